@@ -1,0 +1,381 @@
+//! Strings and byte strings in their three forms: raw to the end of the key (last ascending field),
+//! escaped (`00` becomes `00 FF`, then the terminator `00 01`) so that a shorter value that is a
+//! prefix of a longer one still sorts first, and padded with `00` to a fixed `width`.
+//!
+//! Decoding borrows from the key whenever the stored bytes are the content itself.
+
+#[cfg(feature = "alloc")]
+use alloc::{borrow::Cow, string::String, vec::Vec};
+
+use super::{invert, out_prefix, take};
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::field::{DecodeField, FieldMode, FieldShape, KeyField};
+
+const ESCAPE: u8 = 0x00;
+const ESCAPED_ZERO: u8 = 0xFF;
+const TERMINATOR: u8 = 0x01;
+
+fn bytes_len(content: &[u8], mode: FieldMode) -> usize {
+    match mode.width() {
+        Some(w) => w,
+        None if mode.escapes() => {
+            content.len() + content.iter().filter(|&&b| b == ESCAPE).count() + 2
+        }
+        None => content.len(),
+    }
+}
+
+fn encode_bytes(content: &[u8], out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+    let n = match mode.width() {
+        Some(w) => encode_padded(content, out, w, mode.is_reverse())?,
+        None if mode.escapes() => encode_escaped(content, out, mode.is_reverse())?,
+        None => {
+            let dst = out_prefix(out, content.len())?;
+            dst.copy_from_slice(content);
+            if mode.is_reverse() {
+                dst.reverse();
+            }
+            content.len()
+        }
+    };
+    if mode.is_desc() {
+        invert(&mut out[..n]);
+    }
+    Ok(n)
+}
+
+fn encode_padded(
+    content: &[u8],
+    out: &mut [u8],
+    width: usize,
+    reverse: bool,
+) -> Result<usize, EncodeError> {
+    if content.len() > width {
+        return Err(EncodeError::new(EncodeErrorKind::TooWide { width }));
+    }
+    let stored_last = if reverse {
+        content.first()
+    } else {
+        content.last()
+    };
+    if stored_last == Some(&0) {
+        return Err(EncodeError::new(EncodeErrorKind::EndsWithPad));
+    }
+    let dst = out_prefix(out, width)?;
+    let (body, pad) = dst.split_at_mut(content.len());
+    body.copy_from_slice(content);
+    if reverse {
+        body.reverse();
+    }
+    pad.fill(0);
+    Ok(width)
+}
+
+fn encode_escaped(content: &[u8], out: &mut [u8], reverse: bool) -> Result<usize, EncodeError> {
+    // Counting the zeros first (a vectorised pass) sizes the output exactly, so every write below is
+    // in bounds by construction.
+    let len = bytes_len(content, FieldMode::INNER);
+    let dst = out_prefix(out, len)?;
+    let mut pos = 0;
+    if reverse {
+        for &b in content.iter().rev() {
+            dst[pos] = b;
+            pos += 1;
+            if b == ESCAPE {
+                dst[pos] = ESCAPED_ZERO;
+                pos += 1;
+            }
+        }
+    } else {
+        // Copy the runs between zero bytes whole: keys are mostly zero-free text.
+        for (i, run) in content.split(|&b| b == ESCAPE).enumerate() {
+            if i > 0 {
+                dst[pos..pos + 2].copy_from_slice(&[ESCAPE, ESCAPED_ZERO]);
+                pos += 2;
+            }
+            dst[pos..pos + run.len()].copy_from_slice(run);
+            pos += run.len();
+        }
+    }
+    dst[pos..].copy_from_slice(&[ESCAPE, TERMINATOR]);
+    Ok(len)
+}
+
+/// Decoded content: borrowed from the key when the stored bytes are the content itself.
+pub(crate) enum Bytes<'k> {
+    Borrowed(&'k [u8]),
+    #[cfg(feature = "alloc")]
+    Owned(Vec<u8>),
+}
+
+#[cfg(feature = "alloc")]
+fn owned<'k>(content: Buf) -> Result<Bytes<'k>, DecodeError> {
+    Ok(Bytes::Owned(content))
+}
+
+#[cfg(not(feature = "alloc"))]
+fn owned<'k>(_content: Buf) -> Result<Bytes<'k>, DecodeError> {
+    Err(DecodeError::new(DecodeErrorKind::NotBorrowable, 0))
+}
+
+/// Without `alloc` there is nowhere to put unescaped content; this stands in for `Vec` so the decoder
+/// is written once and reports [`DecodeErrorKind::NotBorrowable`].
+#[cfg(not(feature = "alloc"))]
+pub(crate) struct NoVec;
+
+#[cfg(not(feature = "alloc"))]
+impl NoVec {
+    fn new() -> Self {
+        NoVec
+    }
+    fn from_slice(_: &[u8]) -> Self {
+        NoVec
+    }
+    fn push(&mut self, _: u8) {}
+    fn reverse_in_place(&mut self) {}
+    fn invert_in_place(&mut self) {}
+    fn strip_padding(&mut self) {}
+}
+
+#[cfg(feature = "alloc")]
+type Buf = Vec<u8>;
+#[cfg(not(feature = "alloc"))]
+type Buf = NoVec;
+
+#[cfg(feature = "alloc")]
+trait BufExt {
+    fn from_slice(src: &[u8]) -> Self;
+    fn reverse_in_place(&mut self);
+    fn invert_in_place(&mut self);
+    fn strip_padding(&mut self);
+}
+
+#[cfg(feature = "alloc")]
+impl BufExt for Vec<u8> {
+    fn from_slice(src: &[u8]) -> Self {
+        src.to_vec()
+    }
+    fn reverse_in_place(&mut self) {
+        self.reverse();
+    }
+    fn invert_in_place(&mut self) {
+        invert(self);
+    }
+    fn strip_padding(&mut self) {
+        let end = content_end(self);
+        self.truncate(end);
+    }
+}
+
+/// The length of padded content: everything before the trailing `00`s.
+fn content_end(padded: &[u8]) -> usize {
+    padded.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1)
+}
+
+pub(crate) fn decode_bytes(
+    input: &[u8],
+    mode: FieldMode,
+) -> Result<(Bytes<'_>, usize), DecodeError> {
+    match mode.width() {
+        Some(w) => {
+            let stored = take(input, w)?;
+            if !mode.is_desc() && !mode.is_reverse() {
+                return Ok((Bytes::Borrowed(&stored[..content_end(stored)]), w));
+            }
+            let mut content = Buf::from_slice(stored);
+            if mode.is_desc() {
+                content.invert_in_place();
+            }
+            content.strip_padding();
+            if mode.is_reverse() {
+                content.reverse_in_place();
+            }
+            Ok((owned(content)?, w))
+        }
+        None if mode.escapes() => decode_escaped(input, mode),
+        None if mode.is_reverse() => {
+            let mut content = Buf::from_slice(input);
+            content.reverse_in_place();
+            Ok((owned(content)?, input.len()))
+        }
+        None => Ok((Bytes::Borrowed(input), input.len())),
+    }
+}
+
+fn decode_escaped(input: &[u8], mode: FieldMode) -> Result<(Bytes<'_>, usize), DecodeError> {
+    // Under desc every stored byte is inverted: the escape is FF, an escaped zero FF 00, the end FF FE.
+    let flip = if mode.is_desc() { 0xFF } else { 0x00 };
+    let escape = ESCAPE ^ flip;
+    if !mode.is_desc() && !mode.is_reverse() {
+        // Common case: no zero inside the content, so the content is a slice of the key.
+        if let Some(z) = input.iter().position(|&b| b == escape) {
+            if input.get(z + 1) == Some(&TERMINATOR) {
+                return Ok((Bytes::Borrowed(&input[..z]), z + 2));
+            }
+        }
+    }
+    let mut content = Buf::new();
+    let mut i = 0;
+    loop {
+        let b = *input
+            .get(i)
+            .ok_or_else(|| DecodeError::new(DecodeErrorKind::Unterminated, i))?;
+        if b != escape {
+            content.push(b ^ flip);
+            i += 1;
+            continue;
+        }
+        let next = *input
+            .get(i + 1)
+            .ok_or_else(|| DecodeError::new(DecodeErrorKind::Unterminated, i))?;
+        match next ^ flip {
+            ESCAPED_ZERO => content.push(0),
+            TERMINATOR => break,
+            _ => {
+                return Err(DecodeError::new(
+                    DecodeErrorKind::BadEscape { found: next },
+                    i + 1,
+                ))
+            }
+        }
+        i += 2;
+    }
+    if mode.is_reverse() {
+        content.reverse_in_place();
+    }
+    Ok((owned(content)?, i + 2))
+}
+
+fn borrowed_only(bytes: Bytes<'_>) -> Result<&[u8], DecodeError> {
+    match bytes {
+        Bytes::Borrowed(b) => Ok(b),
+        #[cfg(feature = "alloc")]
+        Bytes::Owned(_) => Err(DecodeError::new(DecodeErrorKind::NotBorrowable, 0)),
+    }
+}
+
+fn utf8(bytes: &[u8]) -> Result<&str, DecodeError> {
+    core::str::from_utf8(bytes)
+        .map_err(|e| DecodeError::new(DecodeErrorKind::InvalidUtf8, e.valid_up_to()))
+}
+
+/// Implements `KeyField` for a type by viewing it as the bytes of its content.
+macro_rules! content_field {
+    ($(impl[$($g:tt)*] $t:ty => |$v:ident| $bytes:expr;)*) => {$(
+        impl<$($g)*> KeyField for $t {
+            const SHAPE: FieldShape = FieldShape::bytes();
+
+            #[inline]
+            fn encoded_len(&self, mode: FieldMode) -> usize {
+                let $v = self;
+                bytes_len($bytes, mode)
+            }
+
+            #[inline]
+            fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+                let $v = self;
+                encode_bytes($bytes, out, mode)
+            }
+        }
+    )*};
+}
+
+content_field! {
+    impl[] str => |v| v.as_bytes();
+    impl[] [u8] => |v| v;
+}
+
+#[cfg(feature = "alloc")]
+content_field! {
+    impl[] String => |v| v.as_bytes();
+    impl[] Vec<u8> => |v| v.as_slice();
+    impl['a] Cow<'a, str> => |v| v.as_bytes();
+    impl['a] Cow<'a, [u8]> => |v| v;
+}
+
+/// A reference keys like its target, so borrowed fields (`&str`, `&[u8]`, `&T`) encode in place.
+impl<T: KeyField + ?Sized> KeyField for &T {
+    const SHAPE: FieldShape = T::SHAPE;
+
+    #[inline]
+    fn encoded_len(&self, mode: FieldMode) -> usize {
+        (**self).encoded_len(mode)
+    }
+
+    #[inline]
+    fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+        (**self).encode(out, mode)
+    }
+}
+
+impl<'k: 'a, 'a> DecodeField<'k> for &'a [u8] {
+    #[inline]
+    fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+        let (bytes, n) = decode_bytes(input, mode)?;
+        Ok((borrowed_only(bytes)?, n))
+    }
+}
+
+impl<'k: 'a, 'a> DecodeField<'k> for &'a str {
+    #[inline]
+    fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+        let (bytes, n) = decode_bytes(input, mode)?;
+        Ok((utf8(borrowed_only(bytes)?)?, n))
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<'k> DecodeField<'k> for Vec<u8> {
+    #[inline]
+    fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+        let (bytes, n) = decode_bytes(input, mode)?;
+        let v = match bytes {
+            Bytes::Borrowed(b) => b.to_vec(),
+            Bytes::Owned(v) => v,
+        };
+        Ok((v, n))
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<'k> DecodeField<'k> for String {
+    #[inline]
+    fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+        let (bytes, n) = decode_bytes(input, mode)?;
+        let s = match bytes {
+            Bytes::Borrowed(b) => String::from(utf8(b)?),
+            Bytes::Owned(v) => String::from_utf8(v).map_err(|e| {
+                DecodeError::new(DecodeErrorKind::InvalidUtf8, e.utf8_error().valid_up_to())
+            })?,
+        };
+        Ok((s, n))
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<'k: 'a, 'a> DecodeField<'k> for Cow<'a, [u8]> {
+    #[inline]
+    fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+        let (bytes, n) = decode_bytes(input, mode)?;
+        let v = match bytes {
+            Bytes::Borrowed(b) => Cow::Borrowed(b),
+            Bytes::Owned(v) => Cow::Owned(v),
+        };
+        Ok((v, n))
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<'k: 'a, 'a> DecodeField<'k> for Cow<'a, str> {
+    #[inline]
+    fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+        let (bytes, n) = decode_bytes(input, mode)?;
+        let s = match bytes {
+            Bytes::Borrowed(b) => Cow::Borrowed(utf8(b)?),
+            Bytes::Owned(v) => Cow::Owned(String::from_utf8(v).map_err(|e| {
+                DecodeError::new(DecodeErrorKind::InvalidUtf8, e.utf8_error().valid_up_to())
+            })?),
+        };
+        Ok((s, n))
+    }
+}

@@ -1,0 +1,276 @@
+//! Fixed-width types: integers (big-endian, sign bit flipped for signed ones, optionally narrowed to
+//! `width` bytes), floats (the `total_cmp` order), `bool`, `char` and byte arrays.
+
+use super::{put, take_into, unsupported_width};
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::field::{DecodeField, FieldMode, FieldShape, KeyField};
+
+/// The width an integer of `size` bytes takes in `mode`, or an error for a width it cannot have.
+#[inline(always)]
+fn int_width(size: usize, mode: FieldMode) -> Result<usize, EncodeError> {
+    match mode.width() {
+        None => Ok(size),
+        Some(w) if w <= size => Ok(w),
+        Some(_) => Err(EncodeError::new(EncodeErrorKind::Unsupported(
+            "integer `width` wider than the type",
+        ))),
+    }
+}
+
+#[cold]
+fn too_wide(width: usize) -> EncodeError {
+    EncodeError::new(EncodeErrorKind::TooWide { width })
+}
+
+macro_rules! unsigned {
+    ($($t:ty),*) => {$(
+        impl KeyField for $t {
+            const SHAPE: FieldShape = FieldShape::integer(core::mem::size_of::<$t>());
+
+            #[inline]
+            fn encoded_len(&self, mode: FieldMode) -> usize {
+                match mode.width() {
+                    Some(w) => w,
+                    None => core::mem::size_of::<$t>(),
+                }
+            }
+
+            #[inline]
+            fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+                const SIZE: usize = core::mem::size_of::<$t>();
+                let w = int_width(SIZE, mode)?;
+                if w < SIZE && (*self >> (8 * w)) != 0 {
+                    return Err(too_wide(w));
+                }
+                put(&self.to_be_bytes()[SIZE - w..], out, mode)
+            }
+        }
+
+        impl<'k> DecodeField<'k> for $t {
+            #[inline]
+            fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+                const SIZE: usize = core::mem::size_of::<$t>();
+                let w = match mode.width() {
+                    Some(w) if w <= SIZE => w,
+                    None => SIZE,
+                    Some(_) => return Err(DecodeError::new(DecodeErrorKind::Invalid("integer `width` wider than the type"), 0)),
+                };
+                let mut buf = [0u8; SIZE];
+                take_into(input, &mut buf[SIZE - w..], mode)?;
+                Ok((<$t>::from_be_bytes(buf), w))
+            }
+        }
+    )*};
+}
+
+macro_rules! signed {
+    ($($t:ty => $u:ty),*) => {$(
+        impl KeyField for $t {
+            const SHAPE: FieldShape = FieldShape::integer(core::mem::size_of::<$t>());
+
+            #[inline]
+            fn encoded_len(&self, mode: FieldMode) -> usize {
+                match mode.width() {
+                    Some(w) => w,
+                    None => core::mem::size_of::<$t>(),
+                }
+            }
+
+            #[inline]
+            fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+                const SIZE: usize = core::mem::size_of::<$t>();
+                let w = int_width(SIZE, mode)?;
+                // In w bytes a value fits when every bit above the w-byte sign bit copies it.
+                let high = *self >> (8 * w - 1);
+                if w < SIZE && high != 0 && high != -1 {
+                    return Err(too_wide(w));
+                }
+                // Flipping the sign bit of the w-byte two's complement maps MIN..=MAX to 0..=2^8w-1.
+                let biased = (*self as $u) ^ (1 << (8 * w - 1));
+                put(&biased.to_be_bytes()[SIZE - w..], out, mode)
+            }
+        }
+
+        impl<'k> DecodeField<'k> for $t {
+            #[inline]
+            fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+                const SIZE: usize = core::mem::size_of::<$t>();
+                let w = match mode.width() {
+                    Some(w) if w <= SIZE => w,
+                    None => SIZE,
+                    Some(_) => return Err(DecodeError::new(DecodeErrorKind::Invalid("integer `width` wider than the type"), 0)),
+                };
+                let mut buf = [0u8; SIZE];
+                take_into(input, &mut buf[SIZE - w..], mode)?;
+                buf[SIZE - w] ^= 0x80;
+                if buf[SIZE - w] & 0x80 != 0 {
+                    // Sign-extend the narrowed value.
+                    for b in &mut buf[..SIZE - w] {
+                        *b = 0xFF;
+                    }
+                }
+                Ok((<$t>::from_be_bytes(buf), w))
+            }
+        }
+    )*};
+}
+
+unsigned!(u8, u16, u32, u64, u128);
+signed!(i8 => u8, i16 => u16, i32 => u32, i64 => u64, i128 => u128);
+
+/// `usize` and `isize` are keyed as 64-bit integers on every platform, so a key written on one
+/// machine reads back on another. Decoding a value that does not fit the platform is an error.
+macro_rules! pointer_sized {
+    ($($t:ty => $wide:ty),*) => {$(
+        impl KeyField for $t {
+            const SHAPE: FieldShape = <$wide as KeyField>::SHAPE;
+
+            #[inline]
+            fn encoded_len(&self, mode: FieldMode) -> usize {
+                (*self as $wide).encoded_len(mode)
+            }
+
+            #[inline]
+            fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+                (*self as $wide).encode(out, mode)
+            }
+        }
+
+        impl<'k> DecodeField<'k> for $t {
+            #[inline]
+            fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+                let (wide, n) = <$wide>::decode(input, mode)?;
+                let v = <$t>::try_from(wide).map_err(|_| {
+                    DecodeError::new(DecodeErrorKind::Invalid("value does not fit this platform's pointer size"), 0)
+                })?;
+                Ok((v, n))
+            }
+        }
+    )*};
+}
+
+pointer_sized!(usize => u64, isize => i64);
+
+macro_rules! float {
+    ($($t:ty => $bits:ty),*) => {$(
+        impl KeyField for $t {
+            const SHAPE: FieldShape = FieldShape::fixed(core::mem::size_of::<$t>()).reversible();
+
+            #[inline]
+            fn encoded_len(&self, _mode: FieldMode) -> usize {
+                core::mem::size_of::<$t>()
+            }
+
+            #[inline]
+            fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+                if mode.width().is_some() {
+                    return Err(unsupported_width());
+                }
+                const SIGN: $bits = 1 << (<$bits>::BITS - 1);
+                let bits = self.to_bits();
+                // Negative values: flip every bit (larger magnitudes sort first); others: the sign bit.
+                let ordered = if bits & SIGN != 0 { !bits } else { bits | SIGN };
+                put(&ordered.to_be_bytes(), out, mode)
+            }
+        }
+
+        impl<'k> DecodeField<'k> for $t {
+            #[inline]
+            fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+                const SIGN: $bits = 1 << (<$bits>::BITS - 1);
+                let mut buf = [0u8; core::mem::size_of::<$t>()];
+                take_into(input, &mut buf, mode)?;
+                let ordered = <$bits>::from_be_bytes(buf);
+                let bits = if ordered & SIGN != 0 { ordered ^ SIGN } else { !ordered };
+                Ok((<$t>::from_bits(bits), buf.len()))
+            }
+        }
+    )*};
+}
+
+float!(f32 => u32, f64 => u64);
+
+impl KeyField for bool {
+    const SHAPE: FieldShape = FieldShape::fixed(1);
+
+    #[inline]
+    fn encoded_len(&self, _mode: FieldMode) -> usize {
+        1
+    }
+
+    #[inline]
+    fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+        if mode.width().is_some() {
+            return Err(unsupported_width());
+        }
+        put(&[u8::from(*self)], out, mode)
+    }
+}
+
+impl<'k> DecodeField<'k> for bool {
+    #[inline]
+    fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+        let mut b = [0u8];
+        take_into(input, &mut b, mode)?;
+        match b[0] {
+            0 => Ok((false, 1)),
+            1 => Ok((true, 1)),
+            other => Err(DecodeError::new(DecodeErrorKind::InvalidBool(other), 0)),
+        }
+    }
+}
+
+impl KeyField for char {
+    const SHAPE: FieldShape = FieldShape::fixed(4);
+
+    #[inline]
+    fn encoded_len(&self, _mode: FieldMode) -> usize {
+        4
+    }
+
+    #[inline]
+    fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+        if mode.width().is_some() {
+            return Err(unsupported_width());
+        }
+        put(&u32::from(*self).to_be_bytes(), out, mode)
+    }
+}
+
+impl<'k> DecodeField<'k> for char {
+    #[inline]
+    fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+        let mut buf = [0u8; 4];
+        take_into(input, &mut buf, mode)?;
+        let v = u32::from_be_bytes(buf);
+        char::from_u32(v)
+            .map(|c| (c, 4))
+            .ok_or_else(|| DecodeError::new(DecodeErrorKind::InvalidChar(v), 0))
+    }
+}
+
+impl<const N: usize> KeyField for [u8; N] {
+    const SHAPE: FieldShape = FieldShape::fixed(N).reversible();
+
+    #[inline]
+    fn encoded_len(&self, _mode: FieldMode) -> usize {
+        N
+    }
+
+    #[inline]
+    fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+        if mode.width().is_some() {
+            return Err(unsupported_width());
+        }
+        put(self, out, mode)
+    }
+}
+
+impl<'k, const N: usize> DecodeField<'k> for [u8; N] {
+    #[inline]
+    fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+        let mut buf = [0u8; N];
+        take_into(input, &mut buf, mode)?;
+        Ok((buf, N))
+    }
+}

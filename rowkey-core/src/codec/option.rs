@@ -1,0 +1,59 @@
+//! `Option<T>`: a tag byte, `00` for `None` and `01` for `Some`, then the value. `None` sorts first.
+
+use super::{put, take_into};
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
+use crate::field::{DecodeField, FieldMode, FieldShape, KeyField};
+
+const NONE: u8 = 0x00;
+const SOME: u8 = 0x01;
+
+/// The tag is a fixed-width field of its own: `desc` inverts it, `reverse` has nothing to reverse.
+const fn tag_mode(mode: FieldMode) -> FieldMode {
+    if mode.is_desc() {
+        FieldMode::INNER.with_desc()
+    } else {
+        FieldMode::INNER
+    }
+}
+
+impl<T: KeyField> KeyField for Option<T> {
+    const SHAPE: FieldShape = T::SHAPE.optional();
+
+    #[inline]
+    fn encoded_len(&self, mode: FieldMode) -> usize {
+        match self {
+            None => 1,
+            Some(v) => 1 + v.encoded_len(mode),
+        }
+    }
+
+    #[inline]
+    fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+        match self {
+            None => put(&[NONE], out, tag_mode(mode)),
+            Some(v) => {
+                put(&[SOME], out, tag_mode(mode))?;
+                Ok(1 + v.encode(&mut out[1..], mode)?)
+            }
+        }
+    }
+}
+
+impl<'k, T: DecodeField<'k>> DecodeField<'k> for Option<T> {
+    #[inline]
+    fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+        let mut tag = [0u8];
+        take_into(input, &mut tag, tag_mode(mode))?;
+        match tag[0] {
+            NONE => Ok((None, 1)),
+            SOME => {
+                let (v, n) = T::decode(&input[1..], mode).map_err(|e| e.in_field("", "", 1))?;
+                Ok((Some(v), 1 + n))
+            }
+            other => Err(DecodeError::new(
+                DecodeErrorKind::InvalidOptionTag(other),
+                0,
+            )),
+        }
+    }
+}

@@ -1,0 +1,230 @@
+//! The layout model: what the derive knows about the key, built from syn's nodes and keeping them
+//! for error spans.
+
+use syn::{Data, DeriveInput, Fields, Ident, Type};
+
+use crate::attr::{self, ContainerAttrs, FieldAttrs};
+use crate::ctxt::Ctxt;
+
+pub enum Input<'a> {
+    Struct(Struct<'a>),
+    Enum(Enum<'a>),
+}
+
+pub struct Struct<'a> {
+    pub original: &'a DeriveInput,
+    pub attrs: ContainerAttrs,
+    pub fields: Vec<Field<'a>>,
+}
+
+pub struct Field<'a> {
+    pub ident: &'a Ident,
+    pub ty: &'a Type,
+    pub attrs: FieldAttrs,
+    pub kind: TypeKind,
+    /// Whether this is the last field, whose variable-length content may run to the end of the key.
+    pub last: bool,
+}
+
+pub struct Enum<'a> {
+    pub original: &'a DeriveInput,
+    pub attrs: ContainerAttrs,
+    pub variants: Vec<&'a Ident>,
+}
+
+/// What the derive can tell of a field's type from its syntax. `Other` covers enums, nested keys,
+/// aliases and users' own types: their rules are checked through their `KeyField::SHAPE` instead.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum TypeKind {
+    Int { bytes: usize, name: String },
+    Bool,
+    Char,
+    Float { bytes: usize, name: String },
+    ByteArray { len: Option<usize> },
+    Str { borrowed: bool },
+    Bytes { borrowed: bool },
+    Option(Box<TypeKind>),
+    Other,
+}
+
+impl<'a> Input<'a> {
+    /// The model of `input`, or `None` for shapes the derive does not accept (reported in `cx`).
+    pub fn from_syn(cx: &Ctxt, input: &'a DeriveInput) -> Option<Self> {
+        let attrs = attr::container_attrs(cx, &input.attrs);
+        match &input.data {
+            Data::Struct(data) => match &data.fields {
+                Fields::Named(named) => {
+                    let count = named.named.len();
+                    let fields = named
+                        .named
+                        .iter()
+                        .enumerate()
+                        .map(|(i, f)| Field {
+                            ident: f.ident.as_ref().expect("named field"),
+                            ty: &f.ty,
+                            attrs: attr::field_attrs(cx, &f.attrs),
+                            kind: TypeKind::of(&f.ty),
+                            last: i + 1 == count,
+                        })
+                        .collect::<Vec<_>>();
+                    if fields.is_empty() {
+                        cx.error_spanned_by(
+                            &data.fields,
+                            "a row key needs at least one field: an empty key cannot be stored",
+                        );
+                        return None;
+                    }
+                    Some(Input::Struct(Struct {
+                        original: input,
+                        attrs,
+                        fields,
+                    }))
+                }
+                Fields::Unnamed(_) | Fields::Unit => {
+                    cx.error_spanned_by(
+                        &input.ident,
+                        "#[derive(RowKey)] needs a struct with named fields: scans are built by field name",
+                    );
+                    None
+                }
+            },
+            Data::Enum(data) => {
+                let mut ok = true;
+                for v in &data.variants {
+                    attr::reject_attrs(cx, &v.attrs, "an enum variant");
+                    if !matches!(v.fields, Fields::Unit) {
+                        cx.error_spanned_by(
+                            &v.fields,
+                            "#[derive(RowKey)] on an enum needs fieldless variants: each encodes as its one-byte discriminant",
+                        );
+                        ok = false;
+                    }
+                }
+                if data.variants.is_empty() {
+                    cx.error_spanned_by(
+                        &input.ident,
+                        "#[derive(RowKey)] needs an enum with at least one variant",
+                    );
+                    ok = false;
+                }
+                if !input.generics.params.is_empty() {
+                    cx.error_spanned_by(
+                        &input.generics,
+                        "#[derive(RowKey)] does not accept generic enums",
+                    );
+                    ok = false;
+                }
+                ok.then(|| {
+                    Input::Enum(Enum {
+                        original: input,
+                        attrs,
+                        variants: data.variants.iter().map(|v| &v.ident).collect(),
+                    })
+                })
+            }
+            Data::Union(u) => {
+                cx.error_spanned_by(&u.union_token, "#[derive(RowKey)] does not accept unions");
+                None
+            }
+        }
+    }
+}
+
+impl TypeKind {
+    pub fn of(ty: &Type) -> TypeKind {
+        match ty {
+            Type::Group(g) => TypeKind::of(&g.elem),
+            Type::Paren(p) => TypeKind::of(&p.elem),
+            Type::Reference(r) => match &*r.elem {
+                Type::Path(p) if p.qself.is_none() && p.path.is_ident("str") => {
+                    TypeKind::Str { borrowed: true }
+                }
+                Type::Slice(s) if is_u8(&s.elem) => TypeKind::Bytes { borrowed: true },
+                _ => TypeKind::Other,
+            },
+            Type::Array(a) if is_u8(&a.elem) => TypeKind::ByteArray {
+                len: match &a.len {
+                    syn::Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Int(n),
+                        ..
+                    }) => n.base10_parse().ok(),
+                    _ => None,
+                },
+            },
+            Type::Path(p) if p.qself.is_none() => {
+                let Some(last) = p.path.segments.last() else {
+                    return TypeKind::Other;
+                };
+                let name = last.ident.to_string();
+                let args: Vec<&syn::GenericArgument> = match &last.arguments {
+                    syn::PathArguments::AngleBracketed(a) => a.args.iter().collect(),
+                    _ => Vec::new(),
+                };
+                let type_args: Vec<&Type> = args
+                    .iter()
+                    .filter_map(|a| match a {
+                        syn::GenericArgument::Type(t) => Some(t),
+                        _ => None,
+                    })
+                    .collect();
+                match (name.as_str(), type_args.as_slice()) {
+                    ("u8" | "i8", []) => TypeKind::Int { bytes: 1, name },
+                    ("u16" | "i16", []) => TypeKind::Int { bytes: 2, name },
+                    ("u32" | "i32", []) => TypeKind::Int { bytes: 4, name },
+                    ("u64" | "i64" | "usize" | "isize", []) => TypeKind::Int { bytes: 8, name },
+                    ("u128" | "i128", []) => TypeKind::Int { bytes: 16, name },
+                    ("f32", []) => TypeKind::Float { bytes: 4, name },
+                    ("f64", []) => TypeKind::Float { bytes: 8, name },
+                    ("bool", []) => TypeKind::Bool,
+                    ("char", []) => TypeKind::Char,
+                    ("String", []) => TypeKind::Str { borrowed: false },
+                    ("Vec", [t]) if is_u8(t) => TypeKind::Bytes { borrowed: false },
+                    ("Cow", [Type::Path(t)]) if t.path.is_ident("str") => {
+                        TypeKind::Str { borrowed: false }
+                    }
+                    ("Cow", [Type::Slice(s)]) if is_u8(&s.elem) => {
+                        TypeKind::Bytes { borrowed: false }
+                    }
+                    ("Option", [t]) => TypeKind::Option(Box::new(TypeKind::of(t))),
+                    _ => TypeKind::Other,
+                }
+            }
+            _ => TypeKind::Other,
+        }
+    }
+
+    /// The kind inside any number of `Option`s.
+    pub fn innermost(&self) -> &TypeKind {
+        match self {
+            TypeKind::Option(inner) => inner.innermost(),
+            other => other,
+        }
+    }
+
+    /// The fixed length in bytes with an optional width, when syntax alone shows it.
+    pub fn fixed_len(&self, width: Option<usize>) -> Option<usize> {
+        match (self, width) {
+            (TypeKind::Int { .. } | TypeKind::Str { .. } | TypeKind::Bytes { .. }, Some(w)) => {
+                Some(w)
+            }
+            (TypeKind::Int { bytes, .. } | TypeKind::Float { bytes, .. }, None) => Some(*bytes),
+            (TypeKind::Bool, _) => Some(1),
+            (TypeKind::Char, _) => Some(4),
+            (TypeKind::ByteArray { len }, _) => *len,
+            _ => None,
+        }
+    }
+
+    /// Whether syntax alone shows the type is variable-length (so the layout has no `LEN`).
+    pub fn is_variable(&self, width: Option<usize>) -> bool {
+        match self {
+            TypeKind::Option(_) => true,
+            TypeKind::Str { .. } | TypeKind::Bytes { .. } => width.is_none(),
+            _ => false,
+        }
+    }
+}
+
+fn is_u8(ty: &Type) -> bool {
+    matches!(ty, Type::Path(p) if p.qself.is_none() && p.path.is_ident("u8"))
+}

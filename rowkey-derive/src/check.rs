@@ -1,0 +1,111 @@
+//! Cross-field and per-field rules that syntax alone can decide. Rules that need a type's
+//! `KeyField::SHAPE` (users' own types, nested keys) are emitted as const assertions instead
+//! (see `expand::checks`).
+
+use crate::ast::{Field, Struct, TypeKind};
+use crate::ctxt::Ctxt;
+
+/// HBase's row limit (`rowkey::hbase::MAX_ROW_LENGTH`).
+const MAX_ROW_LENGTH: usize = 32767;
+
+pub fn check_struct(cx: &Ctxt, s: &Struct) {
+    for field in &s.fields {
+        check_field(cx, field);
+    }
+    check_row_limit(cx, s);
+}
+
+fn check_field(cx: &Ctxt, field: &Field) {
+    let attrs = &field.attrs;
+    if let (Some(_), Some(reverse)) = (attrs.desc, attrs.reverse) {
+        cx.error(
+            reverse,
+            "`desc` and `reverse` cannot both apply: a reversed field has no order to invert",
+        );
+    }
+    let kind = field.kind.innermost();
+    if let Some(width) = attrs.width {
+        match kind {
+            _ if width.value == 0 => cx.error(width.span, "`width` must be at least 1"),
+            TypeKind::Int { bytes, name } if width.value > *bytes => cx.error(
+                width.span,
+                format!("`width` of a `{name}` is at most {bytes} bytes: integers are narrowed, never widened"),
+            ),
+            TypeKind::Bool | TypeKind::Char | TypeKind::Float { .. } | TypeKind::ByteArray { .. } => cx.error(
+                width.span,
+                format!(
+                    "`width` applies to integers, strings and bytes, not to {}",
+                    describe(kind)
+                ),
+            ),
+            _ => {}
+        }
+    }
+    if let Some(reverse) = attrs.reverse {
+        if matches!(kind, TypeKind::Bool | TypeKind::Char) {
+            cx.error(
+                reverse,
+                format!(
+                    "`reverse` applies to numbers, strings and bytes, not to {}",
+                    describe(kind)
+                ),
+            );
+        }
+    }
+    check_borrowed(cx, field, kind);
+}
+
+/// `&str` and `&[u8]` borrow from the key, so their stored bytes must be the content itself.
+fn check_borrowed(cx: &Ctxt, field: &Field, kind: &TypeKind) {
+    let (TypeKind::Str { borrowed: true } | TypeKind::Bytes { borrowed: true }) = kind else {
+        return;
+    };
+    let attrs = &field.attrs;
+    let why = if attrs.desc.is_some() {
+        Some("its bytes are inverted by `desc`")
+    } else if attrs.reverse.is_some() {
+        Some("its bytes are reversed")
+    } else if attrs.width.is_none() && !field.last {
+        Some("it is not the last field, so its content is escaped")
+    } else {
+        None
+    };
+    if let Some(why) = why {
+        let cow = if matches!(kind, TypeKind::Str { .. }) {
+            "Cow<'a, str>"
+        } else {
+            "Cow<'a, [u8]>"
+        };
+        cx.error_spanned_by(
+            field.ty,
+            format!("a borrowed field cannot be decoded here: {why}; use `{cow}`, which borrows when it can, or an owned type"),
+        );
+    }
+}
+
+/// A fixed layout longer than HBase's row limit could never be stored.
+fn check_row_limit(cx: &Ctxt, s: &Struct) {
+    let lens: Option<Vec<usize>> = s
+        .fields
+        .iter()
+        .map(|f| f.kind.fixed_len(f.attrs.width.map(|w| w.value)))
+        .collect();
+    if let Some(total) = lens.map(|l| l.iter().sum::<usize>()) {
+        if total > MAX_ROW_LENGTH {
+            cx.error_spanned_by(
+                &s.original.ident,
+                format!("this layout's keys are {total} bytes, longer than HBase's row limit of {MAX_ROW_LENGTH}"),
+            );
+        }
+    }
+}
+
+fn describe(kind: &TypeKind) -> String {
+    match kind {
+        TypeKind::Bool => "`bool`".into(),
+        TypeKind::Char => "`char`".into(),
+        TypeKind::Float { name, .. } => format!("`{name}`"),
+        TypeKind::ByteArray { .. } => "byte arrays (their length is their width)".into(),
+        _ => "this type".into(),
+    }
+}

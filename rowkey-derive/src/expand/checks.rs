@@ -1,0 +1,96 @@
+//! Const assertions for the rules that depend on a field type's `KeyField::SHAPE` (nested keys,
+//! users' own types, aliases) and on the whole layout's length. They run when the crate compiles,
+//! and are emitted for structs without type parameters.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::GenericParam;
+
+use crate::ast::{Struct, TypeKind};
+
+pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
+    let generics = &s.original.generics;
+    if generics
+        .params
+        .iter()
+        .any(|g| !matches!(g, GenericParam::Lifetime(_)))
+    {
+        return TokenStream::new();
+    }
+    let ident = &s.original.ident;
+    let statics = generics.lifetimes().map(|_| quote!('static));
+    let concrete = if generics.params.is_empty() {
+        quote!(#ident)
+    } else {
+        quote!(#ident<#(#statics),*>)
+    };
+    let mut checks = Vec::new();
+    for field in &s.fields {
+        // Syntax already decided these rules for the types it knows (check.rs).
+        if *field.kind.innermost() != TypeKind::Other {
+            continue;
+        }
+        let ty = replace_lifetimes(field.ty);
+        let name = field.ident.to_string();
+        if let Some(w) = field.attrs.width {
+            let (value, span) = (w.value, w.span);
+            let msg = format!("field `{name}`: its type does not accept `width = {value}` (only integers up to their size, strings and bytes do)");
+            checks.push(quote_spanned! {span=>
+                ::core::assert!(#p::shape::<#ty>().accepts_width(#value), #msg);
+            });
+        }
+        if let Some(span) = field.attrs.reverse {
+            let msg = format!("field `{name}`: its type does not accept `reverse` (numbers, strings and bytes do)");
+            checks.push(quote_spanned! {span=>
+                ::core::assert!(#p::shape::<#ty>().is_reversible(), #msg);
+            });
+        }
+    }
+    let limit = format!("`{ident}` keys are longer than HBase's row limit of 32767 bytes");
+    let span = ident.span();
+    checks.push(quote_spanned! {span=>
+        ::core::assert!(#p::within_row_limit(<#concrete as #p::RowKey>::FIXED_LEN), #limit);
+    });
+    quote! {
+        const _: () = { #(#checks)* };
+    }
+}
+
+/// The field type with every lifetime made `'static`, so the check names no generic parameter.
+fn replace_lifetimes(ty: &syn::Type) -> syn::Type {
+    struct Statics;
+    impl Statics {
+        fn ty(&self, ty: &mut syn::Type) {
+            match ty {
+                syn::Type::Reference(r) => {
+                    r.lifetime = Some(syn::parse_quote!('static));
+                    self.ty(&mut r.elem);
+                }
+                syn::Type::Path(path) => {
+                    for seg in &mut path.path.segments {
+                        if let syn::PathArguments::AngleBracketed(args) = &mut seg.arguments {
+                            for arg in &mut args.args {
+                                match arg {
+                                    syn::GenericArgument::Lifetime(l) => {
+                                        *l = syn::parse_quote!('static)
+                                    }
+                                    syn::GenericArgument::Type(t) => self.ty(t),
+                                    _ => {}
+                                }
+                            }
+                        }
+                    }
+                }
+                syn::Type::Array(a) => self.ty(&mut a.elem),
+                syn::Type::Slice(s) => self.ty(&mut s.elem),
+                syn::Type::Paren(p) => self.ty(&mut p.elem),
+                syn::Type::Group(g) => self.ty(&mut g.elem),
+                syn::Type::Tuple(t) => t.elems.iter_mut().for_each(|e| self.ty(e)),
+                _ => {}
+            }
+        }
+    }
+    let mut ty = ty.clone();
+    Statics.ty(&mut ty);
+    ty
+}

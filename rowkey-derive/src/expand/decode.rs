@@ -1,0 +1,52 @@
+//! `DecodeField` for a derived struct: read each field in order from where the last one ended.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::{field_mode, field_name, with_bound};
+use crate::ast::Struct;
+
+/// `generics` plus the key-bytes lifetime `'__rowkey_k`, outliving every lifetime of the struct.
+pub fn decode_generics(generics: &syn::Generics, p: &TokenStream) -> syn::Generics {
+    let mut out = with_bound(generics, quote!(#p::DecodeField<'__rowkey_k>));
+    let lifetimes: Vec<syn::Lifetime> = generics.lifetimes().map(|l| l.lifetime.clone()).collect();
+    out.params.insert(0, syn::parse_quote!('__rowkey_k));
+    let where_clause = out.make_where_clause();
+    for l in lifetimes {
+        where_clause
+            .predicates
+            .push(syn::parse_quote!('__rowkey_k: #l));
+    }
+    out
+}
+
+pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
+    let ident = &s.original.ident;
+    let key_name = ident.to_string();
+    let generics = decode_generics(&s.original.generics, p);
+    let (impl_generics, _, where_clause) = generics.split_for_impl();
+    let (_, ty_generics, _) = s.original.generics.split_for_impl();
+
+    let tys: Vec<_> = s.fields.iter().map(|f| f.ty).collect();
+    let modes: Vec<_> = s.fields.iter().map(|f| field_mode(f, p)).collect();
+    let members: Vec<_> = s.fields.iter().map(|f| f.ident).collect();
+    let names: Vec<_> = s.fields.iter().map(field_name).collect();
+    let vars: Vec<_> = (0..s.fields.len())
+        .map(|i| format_ident!("__rowkey_f{}", i))
+        .collect();
+
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #p::DecodeField<'__rowkey_k> for #ident #ty_generics #where_clause {
+            #[inline]
+            fn decode(
+                __rowkey_input: &'__rowkey_k [u8],
+                __rowkey_mode: #p::FieldMode,
+            ) -> #p::Result<(Self, usize), #p::DecodeError> {
+                let mut __rowkey_r = #p::KeyReader::new(__rowkey_input);
+                #(let #vars = __rowkey_r.field::<#tys>(__rowkey_mode.nest(#modes), #key_name, #names)?;)*
+                #p::Ok((#ident { #(#members: #vars),* }, __rowkey_r.pos()))
+            }
+        }
+    }
+}

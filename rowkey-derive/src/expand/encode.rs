@@ -1,0 +1,46 @@
+//! `KeyField` for a derived struct: the struct is one field that writes its own fields in order.
+//! `RowKey` is this with the struct in the last position of a key (see `key.rs`).
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::{field_mode, field_name, with_bound};
+use crate::ast::Struct;
+
+pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
+    let ident = &s.original.ident;
+    let key_name = ident.to_string();
+    let generics = with_bound(&s.original.generics, quote!(#p::KeyField));
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+
+    let tys: Vec<_> = s.fields.iter().map(|f| f.ty).collect();
+    let modes: Vec<_> = s.fields.iter().map(|f| field_mode(f, p)).collect();
+    let members: Vec<_> = s.fields.iter().map(|f| f.ident).collect();
+    let names: Vec<_> = s.fields.iter().map(field_name).collect();
+
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #p::KeyField for #ident #ty_generics #where_clause {
+            const SHAPE: #p::FieldShape = #p::FieldShape::record(
+                #p::sum_fixed(&[#(#p::fixed_len::<#tys>(#modes)),*]),
+                #p::sum_fixed(&[#(#p::max_len::<#tys>(#modes)),*]),
+            );
+
+            #[inline]
+            fn encoded_len(&self, __rowkey_mode: #p::FieldMode) -> usize {
+                0 #(+ #p::KeyField::encoded_len(&self.#members, __rowkey_mode.nest(#modes)))*
+            }
+
+            #[inline]
+            fn encode(
+                &self,
+                __rowkey_out: &mut [u8],
+                __rowkey_mode: #p::FieldMode,
+            ) -> #p::Result<usize, #p::EncodeError> {
+                let mut __rowkey_w = #p::KeyWriter::new(__rowkey_out);
+                #(__rowkey_w.field(&self.#members, __rowkey_mode.nest(#modes), #key_name, #names)?;)*
+                #p::Ok(__rowkey_w.len())
+            }
+        }
+    }
+}

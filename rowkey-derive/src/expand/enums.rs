@@ -1,0 +1,70 @@
+//! Fieldless enums: one byte, the discriminant, which must be in 0..=255.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+
+use super::key::{expand_fixed, expand_key_traits};
+use crate::ast::Enum;
+
+pub fn expand(e: &Enum, p: &TokenStream) -> TokenStream {
+    let ident = &e.original.ident;
+    let name = ident.to_string();
+    let variants = &e.variants;
+    let consts: Vec<_> = (0..variants.len())
+        .map(|i| format_ident!("__ROWKEY_D{}", i))
+        .collect();
+    let defs = variants.iter().zip(&consts).map(|(v, c)| {
+        let msg = format!(
+            "`{ident}::{v}` has a discriminant outside 0..=255: a row key stores it in one byte"
+        );
+        let span = v.span();
+        quote_spanned! {span=>
+            const #c: u8 = {
+                ::core::assert!((#ident::#v as i128) >= 0 && (#ident::#v as i128) <= 255, #msg);
+                #ident::#v as u8
+            };
+        }
+    });
+    let key_traits = expand_key_traits(e.original, p);
+    let fixed = expand_fixed(e.original, p);
+    quote! {
+        #(#defs)*
+
+        #[automatically_derived]
+        impl #p::KeyField for #ident {
+            const SHAPE: #p::FieldShape = #p::FieldShape::fixed(1);
+
+            #[inline]
+            fn encoded_len(&self, _: #p::FieldMode) -> usize {
+                1
+            }
+
+            #[inline]
+            fn encode(
+                &self,
+                __rowkey_out: &mut [u8],
+                __rowkey_mode: #p::FieldMode,
+            ) -> #p::Result<usize, #p::EncodeError> {
+                let __rowkey_d = match self { #(#ident::#variants => #consts,)* };
+                #p::encode_discriminant(__rowkey_d, __rowkey_out, __rowkey_mode)
+            }
+        }
+
+        #[automatically_derived]
+        impl<'__rowkey_k> #p::DecodeField<'__rowkey_k> for #ident {
+            #[inline]
+            fn decode(
+                __rowkey_input: &'__rowkey_k [u8],
+                __rowkey_mode: #p::FieldMode,
+            ) -> #p::Result<(Self, usize), #p::DecodeError> {
+                match #p::decode_discriminant(__rowkey_input, __rowkey_mode)? {
+                    #(#consts => #p::Ok((#ident::#variants, 1)),)*
+                    __rowkey_b => #p::Err(#p::unknown_discriminant(__rowkey_b, #name)),
+                }
+            }
+        }
+
+        #key_traits
+        #fixed
+    }
+}

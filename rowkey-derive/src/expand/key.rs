@@ -1,0 +1,106 @@
+//! `RowKey` and `DecodeKey` (a key is its own field in the last position), plus `LEN` and `to_key`
+//! for fixed layouts.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::{DeriveInput, GenericParam};
+
+use super::decode::decode_generics;
+use super::with_bound;
+
+/// `RowKey` and `DecodeKey` for a type that implements `KeyField` and `DecodeField`.
+pub fn expand_key_traits(input: &DeriveInput, p: &TokenStream) -> TokenStream {
+    let ident = &input.ident;
+    let key_name = ident.to_string();
+    let generics = with_bound(&input.generics, quote!(#p::KeyField));
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let dgenerics = decode_generics(&input.generics, p);
+    let (dimpl_generics, _, dwhere_clause) = dgenerics.split_for_impl();
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #p::RowKey for #ident #ty_generics #where_clause {
+            const FIXED_LEN: #p::Option<usize> =
+                <Self as #p::KeyField>::SHAPE.fixed_len(#p::FieldMode::LAST);
+            const MAX_LEN: #p::Option<usize> =
+                <Self as #p::KeyField>::SHAPE.max_len(#p::FieldMode::LAST);
+
+            #[inline]
+            fn encoded_len(&self) -> usize {
+                #p::KeyField::encoded_len(self, #p::FieldMode::LAST)
+            }
+
+            #[inline]
+            fn encode_into(&self, __rowkey_out: &mut [u8]) -> #p::Result<usize, #p::EncodeError> {
+                #p::encode_key(self, __rowkey_out, #key_name)
+            }
+        }
+
+        #[automatically_derived]
+        impl #dimpl_generics #p::DecodeKey<'__rowkey_k> for #ident #ty_generics #dwhere_clause {
+            #[inline]
+            fn decode(__rowkey_key: &'__rowkey_k [u8]) -> #p::Result<Self, #p::DecodeError> {
+                #p::decode_key(__rowkey_key, #key_name)
+            }
+        }
+    }
+}
+
+/// `K::LEN` and `K::to_key()`. Emitted unless syntax shows a variable field, or the type has type
+/// parameters (an array length cannot depend on them). A nested type the derive cannot see into
+/// may still be variable: `LEN` and `to_key` then fail to compile only where they are used.
+pub fn expand_fixed(input: &DeriveInput, p: &TokenStream) -> TokenStream {
+    if input
+        .generics
+        .params
+        .iter()
+        .any(|g| !matches!(g, GenericParam::Lifetime(_)))
+    {
+        return TokenStream::new();
+    }
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    // Lifetimes do not change a length; naming the type with 'static keeps the array length free of
+    // generic parameters.
+    let statics = input.generics.lifetimes().map(|_| quote!('static));
+    let concrete = if input.generics.params.is_empty() {
+        quote!(#ident)
+    } else {
+        quote!(#ident<#(#statics),*>)
+    };
+    let not_fixed = format!("`{ident}` is not a fixed layout: a field has a variable length");
+    let len_doc = format!("The length of every `{ident}` key, in bytes.");
+    let to_key_doc =
+        format!("Encodes the key into an array of [`{ident}::LEN`] bytes, with no allocation.");
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #ident #ty_generics #where_clause {
+            #[doc = #len_doc]
+            pub const LEN: usize = match <#concrete as #p::RowKey>::FIXED_LEN {
+                #p::Some(n) => n,
+                #p::None => ::core::panic!(#not_fixed),
+            };
+
+            #[doc = #to_key_doc]
+            #[inline]
+            pub fn to_key(
+                &self,
+            ) -> #p::Result<[u8; #p::fixed_or_zero(<#concrete as #p::RowKey>::FIXED_LEN)], #p::EncodeError> {
+                #p::to_array(self)
+            }
+        }
+    }
+}
+
+pub fn expand(s: &crate::ast::Struct, p: &TokenStream) -> TokenStream {
+    let traits = expand_key_traits(s.original, p);
+    let fixed = if s
+        .fields
+        .iter()
+        .any(|f| f.kind.is_variable(f.attrs.width.map(|w| w.value)))
+    {
+        TokenStream::new()
+    } else {
+        expand_fixed(s.original, p)
+    };
+    quote!(#traits #fixed)
+}

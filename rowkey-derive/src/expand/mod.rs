@@ -1,0 +1,148 @@
+//! Code generation. Everything goes into one `const _: () = { ... };` block so no name leaks, and
+//! reaches the runtime through absolute paths: `::core` and the facade's hidden `__private` module.
+
+mod checks;
+mod decode;
+mod encode;
+mod enums;
+mod key;
+
+use proc_macro2::TokenStream;
+use quote::{quote, ToTokens};
+use syn::{DeriveInput, Generics};
+
+use crate::ast::{Field, Input, Struct};
+use crate::check;
+use crate::ctxt::Ctxt;
+
+pub fn derive(input: &DeriveInput) -> TokenStream {
+    let cx = Ctxt::new();
+    let model = Input::from_syn(&cx, input);
+    if let Some(Input::Struct(s)) = &model {
+        check::check_struct(&cx, s);
+    }
+    if let Err(errors) = cx.check() {
+        return fallback(input, errors);
+    }
+    let body = match &model {
+        Some(Input::Struct(s)) => expand_struct(s),
+        Some(Input::Enum(e)) => enums::expand(e, &private_path(&e.attrs.krate)),
+        None => unreachable_model(),
+    };
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, unused_qualifications, clippy::all, clippy::pedantic)]
+        const _: () = {
+            #body
+        };
+    }
+}
+
+/// `None` only comes with an error in the context, handled above; this keeps the derive panic-free.
+fn unreachable_model() -> TokenStream {
+    quote!(::core::compile_error!("rowkey-derive: internal error: no layout model");)
+}
+
+/// The path of the runtime support module: `::rowkey::__private`, or `<crate>::__private`.
+pub fn private_path(krate: &Option<syn::Path>) -> TokenStream {
+    match krate {
+        Some(path) => quote!(#path::__private),
+        None => quote!(::rowkey::__private),
+    }
+}
+
+fn expand_struct(s: &Struct) -> TokenStream {
+    let p = private_path(&s.attrs.krate);
+    let encode = encode::expand(s, &p);
+    let decode = decode::expand(s, &p);
+    let key = key::expand(s, &p);
+    let checks = checks::expand(s, &p);
+    quote! {
+        #encode
+        #decode
+        #key
+        #checks
+    }
+}
+
+/// The constant `FieldMode` of a field as declared in its key.
+pub fn field_mode(field: &Field, p: &TokenStream) -> TokenStream {
+    let mut mode = if field.last {
+        quote!(#p::FieldMode::LAST)
+    } else {
+        quote!(#p::FieldMode::INNER)
+    };
+    if let Some(w) = field.attrs.width {
+        let w = w.value;
+        mode = quote!(#mode.with_width(#w));
+    }
+    if field.attrs.desc.is_some() {
+        mode = quote!(#mode.with_desc());
+    }
+    if field.attrs.reverse.is_some() {
+        mode = quote!(#mode.with_reverse());
+    }
+    mode
+}
+
+/// The name a field carries in errors.
+pub fn field_name(field: &Field) -> String {
+    let name = field.ident.to_string();
+    name.strip_prefix("r#").map(str::to_owned).unwrap_or(name)
+}
+
+/// `generics` with `bound` added to every type parameter.
+pub fn with_bound(generics: &Generics, bound: TokenStream) -> Generics {
+    let mut generics = generics.clone();
+    let params: Vec<syn::Ident> = generics.type_params().map(|t| t.ident.clone()).collect();
+    let where_clause = generics.make_where_clause();
+    for ident in params {
+        where_clause
+            .predicates
+            .push(syn::parse_quote!(#ident: #bound));
+    }
+    generics
+}
+
+/// After errors: the errors, plus stub impls so the rest of the user's code type-checks and shows
+/// no follow-on errors.
+fn fallback(input: &DeriveInput, errors: syn::Error) -> TokenStream {
+    let errors = errors.to_compile_error();
+    let krate = crate::attr::container_attrs(&Ctxt::new(), &input.attrs).krate;
+    let p = private_path(&krate);
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let mut decode_generics = input.generics.clone();
+    decode_generics
+        .params
+        .insert(0, syn::parse_quote!('__rowkey_k));
+    let (decode_impl_generics, _, _) = decode_generics.split_for_impl();
+    let stub = quote!(::core::unreachable!("#[derive(RowKey)] failed to compile"));
+    let stubs = quote! {
+        impl #impl_generics #p::KeyField for #ident #ty_generics #where_clause {
+            const SHAPE: #p::FieldShape = #p::FieldShape::fixed(0);
+            fn encoded_len(&self, _: #p::FieldMode) -> usize { #stub }
+            fn encode(&self, _: &mut [u8], _: #p::FieldMode) -> #p::Result<usize, #p::EncodeError> { #stub }
+        }
+        impl #decode_impl_generics #p::DecodeField<'__rowkey_k> for #ident #ty_generics #where_clause {
+            fn decode(_: &'__rowkey_k [u8], _: #p::FieldMode) -> #p::Result<(Self, usize), #p::DecodeError> { #stub }
+        }
+        impl #impl_generics #p::RowKey for #ident #ty_generics #where_clause {
+            const FIXED_LEN: #p::Option<usize> = #p::None;
+            const MAX_LEN: #p::Option<usize> = #p::None;
+            fn encoded_len(&self) -> usize { #stub }
+            fn encode_into(&self, _: &mut [u8]) -> #p::Result<usize, #p::EncodeError> { #stub }
+        }
+        impl #decode_impl_generics #p::DecodeKey<'__rowkey_k> for #ident #ty_generics #where_clause {
+            fn decode(_: &'__rowkey_k [u8]) -> #p::Result<Self, #p::DecodeError> { #stub }
+        }
+    };
+    let mut out = errors;
+    quote! {
+        #[doc(hidden)]
+        #[allow(unreachable_code, clippy::all)]
+        const _: () = { #stubs };
+    }
+    .to_tokens(&mut out);
+    out
+}

@@ -1,0 +1,98 @@
+//! Order-preserving row keys for HBase, Bigtable and embedded ordered key-value stores (RocksDB,
+//! fjall, redb, sled), declared with `#[derive(RowKey)]`.
+//!
+//! Ordered stores sort rows by the raw bytes of the key and split the key space into regions by
+//! range. The key decides which reads are cheap range scans, and whether writes spread over the
+//! cluster or pile onto one region. `rowkey` makes the layout a declaration: the derive generates
+//! an encoder and a decoder whose bytes sort exactly as the fields do, field by field, with no
+//! allocation.
+//!
+//! ```
+//! use rowkey::{DecodeKey, RowKey};
+//!
+//! #[derive(RowKey, Debug, PartialEq, Clone, Copy)]
+//! enum Kind { View = 0, Click = 1 }
+//!
+//! #[derive(RowKey, Debug, PartialEq)]
+//! struct Event {
+//!     user_id: u64,
+//!     #[rowkey(desc)]     // newest first: for ts >= 0 the bytes of Long.MAX_VALUE - ts
+//!     ts: i64,
+//!     kind: Kind,         // one byte, the discriminant
+//!     host: String,       // last field: raw bytes to the end of the key
+//! }
+//!
+//! let event = Event { user_id: 42, ts: 1_700_000_000_000, kind: Kind::Click, host: "web-1".into() };
+//! let key = event.to_vec()?;
+//! assert_eq!(&key[..8], &42u64.to_be_bytes());
+//! assert_eq!(Event::decode(&key)?, event);
+//!
+//! // Later events sort first for the same user.
+//! let later = Event { ts: event.ts + 1, ..Event { host: "web-1".into(), ..event } };
+//! assert!(later.to_vec()? < key);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # The byte format
+//!
+//! | type | bytes |
+//! |---|---|
+//! | `u8`..`u128` (`usize` as `u64`) | big-endian, `size_of` bytes (or `width` bytes) |
+//! | `i8`..`i128` (`isize` as `i64`) | big-endian two's complement with the sign bit flipped |
+//! | `bool` | `00` or `01` |
+//! | `char` | its `u32`, big-endian |
+//! | `f32`, `f64` | IEEE bits big-endian: negative values have every bit flipped, others the sign bit; `total_cmp` order, bits round-trip exactly |
+//! | `[u8; N]` | the N bytes |
+//! | `String`, `&str`, `Cow<str>`, `Vec<u8>`, `&[u8]`, `Cow<[u8]>` | last ascending field without width: raw to the end of the key. Otherwise each `00` becomes `00 FF` and the content ends with `00 01`. With `width`: padded with `00` |
+//! | `Option<T>` | `None`: `00`; `Some(v)`: `01` then v |
+//! | fieldless enum deriving `RowKey` | its discriminant, one byte |
+//! | struct deriving `RowKey` | its fields in place |
+//!
+//! `desc` inverts every byte of the field (variable-length fields then always take the escaped
+//! form). `reverse` stores numbers as their fixed-width bytes reversed, and strings and bytes as
+//! their content reversed: it spreads sequential values and gives up the field's order.
+//!
+//! # Attributes
+//!
+//! | attribute | on | meaning |
+//! |---|---|---|
+//! | `width = N` | integer, string, bytes field | integers narrowed to N big-endian bytes, strings and bytes padded with `00` to N bytes; a value that does not fit is an [`EncodeError`] |
+//! | `desc` | field | the field sorts descending |
+//! | `reverse` | number, string, bytes field | the field is stored reversed |
+//! | `crate = "path"` | struct, enum | where the `rowkey` crate is, for crates that re-export it |
+//!
+//! Misuse does not compile: unknown or repeated keys, `desc` with `reverse`, `width = 0`, a width on
+//! a type without one, a borrowed `&str`/`&[u8]` where decoding must unescape or invert (use `Cow`),
+//! and a fixed layout longer than [`hbase::MAX_ROW_LENGTH`].
+//!
+//! # What the derive generates
+//!
+//! - [`RowKey`]: `FIXED_LEN`, `MAX_LEN`, `encoded_len`, `encode_into` (no allocation), `to_vec`;
+//! - [`DecodeKey`]: `decode`, which consumes the whole key and never panics;
+//! - [`KeyField`] and [`DecodeField`], so the type can be a field of another key;
+//! - for fixed layouts, `K::LEN` and `K::to_key() -> Result<[u8; K::LEN], EncodeError>`.
+//!
+//! To key on your own types, implement [`KeyField`] and [`DecodeField`]. With the `uuid` feature,
+//! `uuid::Uuid` is a field type (its 16 bytes).
+#![no_std]
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub use rowkey_core::{
+    DecodeError, DecodeErrorKind, DecodeField, DecodeKey, EncodeError, EncodeErrorKind, FieldMode,
+    FieldShape, KeyField, RowKey, WidthRule,
+};
+pub use rowkey_derive::RowKey;
+
+pub use rowkey_core::hbase;
+
+/// Support for generated code. Not a public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use core::option::Option::{self, None, Some};
+    pub use core::result::Result::{self, Err, Ok};
+    pub use rowkey_core::derive_support::*;
+    pub use rowkey_core::{
+        DecodeError, DecodeField, DecodeKey, EncodeError, FieldMode, FieldShape, KeyField, RowKey,
+    };
+}
