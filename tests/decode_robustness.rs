@@ -1,0 +1,237 @@
+//! Decoding arbitrary bytes never panics. A million random and mutated byte strings go through the
+//! decoders of several layouts; whenever one is accepted, encoding the result must give back exactly
+//! the same bytes (every key has one encoding, so a corrupt row cannot pass as a different one).
+
+use std::borrow::Cow;
+
+use rowkey::{DecodeKey, RowKey};
+
+#[derive(RowKey, Debug, PartialEq)]
+enum Kind {
+    A,
+    B = 5,
+    C = 200,
+}
+
+#[derive(RowKey, Debug, PartialEq)]
+struct Inner {
+    x: u16,
+    s: String,
+}
+
+#[derive(RowKey, Debug)]
+struct Fixed {
+    a: u64,
+    #[rowkey(desc)]
+    b: i32,
+    #[rowkey(width = 3)]
+    c: u32,
+    #[rowkey(width = 2, reverse)]
+    d: u16,
+    e: f64,
+    f: bool,
+    g: char,
+    h: Kind,
+}
+
+#[derive(RowKey, Debug)]
+struct Strings {
+    a: String,
+    #[rowkey(desc)]
+    b: String,
+    #[rowkey(width = 4)]
+    c: Vec<u8>,
+    #[rowkey(width = 3, desc)]
+    d: String,
+    #[rowkey(reverse)]
+    e: String,
+    f: Vec<u8>,
+}
+
+#[derive(RowKey, Debug)]
+struct Mixed<'a> {
+    a: Option<u8>,
+    #[rowkey(desc)]
+    b: Option<String>,
+    c: Inner,
+    #[rowkey(desc)]
+    d: Inner,
+    e: Cow<'a, str>,
+    #[rowkey(width = 5)]
+    f: &'a str,
+    g: Option<Option<i8>>,
+    last: Option<String>,
+}
+
+#[derive(RowKey, Debug)]
+struct LastDesc {
+    #[rowkey(desc)]
+    s: Vec<u8>,
+}
+
+/// xorshift64*: deterministic, so a failure replays.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn byte(&mut self) -> u8 {
+        // Bias towards the bytes the formats give meaning to.
+        const SPECIAL: [u8; 6] = [0x00, 0x01, 0xFE, 0xFF, 0x80, 0x7F];
+        if self.below(3) == 0 {
+            SPECIAL[self.below(SPECIAL.len())]
+        } else {
+            self.next() as u8
+        }
+    }
+}
+
+fn check<'k, K: DecodeKey<'k> + RowKey + std::fmt::Debug>(input: &'k [u8]) -> bool {
+    match K::decode(input) {
+        Ok(k) => {
+            let again = k
+                .to_vec()
+                .unwrap_or_else(|e| panic!("{k:?} decoded but does not encode: {e}"));
+            assert_eq!(
+                again, input,
+                "{k:?} decoded from {input:02X?} but encodes differently"
+            );
+            true
+        }
+        Err(e) => {
+            assert!(
+                e.offset() <= input.len(),
+                "offset {} past {} bytes",
+                e.offset(),
+                input.len()
+            );
+            let _ = e.to_string();
+            false
+        }
+    }
+}
+
+fn mutate(rng: &mut Rng, key: &mut Vec<u8>) {
+    for _ in 0..1 + rng.below(3) {
+        match rng.below(5) {
+            0 if !key.is_empty() => {
+                let i = rng.below(key.len());
+                key[i] = rng.byte();
+            }
+            1 => {
+                let i = rng.below(key.len() + 1);
+                key.insert(i, rng.byte());
+            }
+            2 if !key.is_empty() => {
+                let i = rng.below(key.len());
+                key.remove(i);
+            }
+            3 => key.truncate(rng.below(key.len() + 1)),
+            _ => {
+                if !key.is_empty() {
+                    let i = rng.below(key.len());
+                    key[i] ^= 1 << rng.below(8);
+                }
+            }
+        }
+    }
+}
+
+/// Valid keys to mutate, one per layout.
+fn seeds() -> Vec<Vec<u8>> {
+    vec![
+        Fixed {
+            a: 7,
+            b: -3,
+            c: 1000,
+            d: 513,
+            e: -0.25,
+            f: true,
+            g: 'é',
+            h: Kind::B,
+        }
+        .to_vec()
+        .unwrap(),
+        Strings {
+            a: "a\0b".into(),
+            b: "zz".into(),
+            c: b"xy".to_vec(),
+            d: "q".into(),
+            e: "rev\0".into(),
+            f: vec![0, 0xFF],
+        }
+        .to_vec()
+        .unwrap(),
+        Mixed {
+            a: Some(1),
+            b: Some("x\0".into()),
+            c: Inner {
+                x: 2,
+                s: "in".into(),
+            },
+            d: Inner {
+                x: 3,
+                s: "\0".into(),
+            },
+            e: Cow::Borrowed("cow"),
+            f: "five",
+            g: Some(None),
+            last: Some("end".into()),
+        }
+        .to_vec()
+        .unwrap(),
+        LastDesc { s: vec![1, 0, 2] }.to_vec().unwrap(),
+    ]
+}
+
+#[test]
+fn a_million_random_and_mutated_inputs_never_panic() {
+    let mut rng = Rng(0x1234_5678_9ABC_DEF1);
+    let seeds = seeds();
+    let mut accepted = [0usize; 4];
+    let mut input = Vec::with_capacity(64);
+    for round in 0..250_000 {
+        input.clear();
+        if round % 2 == 0 {
+            let len = rng.below(48);
+            input.extend((0..len).map(|_| rng.byte()));
+        } else {
+            input.extend_from_slice(&seeds[rng.below(seeds.len())]);
+            mutate(&mut rng, &mut input);
+        }
+        accepted[0] += usize::from(check::<Fixed>(&input));
+        accepted[1] += usize::from(check::<Strings>(&input));
+        accepted[2] += usize::from(check::<Mixed>(&input));
+        accepted[3] += usize::from(check::<LastDesc>(&input));
+    }
+    // The decoders must not be vacuously rejecting everything.
+    for (layout, n) in ["Fixed", "Strings", "Mixed", "LastDesc"]
+        .iter()
+        .zip(accepted)
+    {
+        assert!(n > 100, "{layout} accepted only {n} of 250,000 inputs");
+    }
+    println!("accepted (Fixed, Strings, Mixed, LastDesc): {accepted:?} of 250,000 inputs each");
+}
+
+#[test]
+fn seeds_decode() {
+    for (i, s) in seeds().iter().enumerate() {
+        let ok = [
+            check::<Fixed>(s),
+            check::<Strings>(s),
+            check::<Mixed>(s),
+            check::<LastDesc>(s),
+        ];
+        assert!(ok[i], "seed {i} does not decode as its own layout");
+    }
+}

@@ -1,0 +1,9 @@
+use rowkey::RowKey;
+
+#[derive(RowKey)]
+struct Key {
+    #[rowkey(width = 4, width = 4)]
+    id: u64,
+}
+
+fn main() {}

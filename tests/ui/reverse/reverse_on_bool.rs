@@ -1,0 +1,9 @@
+use rowkey::RowKey;
+
+#[derive(RowKey)]
+struct Key {
+    #[rowkey(reverse)]
+    active: bool,
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use rowkey::RowKey;
+
+#[derive(RowKey)]
+enum Kind {
+    #[rowkey(desc)]
+    View,
+    Click,
+}
+
+fn main() {}

@@ -1,0 +1,6 @@
+use rowkey::RowKey;
+
+#[derive(RowKey)]
+struct Key;
+
+fn main() {}
