@@ -210,21 +210,9 @@ pub const fn fixed_or_zero(fixed: Option<usize>) -> usize {
     }
 }
 
-/// Fails to compile (when instantiated) if `K` is not a fixed layout.
-#[inline(always)]
-pub fn assert_fixed<K: RowKey + ?Sized>() {
-    const {
-        assert!(
-            K::FIXED_LEN.is_some(),
-            "`to_key` needs a fixed layout, and a field of this key is variable-length; use `to_vec` or `encode_into`"
-        )
-    }
-}
-
-/// `to_key` of a derived fixed layout.
+/// `to_key` of a derived fixed layout (the generated code asserts that the layout is fixed).
 #[inline(always)]
 pub fn to_array<K: RowKey + ?Sized, const N: usize>(key: &K) -> Result<[u8; N], EncodeError> {
-    assert_fixed::<K>();
     let mut out = [0u8; N];
     key.encode_into(&mut out)?;
     Ok(out)

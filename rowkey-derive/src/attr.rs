@@ -41,16 +41,16 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
     for_each_key(cx, attrs, |meta, key| {
         match key.as_str() {
             WIDTH => {
-                let lit: LitInt = meta.value()?.parse()?;
-                let width = match lit.base10_parse::<usize>() {
-                    Ok(w) => w,
-                    Err(_) => {
-                        cx.error(
-                            lit.span(),
-                            "`width` must be a whole number of bytes (or digits)",
-                        );
-                        return Ok(());
-                    }
+                let tokens = value_tokens(meta)?;
+                let parsed = syn::parse2::<LitInt>(tokens.clone())
+                    .ok()
+                    .and_then(|l| l.base10_parse::<usize>().ok().map(|w| (l, w)));
+                let Some((lit, width)) = parsed else {
+                    cx.error_spanned_by(
+                        tokens,
+                        "`width` must be a whole number of bytes (or digits in text layouts), as in `width = 4`",
+                    );
+                    return Ok(());
                 };
                 set_once(
                     cx,
@@ -187,6 +187,20 @@ fn unknown_key(
         format!("unknown rowkey {place} attribute `{key}`{hint}; expected one of {list}"),
     );
     skip_value(meta.input)
+}
+
+/// The tokens of `= value` up to the next comma (an empty stream when there is no value, so the error
+/// lands on the key).
+fn value_tokens(meta: &ParseNestedMeta) -> syn::Result<proc_macro2::TokenStream> {
+    let eq: Token![=] = meta.input.parse()?;
+    let mut tokens = proc_macro2::TokenStream::new();
+    while !meta.input.is_empty() && !meta.input.peek(Token![,]) {
+        tokens.extend([meta.input.parse::<proc_macro2::TokenTree>()?]);
+    }
+    if tokens.is_empty() {
+        return Err(syn::Error::new(eq.span, "expected a value after `=`"));
+    }
+    Ok(tokens)
 }
 
 /// Skips `= value` or `(...)` after a key that was not understood, up to the next comma.

@@ -34,8 +34,9 @@ fn check_field(cx: &Ctxt, field: &Field) {
             TypeKind::Bool | TypeKind::Char | TypeKind::Float { .. } | TypeKind::ByteArray { .. } => cx.error(
                 width.span,
                 format!(
-                    "`width` applies to integers, strings and bytes, not to {}",
-                    describe(kind)
+                    "`width` applies to integers, strings and bytes, not to {}{}",
+                    describe(kind),
+                    inside_option(field)
                 ),
             ),
             _ => {}
@@ -46,8 +47,9 @@ fn check_field(cx: &Ctxt, field: &Field) {
             cx.error(
                 reverse,
                 format!(
-                    "`reverse` applies to numbers, strings and bytes, not to {}",
-                    describe(kind)
+                    "`reverse` applies to numbers, strings and bytes, not to {}{}",
+                    describe(kind),
+                    inside_option(field)
                 ),
             );
         }
@@ -107,5 +109,17 @@ fn describe(kind: &TypeKind) -> String {
         TypeKind::Float { name, .. } => format!("`{name}`"),
         TypeKind::ByteArray { .. } => "byte arrays (their length is their width)".into(),
         _ => "this type".into(),
+    }
+}
+
+/// " (the value inside `Option<..>`)" for optional fields, so the message matches the declared type.
+fn inside_option(field: &Field) -> String {
+    if matches!(field.kind, TypeKind::Option(_)) {
+        let ty = quote::ToTokens::to_token_stream(field.ty)
+            .to_string()
+            .replace(' ', "");
+        format!(" (the value inside `{ty}`)")
+    } else {
+        String::new()
     }
 }

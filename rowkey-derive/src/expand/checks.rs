@@ -32,15 +32,18 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
         }
         let ty = replace_lifetimes(field.ty);
         let name = field.ident.to_string();
+        let ty_name = quote::ToTokens::to_token_stream(field.ty)
+            .to_string()
+            .replace(' ', "");
         if let Some(w) = field.attrs.width {
             let (value, span) = (w.value, w.span);
-            let msg = format!("field `{name}`: its type does not accept `width = {value}` (only integers up to their size, strings and bytes do)");
+            let msg = format!("field `{name}`: `{ty_name}` does not accept `width = {value}` (integers up to their size, strings and bytes do)");
             checks.push(quote_spanned! {span=>
                 ::core::assert!(#p::shape::<#ty>().accepts_width(#value), #msg);
             });
         }
         if let Some(span) = field.attrs.reverse {
-            let msg = format!("field `{name}`: its type does not accept `reverse` (numbers, strings and bytes do)");
+            let msg = format!("field `{name}`: `{ty_name}` does not accept `reverse` (numbers, strings and bytes do)");
             checks.push(quote_spanned! {span=>
                 ::core::assert!(#p::shape::<#ty>().is_reversible(), #msg);
             });

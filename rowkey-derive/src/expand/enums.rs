@@ -18,11 +18,10 @@ pub fn expand(e: &Enum, p: &TokenStream) -> TokenStream {
             "`{ident}::{v}` has a discriminant outside 0..=255: a row key stores it in one byte"
         );
         let span = v.span();
+        // The range check is its own item, so the failure points only at the variant.
         quote_spanned! {span=>
-            const #c: u8 = {
-                ::core::assert!((#ident::#v as i128) >= 0 && (#ident::#v as i128) <= 255, #msg);
-                #ident::#v as u8
-            };
+            const _: () = ::core::assert!((#ident::#v as i128) >= 0 && (#ident::#v as i128) <= 255, #msg);
+            const #c: u8 = #ident::#v as u8;
         }
     });
     let key_traits = expand_key_traits(e.original, p);

@@ -68,10 +68,26 @@ pub fn expand_fixed(input: &DeriveInput, p: &TokenStream) -> TokenStream {
         quote!(#ident<#(#statics),*>)
     };
     let not_fixed = format!("`{ident}` is not a fixed layout: a field has a variable length");
+    let to_key_needs_fixed = format!(
+        "`{ident}::to_key` needs a fixed layout, but a field of `{ident}` has a variable length \
+         (a nested key with a string, bytes or Option field); use `to_vec` or `encode_into`"
+    );
+    let span = ident.span();
+    // Generic, so the assertion is evaluated only where `to_key` is instantiated: a layout the derive
+    // could not prove fixed compiles until `to_key` is used (by `cargo build`; `cargo check` does not
+    // evaluate it).
+    let assert_fixed = quote::quote_spanned! {span=>
+        #[inline(always)]
+        fn __rowkey_assert_fixed<K: #p::RowKey + ?Sized>() {
+            const { ::core::assert!(<K as #p::RowKey>::FIXED_LEN.is_some(), #to_key_needs_fixed) }
+        }
+    };
     let len_doc = format!("The length of every `{ident}` key, in bytes.");
     let to_key_doc =
         format!("Encodes the key into an array of [`{ident}::LEN`] bytes, with no allocation.");
     quote! {
+        #assert_fixed
+
         #[automatically_derived]
         impl #impl_generics #ident #ty_generics #where_clause {
             #[doc = #len_doc]
@@ -85,6 +101,7 @@ pub fn expand_fixed(input: &DeriveInput, p: &TokenStream) -> TokenStream {
             pub fn to_key(
                 &self,
             ) -> #p::Result<[u8; #p::fixed_or_zero(<#concrete as #p::RowKey>::FIXED_LEN)], #p::EncodeError> {
+                __rowkey_assert_fixed::<Self>();
                 #p::to_array(self)
             }
         }
