@@ -46,8 +46,9 @@ impl<'o> KeyWriter<'o> {
         Ok(())
     }
 
+    /// The number of bytes written so far.
     #[inline(always)]
-    pub fn len(&self) -> usize {
+    pub fn written(&self) -> usize {
         self.pos
     }
 }

@@ -123,7 +123,10 @@ impl<'a> Input<'a> {
                 })
             }
             Data::Union(u) => {
-                cx.error_spanned_by(&u.union_token, "#[derive(RowKey)] does not accept unions");
+                cx.error(
+                    u.union_token.span,
+                    "#[derive(RowKey)] does not accept unions",
+                );
                 None
             }
         }

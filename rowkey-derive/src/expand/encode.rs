@@ -39,7 +39,7 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
             ) -> #p::Result<usize, #p::EncodeError> {
                 let mut __rowkey_w = #p::KeyWriter::new(__rowkey_out);
                 #(__rowkey_w.field(&self.#members, __rowkey_mode.nest(#modes), #key_name, #names)?;)*
-                #p::Ok(__rowkey_w.len())
+                #p::Ok(__rowkey_w.written())
             }
         }
     }

@@ -78,7 +78,7 @@ pub fn expand_fixed(input: &DeriveInput, p: &TokenStream) -> TokenStream {
     // evaluate it).
     let assert_fixed = quote::quote_spanned! {span=>
         #[inline(always)]
-        fn __rowkey_assert_fixed<K: #p::RowKey + ?Sized>() {
+        fn __rowkey_assert_fixed<K: #p::RowKey + ?::core::marker::Sized>() {
             const { ::core::assert!(<K as #p::RowKey>::FIXED_LEN.is_some(), #to_key_needs_fixed) }
         }
     };
