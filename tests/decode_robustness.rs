@@ -1,5 +1,5 @@
-//! Decoding arbitrary bytes never panics. A million random and mutated byte strings go through the
-//! decoders of several layouts; whenever one is accepted, encoding the result must give back exactly
+//! Decoding arbitrary bytes never panics. A million random and mutated byte strings each go through
+//! the decoders of four layouts; whenever one is accepted, encoding the result must give back exactly
 //! the same bytes (every key has one encoding, so a corrupt row cannot pass as a different one).
 
 use std::borrow::Cow;
@@ -199,7 +199,7 @@ fn a_million_random_and_mutated_inputs_never_panic() {
     let seeds = seeds();
     let mut accepted = [0usize; 4];
     let mut input = Vec::with_capacity(64);
-    for round in 0..250_000 {
+    for round in 0..1_000_000 {
         input.clear();
         if round % 2 == 0 {
             let len = rng.below(48);
@@ -218,9 +218,9 @@ fn a_million_random_and_mutated_inputs_never_panic() {
         .iter()
         .zip(accepted)
     {
-        assert!(n > 100, "{layout} accepted only {n} of 250,000 inputs");
+        assert!(n > 1_000, "{layout} accepted only {n} of 1,000,000 inputs");
     }
-    println!("accepted (Fixed, Strings, Mixed, LastDesc): {accepted:?} of 250,000 inputs each");
+    println!("accepted (Fixed, Strings, Mixed, LastDesc): {accepted:?} of 1,000,000 inputs each");
 }
 
 #[test]

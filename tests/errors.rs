@@ -201,9 +201,15 @@ fn unknown_discriminants_and_invalid_scalars_are_refused() {
     };
     assert_eq!(
         with(KIND, 9).kind(),
-        DecodeErrorKind::UnknownDiscriminant(9)
+        DecodeErrorKind::UnknownDiscriminant {
+            value: 9,
+            enum_name: "Kind"
+        }
     );
-    assert_eq!(with(KIND, 9).offset(), KIND);
+    assert_eq!(
+        (with(KIND, 9).field(), with(KIND, 9).offset()),
+        ("kind", KIND)
+    );
     assert_eq!(with(FLAG, 2).kind(), DecodeErrorKind::InvalidBool(2));
     assert_eq!(with(OPT, 7).kind(), DecodeErrorKind::InvalidOptionTag(7));
     assert_eq!(
@@ -216,7 +222,7 @@ fn unknown_discriminants_and_invalid_scalars_are_refused() {
     );
     assert_eq!(
         with(KIND, 9).to_string(),
-        format!("cannot decode row key: `Kind`: 9 is not the discriminant of any variant (at byte {KIND})")
+        format!("cannot decode row key: `Event.kind`: 9 is not the discriminant of any variant of `Kind` (at byte {KIND})")
     );
 }
 
@@ -232,4 +238,11 @@ fn errors_implement_std_error() {
         .to_vec()
         .unwrap_err(),
     );
+}
+
+#[test]
+fn an_enum_decoded_alone_names_itself() {
+    let err = Kind::decode(&[0]).unwrap_err();
+    assert_eq!(err.key(), "Kind");
+    assert_eq!(Kind::decode(&[2]).unwrap(), Kind::B);
 }

@@ -233,8 +233,14 @@ pub fn decode_discriminant(input: &[u8], mode: FieldMode) -> Result<u8, DecodeEr
     Ok(b[0])
 }
 
-/// The error for a byte that names no variant.
+/// The error for a byte that names no variant of enum `name`.
 #[cold]
-pub fn unknown_discriminant(b: u8, name: &'static str) -> DecodeError {
-    DecodeError::new(DecodeErrorKind::UnknownDiscriminant(b), 0).in_field(name, "", 0)
+pub fn unknown_discriminant(value: u8, name: &'static str) -> DecodeError {
+    DecodeError::new(
+        DecodeErrorKind::UnknownDiscriminant {
+            value,
+            enum_name: name,
+        },
+        0,
+    )
 }

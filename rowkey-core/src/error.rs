@@ -178,7 +178,12 @@ pub enum DecodeErrorKind {
     /// An `Option` tag other than `00` (None) or `01` (Some).
     InvalidOptionTag(u8),
     /// A byte that is not the discriminant of any variant of the enum.
-    UnknownDiscriminant(u8),
+    UnknownDiscriminant {
+        /// The byte found.
+        value: u8,
+        /// The enum's name.
+        enum_name: &'static str,
+    },
     /// The field borrows from the key (`&str`, `&[u8]`) but its bytes are escaped, inverted or
     /// reversed and cannot be borrowed; use `Cow` or an owned type.
     NotBorrowable,
@@ -277,8 +282,11 @@ impl fmt::Display for DecodeErrorKind {
             DecodeErrorKind::InvalidOptionTag(b) => {
                 write!(f, "Option tag {b:02X} is neither 00 (None) nor 01 (Some)")
             }
-            DecodeErrorKind::UnknownDiscriminant(b) => {
-                write!(f, "{b} is not the discriminant of any variant")
+            DecodeErrorKind::UnknownDiscriminant { value, enum_name } => {
+                write!(
+                    f,
+                    "{value} is not the discriminant of any variant of `{enum_name}`"
+                )
             }
             DecodeErrorKind::NotBorrowable => f.write_str(
                 "the field borrows from the key but its bytes are escaped, inverted or reversed; \

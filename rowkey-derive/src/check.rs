@@ -55,6 +55,30 @@ fn check_field(cx: &Ctxt, field: &Field) {
         }
     }
     check_borrowed(cx, field, kind);
+    check_static_cow(cx, field.ty);
+}
+
+/// `Cow<'static, _>` would have to borrow key bytes for `'static`; decoding could never compile.
+fn check_static_cow(cx: &Ctxt, ty: &syn::Type) {
+    let syn::Type::Path(path) = ty else { return };
+    let Some(last) = path.path.segments.last() else {
+        return;
+    };
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return;
+    };
+    for arg in &args.args {
+        match arg {
+            syn::GenericArgument::Lifetime(l) if last.ident == "Cow" && l.ident == "static" => {
+                cx.error_spanned_by(
+                    l,
+                    "a `Cow<'static, _>` field cannot borrow from the key being decoded; use a lifetime parameter (`Cow<'a, str>`) or an owned `String`/`Vec<u8>`",
+                );
+            }
+            syn::GenericArgument::Type(inner) => check_static_cow(cx, inner),
+            _ => {}
+        }
+    }
 }
 
 /// `&str` and `&[u8]` borrow from the key, so their stored bytes must be the content itself.
