@@ -79,12 +79,15 @@
 #![forbid(unsafe_code)]
 
 pub use rowkey_core::{
-    DecodeError, DecodeErrorKind, DecodeField, DecodeKey, EncodeError, EncodeErrorKind, FieldMode,
-    FieldShape, KeyField, RowKey, WidthRule,
+    DecodeError, DecodeErrorKind, DecodeField, DecodeKey, DecodeSaltedKey, EncodeError,
+    EncodeErrorKind, FieldMode, FieldShape, HashPrefix, HashPrefixHasher, KeyField, Prefix, RowKey,
+    Salt, SaltHash, SaltHasher, SaltedKey, SplitKeys, ValueSink, WidthRule,
 };
 pub use rowkey_derive::RowKey;
 
 pub use rowkey_core::hbase;
+#[cfg(feature = "alloc")]
+pub use rowkey_core::regions;
 
 /// Support for generated code. Not a public API.
 #[doc(hidden)]
@@ -93,6 +96,7 @@ pub mod __private {
     pub use core::result::Result::{self, Err, Ok};
     pub use rowkey_core::derive_support::*;
     pub use rowkey_core::{
-        DecodeError, DecodeField, DecodeKey, EncodeError, FieldMode, FieldShape, KeyField, RowKey,
+        DecodeError, DecodeField, DecodeKey, DecodeSaltedKey, EncodeError, FieldMode, FieldShape,
+        KeyField, Prefix, RowKey, SaltHash, SaltedKey,
     };
 }

@@ -7,6 +7,7 @@ use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::field::{DecodeField, FieldMode, FieldShape, KeyField};
 use crate::hbase::MAX_ROW_LENGTH;
 use crate::key::RowKey;
+use crate::prefix::{HashPrefix, HashPrefixHasher, Salt, SaltHasher};
 
 /// Writes fields one after another into an output buffer.
 pub struct KeyWriter<'o> {
@@ -38,12 +39,24 @@ impl<'o> KeyWriter<'o> {
         }
     }
 
+    /// Reserves the first `n` bytes for the prefix, written once the fields are.
     #[inline(always)]
-    pub fn byte(&mut self, b: u8) -> Result<(), EncodeError> {
-        let rest = self.out.get_mut(self.pos..).unwrap_or_default();
-        out_prefix(rest, 1)?[0] = b;
-        self.pos += 1;
+    pub fn reserve(&mut self, n: usize) -> Result<(), EncodeError> {
+        out_prefix(self.out, n)?;
+        self.pos = n;
         Ok(())
+    }
+
+    /// The first `n` bytes of the output (the reserved prefix).
+    #[inline(always)]
+    pub fn prefix_mut(&mut self, n: usize) -> &mut [u8] {
+        &mut self.out[..n]
+    }
+
+    /// The bytes written from `from` on.
+    #[inline(always)]
+    pub fn written_from(&self, from: usize) -> &[u8] {
+        self.out.get(from..self.pos).unwrap_or_default()
     }
 
     /// The number of bytes written so far.
@@ -82,12 +95,19 @@ impl<'k> KeyReader<'k> {
         }
     }
 
+    /// The next `n` bytes (the prefix).
     #[inline(always)]
-    pub fn byte(&mut self) -> Result<u8, DecodeError> {
+    pub fn take(&mut self, n: usize) -> Result<&'k [u8], DecodeError> {
         let rest = self.input.get(self.pos..).unwrap_or_default();
-        let b = take(rest, 1).map_err(|e| e.in_field("", "", self.pos))?[0];
-        self.pos += 1;
-        Ok(b)
+        let bytes = take(rest, n).map_err(|e| e.in_field("", "", self.pos))?;
+        self.pos += n;
+        Ok(bytes)
+    }
+
+    /// The bytes read from `from` on.
+    #[inline(always)]
+    pub fn read_from(&self, from: usize) -> &'k [u8] {
+        self.input.get(from..self.pos).unwrap_or_default()
     }
 
     #[inline(always)]
@@ -103,8 +123,19 @@ pub fn encode_key<K: RowKey + KeyField + ?Sized>(
     out: &mut [u8],
     name: &'static str,
 ) -> Result<usize, EncodeError> {
+    encode_key_in(key, out, FieldMode::LAST, name)
+}
+
+/// [`encode_key`] in `mode` (which may carry a writer-chosen salt bucket).
+#[inline(always)]
+pub fn encode_key_in<K: RowKey + KeyField + ?Sized>(
+    key: &K,
+    out: &mut [u8],
+    mode: FieldMode,
+    name: &'static str,
+) -> Result<usize, EncodeError> {
     let available = out.len();
-    let n = match key.encode(out, FieldMode::LAST) {
+    let n = match key.encode(out, mode) {
         Ok(n) => n,
         Err(e) => return Err(locate_encode_error(e, key, available, name)),
     };
@@ -149,7 +180,17 @@ pub fn decode_key<'k, K: DecodeField<'k>>(
     input: &'k [u8],
     name: &'static str,
 ) -> Result<K, DecodeError> {
-    let (key, n) = K::decode(input, FieldMode::LAST).map_err(|e| e.in_key(name))?;
+    decode_key_in(input, FieldMode::LAST, name)
+}
+
+/// [`decode_key`] in `mode` (which may accept any salt bucket).
+#[inline(always)]
+pub fn decode_key_in<'k, K: DecodeField<'k>>(
+    input: &'k [u8],
+    mode: FieldMode,
+    name: &'static str,
+) -> Result<K, DecodeError> {
+    let (key, n) = K::decode(input, mode).map_err(|e| e.in_key(name))?;
     if n != input.len() {
         return Err(DecodeError::new(
             DecodeErrorKind::TrailingBytes {
@@ -243,4 +284,135 @@ pub fn unknown_discriminant(value: u8, name: &'static str) -> DecodeError {
         },
         0,
     )
+}
+
+/// The salt byte to write: the writer's chosen bucket, or the one `feed` computes from the sources.
+#[inline(always)]
+pub fn salt_byte(
+    salt: Salt,
+    mode: FieldMode,
+    feed: impl FnOnce(&mut SaltHasher) -> Result<(), EncodeError>,
+) -> Result<u8, EncodeError> {
+    if let Some(bucket) = mode.chosen_bucket() {
+        if u16::from(bucket) >= salt.buckets() {
+            return Err(EncodeError::new(EncodeErrorKind::BucketOutOfRange {
+                bucket,
+                buckets: salt.buckets(),
+            }));
+        }
+        return Ok(bucket);
+    }
+    let mut h = salt.hasher();
+    feed(&mut h)?;
+    Ok(h.finish())
+}
+
+/// The salt byte of a whole-key salt over `body`, the key after the salt byte.
+#[inline(always)]
+pub fn whole_key_salt_byte(salt: Salt, mode: FieldMode, body: &[u8]) -> Result<u8, EncodeError> {
+    salt_byte(salt, mode, |h| {
+        crate::prefix::ValueSink::write(h, body);
+        Ok(())
+    })
+}
+
+/// Checks a decoded key's salt byte against the bucket `feed` computes from its decoded sources
+/// (or, when `mode` accepts any bucket, against the bucket count).
+#[inline(always)]
+pub fn check_salt(
+    salt: Salt,
+    mode: FieldMode,
+    found: u8,
+    feed: impl FnOnce(&mut SaltHasher) -> Result<(), EncodeError>,
+) -> Result<(), DecodeError> {
+    if mode.accepts_any_bucket() {
+        if u16::from(found) >= salt.buckets() {
+            return Err(DecodeError::new(
+                DecodeErrorKind::BucketOutOfRange {
+                    bucket: found,
+                    buckets: salt.buckets(),
+                },
+                0,
+            ));
+        }
+        return Ok(());
+    }
+    let mut h = salt.hasher();
+    feed(&mut h).map_err(source_error)?;
+    let expected = h.finish();
+    if expected != found {
+        return Err(DecodeError::new(
+            DecodeErrorKind::WrongSalt { expected, found },
+            0,
+        ));
+    }
+    Ok(())
+}
+
+/// [`check_salt`] for a whole-key salt over `body`, the key after the salt byte.
+#[inline(always)]
+pub fn check_whole_key_salt(
+    salt: Salt,
+    mode: FieldMode,
+    found: u8,
+    body: &[u8],
+) -> Result<(), DecodeError> {
+    check_salt(salt, mode, found, |h| {
+        crate::prefix::ValueSink::write(h, body);
+        Ok(())
+    })
+}
+
+/// Writes the hash prefix of the sources `feed` gives into `out`.
+#[inline(always)]
+pub fn write_hash_prefix(
+    hash: HashPrefix,
+    out: &mut [u8],
+    feed: impl FnOnce(&mut HashPrefixHasher) -> Result<(), EncodeError>,
+) -> Result<(), EncodeError> {
+    let mut h = hash.hasher();
+    feed(&mut h)?;
+    h.finish_into(out);
+    Ok(())
+}
+
+/// Checks a decoded key's hash prefix against the MD5 of its decoded sources.
+#[inline(always)]
+pub fn check_hash_prefix(
+    hash: HashPrefix,
+    found: &[u8],
+    feed: impl FnOnce(&mut HashPrefixHasher) -> Result<(), EncodeError>,
+) -> Result<(), DecodeError> {
+    let mut h = hash.hasher();
+    feed(&mut h).map_err(source_error)?;
+    let expected = h.finish();
+    if expected.get(..found.len()) != Some(found) {
+        return Err(DecodeError::new(DecodeErrorKind::WrongHashPrefix, 0));
+    }
+    Ok(())
+}
+
+/// A decoded source whose value bytes cannot be produced (only hand-written `KeyField`s can fail so).
+#[cold]
+fn source_error(_: EncodeError) -> DecodeError {
+    DecodeError::new(
+        DecodeErrorKind::Invalid("a salt or hash source could not produce its value bytes"),
+        0,
+    )
+}
+
+/// A salt known to be valid (checked by the derive), for generated constants.
+pub const fn salt(buckets: u16, hash: crate::prefix::SaltHash) -> Salt {
+    match Salt::new(buckets, hash) {
+        Some(s) => s,
+        None => panic!("salt buckets must be in 1..=256"),
+    }
+}
+
+/// A hash prefix known to be valid (checked by the derive), for generated constants.
+pub const fn hash_prefix(len: usize) -> HashPrefix {
+    match HashPrefix::new(len) {
+        Some(h) => h,
+        None => panic!("hash prefix length must be in 1..=16"),
+    }
 }

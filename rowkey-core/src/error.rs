@@ -40,6 +40,13 @@ pub enum EncodeErrorKind {
         /// The limit.
         max: usize,
     },
+    /// A writer-chosen salt bucket is not below the bucket count.
+    BucketOutOfRange {
+        /// The bucket given.
+        bucket: u8,
+        /// The layout's bucket count.
+        buckets: u16,
+    },
     /// The field's type does not support the way the layout uses it (only reachable through a
     /// hand-written [`KeyField`](crate::KeyField) implementation; the derive rejects such layouts when
     /// it compiles them).
@@ -132,6 +139,12 @@ impl fmt::Display for EncodeErrorKind {
             EncodeErrorKind::RowTooLong { len, max } => {
                 write!(f, "key is {len} bytes, longer than the row limit of {max}")
             }
+            EncodeErrorKind::BucketOutOfRange { bucket, buckets } => {
+                write!(
+                    f,
+                    "salt bucket {bucket} is not below the layout's {buckets} buckets"
+                )
+            }
             EncodeErrorKind::Unsupported(what) => write!(f, "unsupported: {what}"),
         }
     }
@@ -183,6 +196,23 @@ pub enum DecodeErrorKind {
         value: u8,
         /// The enum's name.
         enum_name: &'static str,
+    },
+    /// The salt byte is not the bucket the key's sources give: the key was written with another
+    /// layout or salt function, or corrupted.
+    WrongSalt {
+        /// The bucket computed from the decoded sources.
+        expected: u8,
+        /// The salt byte in the key.
+        found: u8,
+    },
+    /// The hash prefix is not the MD5 prefix of the key's sources.
+    WrongHashPrefix,
+    /// The salt byte is not below the layout's bucket count.
+    BucketOutOfRange {
+        /// The salt byte in the key.
+        bucket: u8,
+        /// The layout's bucket count.
+        buckets: u16,
     },
     /// The field borrows from the key (`&str`, `&[u8]`) but its bytes are escaped, inverted or
     /// reversed and cannot be borrowed; use `Cow` or an owned type.
@@ -288,6 +318,17 @@ impl fmt::Display for DecodeErrorKind {
                     "{value} is not the discriminant of any variant of `{enum_name}`"
                 )
             }
+            DecodeErrorKind::WrongSalt { expected, found } => write!(
+                f,
+                "salt byte {found:02X} does not match the bucket of the key's fields ({expected:02X})"
+            ),
+            DecodeErrorKind::WrongHashPrefix => {
+                f.write_str("hash prefix does not match the MD5 of the key's fields")
+            }
+            DecodeErrorKind::BucketOutOfRange { bucket, buckets } => write!(
+                f,
+                "salt byte {bucket} is not below the layout's {buckets} buckets"
+            ),
             DecodeErrorKind::NotBorrowable => f.write_str(
                 "the field borrows from the key but its bytes are escaped, inverted or reversed; \
                  use Cow or an owned type",

@@ -5,7 +5,8 @@
 //! The derive wires each field to these traits with a constant [`FieldMode`]; after inlining, the
 //! mode checks fold away and each field compiles to the straight-line code of its one position.
 
-use crate::error::{DecodeError, EncodeError};
+use crate::error::{DecodeError, EncodeError, EncodeErrorKind};
+use crate::prefix::{Prefix, ValueSink};
 
 /// Where and how a field is written: its declared `width`, `desc`, `reverse`, and whether another
 /// field follows it (then variable-length content must be self-delimiting).
@@ -24,6 +25,18 @@ pub struct FieldMode {
     desc: bool,
     reverse: bool,
     delimited: bool,
+    salt: SaltChoice,
+}
+
+/// Who chooses the salt bucket of a key: the salt function, or the writer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum SaltChoice {
+    /// The bucket is computed from the sources, and checked on decode.
+    Computed,
+    /// The writer chose this bucket (random or round-robin salting).
+    Chosen(u8),
+    /// Decoding accepts any bucket below the bucket count.
+    Any,
 }
 
 impl FieldMode {
@@ -34,6 +47,7 @@ impl FieldMode {
         desc: false,
         reverse: false,
         delimited: false,
+        salt: SaltChoice::Computed,
     };
 
     /// A field that other fields follow, ascending, natural width.
@@ -42,6 +56,7 @@ impl FieldMode {
         desc: false,
         reverse: false,
         delimited: true,
+        salt: SaltChoice::Computed,
     };
 
     /// The same mode with a fixed `width` (`0` means the natural width).
@@ -63,6 +78,47 @@ impl FieldMode {
             reverse: true,
             ..self
         }
+    }
+
+    /// For a salted key: write `bucket` as the salt byte instead of the computed one.
+    #[must_use]
+    pub const fn with_chosen_bucket(self, bucket: u8) -> Self {
+        FieldMode {
+            salt: SaltChoice::Chosen(bucket),
+            ..self
+        }
+    }
+
+    /// For a salted key: accept any bucket below the bucket count when decoding.
+    #[must_use]
+    pub const fn with_any_bucket(self) -> Self {
+        FieldMode {
+            salt: SaltChoice::Any,
+            ..self
+        }
+    }
+
+    /// The bucket the writer chose, if it chose one.
+    #[inline]
+    pub const fn chosen_bucket(self) -> Option<u8> {
+        match self.salt {
+            SaltChoice::Chosen(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// Whether decoding accepts any bucket.
+    #[inline]
+    pub const fn accepts_any_bucket(self) -> bool {
+        matches!(self.salt, SaltChoice::Any)
+    }
+
+    /// The mode in which a field's value bytes (the input of salts and hashes) are written: its
+    /// width, ascending, not reversed, as the last field (strings and bytes: their content).
+    #[inline]
+    #[must_use]
+    pub const fn value_mode(self) -> FieldMode {
+        FieldMode::LAST.with_width(self.width)
     }
 
     /// The declared width, if any.
@@ -112,6 +168,7 @@ impl FieldMode {
             desc: self.desc ^ inner.desc,
             reverse: inner.reverse,
             delimited: inner.delimited || self.delimited || self.desc,
+            salt: SaltChoice::Computed,
         }
     }
 }
@@ -147,6 +204,7 @@ pub struct FieldShape {
     width: WidthRule,
     reversible: bool,
     tags: usize,
+    prefix: Prefix,
 }
 
 impl FieldShape {
@@ -158,6 +216,7 @@ impl FieldShape {
             width: WidthRule::None,
             reversible: false,
             tags: 0,
+            prefix: Prefix::None,
         }
     }
 
@@ -178,6 +237,7 @@ impl FieldShape {
             width: WidthRule::Pad,
             reversible: true,
             tags: 0,
+            prefix: Prefix::None,
         }
     }
 
@@ -190,15 +250,28 @@ impl FieldShape {
         }
     }
 
-    /// A nested key whose fields add up to `fixed` and `max`.
-    pub const fn record(fixed: Option<usize>, max: Option<usize>) -> Self {
+    /// A key whose fields add up to `fixed` and `max`, behind `prefix`.
+    pub const fn record(fixed: Option<usize>, max: Option<usize>, prefix: Prefix) -> Self {
+        let p = prefix.len();
         FieldShape {
-            fixed,
-            max,
+            fixed: match fixed {
+                Some(n) => n.checked_add(p),
+                None => None,
+            },
+            max: match max {
+                Some(n) => n.checked_add(p),
+                None => None,
+            },
             width: WidthRule::None,
             reversible: false,
             tags: 0,
+            prefix,
         }
+    }
+
+    /// The key's prefix component (only keys have one; it cannot be nested).
+    pub const fn prefix(self) -> Prefix {
+        self.prefix
     }
 
     /// `Option<T>` for a `T` of this shape: one tag byte in front.
@@ -213,6 +286,7 @@ impl FieldShape {
             width: self.width,
             reversible: self.reversible,
             tags: self.tags + 1,
+            prefix: self.prefix,
         }
     }
 
@@ -305,6 +379,32 @@ pub trait KeyField {
 
     /// Writes the field at the start of `out` and returns the number of bytes written.
     fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError>;
+
+    /// Feeds the field's *value bytes*, the input of salts and hash prefixes, to `sink`: the content
+    /// of strings and bytes, and for other types their encoding in [`FieldMode::value_mode`]
+    /// (numbers: fixed-width big-endian, narrowed to `width`, before `desc` or `reverse`).
+    ///
+    /// The provided implementation encodes into a 64-byte stack buffer; types whose value bytes can
+    /// be longer override it.
+    fn value_bytes<S: ValueSink + ?Sized>(
+        &self,
+        mode: FieldMode,
+        sink: &mut S,
+    ) -> Result<(), EncodeError> {
+        let mut buf = [0u8; 64];
+        match self.encode(&mut buf, mode.value_mode()) {
+            Ok(n) => {
+                sink.write(&buf[..n]);
+                Ok(())
+            }
+            Err(e) if matches!(e.kind(), EncodeErrorKind::BufferTooSmall { .. }) => {
+                Err(EncodeError::new(EncodeErrorKind::Unsupported(
+                    "a salt or hash source longer than 64 bytes needs its own `KeyField::value_bytes`",
+                )))
+            }
+            Err(e) => Err(e),
+        }
+    }
 }
 
 /// A type that can be read back from one field of a row key (the decoding half).

@@ -69,3 +69,99 @@ pub fn from_string_binary(text: &str) -> Vec<u8> {
     }
     out
 }
+
+/// `bytes` as a double-quoted HBase shell (JRuby) string: the [`to_string_binary`] form, with `"`
+/// and `#` escaped too so the shell neither ends the string nor interpolates.
+///
+/// ```
+/// use rowkey_core::hbase::shell_string;
+/// assert_eq!(shell_string(b"a\"#\x00"), r#""a\x22\x23\x00""#);
+/// ```
+#[cfg(feature = "alloc")]
+pub fn shell_string(bytes: &[u8]) -> String {
+    let mut out = String::from("\"");
+    for part in to_string_binary(bytes).chars() {
+        match part {
+            '"' => out.push_str("\\x22"),
+            '#' => out.push_str("\\x23"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A single-quoted shell string for a table or family name.
+#[cfg(feature = "alloc")]
+fn shell_name(name: &str) -> String {
+    let mut out = String::from("'");
+    for c in name.chars() {
+        if c == '\'' || c == '\\' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('\'');
+    out
+}
+
+/// An HBase shell `create` statement for a table pre-split at `splits`.
+///
+/// ```
+/// use rowkey_core::hbase::create_statement;
+/// let splits = vec![vec![0x04], vec![0x08], vec![0x0C]];
+/// assert_eq!(
+///     create_statement("events", &["d"], &splits),
+///     r#"create 'events', 'd', SPLITS => ["\x04", "\x08", "\x0C"]"#,
+/// );
+/// ```
+#[cfg(feature = "alloc")]
+pub fn create_statement(table: &str, families: &[&str], splits: &[Vec<u8>]) -> String {
+    let mut out = String::from("create ");
+    out.push_str(&shell_name(table));
+    for family in families {
+        out.push_str(", ");
+        out.push_str(&shell_name(family));
+    }
+    if !splits.is_empty() {
+        out.push_str(", SPLITS => [");
+        for (i, split) in splits.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            out.push_str(&shell_string(split));
+        }
+        out.push(']');
+    }
+    out
+}
+
+/// An HBase shell `scan` of the rows from `start` (inclusive) to `stop` (exclusive); an empty
+/// `start` or `stop` leaves that end open.
+///
+/// ```
+/// use rowkey_core::hbase::scan_command;
+/// assert_eq!(
+///     scan_command("events", &[0x02], &[0x03]),
+///     r#"scan 'events', {STARTROW => "\x02", STOPROW => "\x03"}"#
+/// );
+/// assert_eq!(scan_command("events", b"", b""), "scan 'events'");
+/// ```
+#[cfg(feature = "alloc")]
+pub fn scan_command(table: &str, start: &[u8], stop: &[u8]) -> String {
+    let mut out = String::from("scan ");
+    out.push_str(&shell_name(table));
+    let mut options = Vec::new();
+    if !start.is_empty() {
+        options.push(alloc::format!("STARTROW => {}", shell_string(start)));
+    }
+    if !stop.is_empty() {
+        options.push(alloc::format!("STOPROW => {}", shell_string(stop)));
+    }
+    if !options.is_empty() {
+        out.push_str(", {");
+        out.push_str(&options.join(", "));
+        out.push('}');
+    }
+    out
+}

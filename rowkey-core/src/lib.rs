@@ -8,8 +8,10 @@
 //! |---|---|
 //! | [`RowKey`], [`DecodeKey`] | a whole key, encoded and decoded |
 //! | [`KeyField`], [`DecodeField`], [`FieldMode`] | one field in one position of a key |
+//! | [`Salt`], [`HashPrefix`], [`Prefix`] | the prefix component that spreads keys over regions |
 //! | [`EncodeError`], [`DecodeError`] | what went wrong, and in which field |
-//! | [`hbase`] | HBase's row limit and shell helpers |
+//! | [`regions`] | split points, the region of a key, per-region counts and skew |
+//! | [`hbase`] | HBase's row limit, `toStringBinary`, and shell commands |
 #![no_std]
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
@@ -26,7 +28,11 @@ mod error;
 mod field;
 pub mod hbase;
 mod key;
+mod prefix;
+#[cfg(feature = "alloc")]
+pub mod regions;
 
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 pub use field::{DecodeField, FieldMode, FieldShape, KeyField, WidthRule};
-pub use key::{DecodeKey, RowKey};
+pub use key::{DecodeKey, DecodeSaltedKey, RowKey, SaltedKey, SplitKeys};
+pub use prefix::{HashPrefix, HashPrefixHasher, Prefix, Salt, SaltHash, SaltHasher, ValueSink};

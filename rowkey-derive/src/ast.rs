@@ -3,7 +3,7 @@
 
 use syn::{Data, DeriveInput, Fields, Ident, Type};
 
-use crate::attr::{self, ContainerAttrs, FieldAttrs};
+use crate::attr::{self, ContainerAttrs, FieldAttrs, SaltHashKind};
 use crate::ctxt::Ctxt;
 
 pub enum Input<'a> {
@@ -24,6 +24,74 @@ pub struct Field<'a> {
     pub kind: TypeKind,
     /// Whether this is the last field, whose variable-length content may run to the end of the key.
     pub last: bool,
+}
+
+/// The prefix component of a valid layout (check.rs rejects the invalid combinations first).
+pub enum Prefix {
+    None,
+    Salt {
+        buckets: u16,
+        hash: SaltHashKind,
+        sources: Sources,
+    },
+    Hash {
+        len: usize,
+        sources: Vec<usize>,
+    },
+}
+
+/// Where a salt's source bytes come from.
+pub enum Sources {
+    /// These fields' value bytes, joined in declaration order.
+    Fields(Vec<usize>),
+    /// The whole key after the salt byte.
+    WholeKey,
+}
+
+impl Prefix {
+    pub fn len(&self) -> usize {
+        match self {
+            Prefix::None => 0,
+            Prefix::Salt { .. } => 1,
+            Prefix::Hash { len, .. } => *len,
+        }
+    }
+}
+
+impl Struct<'_> {
+    /// The prefix component, read from the first salt or hash prefix declared.
+    pub fn prefix(&self) -> Prefix {
+        if let Some(salt) = &self.attrs.salt {
+            return Prefix::Salt {
+                buckets: salt.buckets.value as u16,
+                hash: salt.hash_kind(),
+                sources: Sources::WholeKey,
+            };
+        }
+        let salted: Vec<usize> = (0..self.fields.len())
+            .filter(|&i| self.fields[i].attrs.salt.is_some())
+            .collect();
+        if let Some(salt) = salted.first().and_then(|&i| self.fields[i].attrs.salt) {
+            return Prefix::Salt {
+                buckets: salt.buckets.value as u16,
+                hash: salt.hash_kind(),
+                sources: Sources::Fields(salted),
+            };
+        }
+        let hashed: Vec<usize> = (0..self.fields.len())
+            .filter(|&i| self.fields[i].attrs.hash_prefix.is_some())
+            .collect();
+        if let Some(hash) = hashed
+            .first()
+            .and_then(|&i| self.fields[i].attrs.hash_prefix)
+        {
+            return Prefix::Hash {
+                len: hash.len.value as usize,
+                sources: hashed,
+            };
+        }
+        Prefix::None
+    }
 }
 
 pub struct Enum<'a> {

@@ -9,13 +9,48 @@ use syn::parse::ParseStream;
 use syn::{Attribute, LitInt, LitStr, Token};
 
 use crate::ctxt::Ctxt;
-use crate::symbol::{CONTAINER_KEYS, CRATE, DESC, FIELD_KEYS, REVERSE, ROWKEY, WIDTH};
+use crate::symbol::{
+    BUCKETS, CONTAINER_KEYS, CRATE, DESC, FIELD_KEYS, HASH, HASH_PREFIX, HASH_PREFIX_KEYS, LEN,
+    REVERSE, ROWKEY, SALT, SALT_HASHES, SALT_KEYS, UPPER, WIDTH,
+};
 
 /// A value with the span of the attribute token that set it.
 #[derive(Clone, Copy)]
 pub struct Spanned<T> {
     pub value: T,
     pub span: Span,
+}
+
+/// The bucket function of a salt.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum SaltHashKind {
+    Md5,
+    Java,
+    Mod,
+}
+
+/// `salt(buckets = N, hash = "...")`.
+#[derive(Clone, Copy)]
+pub struct SaltAttr {
+    /// The `salt` keyword.
+    pub span: Span,
+    pub buckets: Spanned<u64>,
+    pub hash: Option<Spanned<SaltHashKind>>,
+}
+
+impl SaltAttr {
+    pub fn hash_kind(&self) -> SaltHashKind {
+        self.hash.map_or(SaltHashKind::Md5, |h| h.value)
+    }
+}
+
+/// `hash_prefix(len = L, upper)`.
+#[derive(Clone, Copy)]
+pub struct HashAttr {
+    /// The `hash_prefix` keyword.
+    pub span: Span,
+    pub len: Spanned<u64>,
+    pub upper: Option<Span>,
 }
 
 /// The attributes of one field.
@@ -27,6 +62,8 @@ pub struct FieldAttrs {
     pub desc: Option<Span>,
     /// `reverse`; the span is the keyword's.
     pub reverse: Option<Span>,
+    pub salt: Option<SaltAttr>,
+    pub hash_prefix: Option<HashAttr>,
 }
 
 /// The attributes of the struct or enum.
@@ -34,6 +71,8 @@ pub struct FieldAttrs {
 pub struct ContainerAttrs {
     /// `crate = "path"`.
     pub krate: Option<syn::Path>,
+    /// Whole-key `salt(...)`.
+    pub salt: Option<SaltAttr>,
 }
 
 pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
@@ -65,6 +104,16 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
             }
             DESC => flag(cx, &mut out.desc, meta, key)?,
             REVERSE => flag(cx, &mut out.reverse, meta, key)?,
+            SALT => {
+                if let Some(salt) = salt_attr(cx, meta)? {
+                    set_once(cx, &mut out.salt, salt, meta, key);
+                }
+            }
+            HASH_PREFIX => {
+                if let Some(hash) = hash_attr(cx, meta)? {
+                    set_once(cx, &mut out.hash_prefix, hash, meta, key);
+                }
+            }
             _ => unknown_key(cx, meta, &key, FIELD_KEYS, "field")?,
         }
         Ok(())
@@ -92,11 +141,160 @@ pub fn container_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
                     ),
                 }
             }
+            SALT => {
+                if let Some(salt) = salt_attr(cx, meta)? {
+                    set_once(cx, &mut out.salt, salt, meta, key);
+                }
+            }
             _ => unknown_key(cx, meta, &key, CONTAINER_KEYS, "struct")?,
         }
         Ok(())
     });
     out
+}
+
+/// A whole number after `key =`, or an error on the value's tokens.
+fn number(cx: &Ctxt, meta: &ParseNestedMeta, what: &str) -> syn::Result<Option<Spanned<u64>>> {
+    let tokens = value_tokens(meta)?;
+    let parsed = syn::parse2::<LitInt>(tokens.clone())
+        .ok()
+        .and_then(|l| l.base10_parse::<u64>().ok().map(|v| (l, v)));
+    match parsed {
+        Some((lit, value)) => Ok(Some(Spanned {
+            value,
+            span: lit.span(),
+        })),
+        None => {
+            cx.error_spanned_by(
+                tokens,
+                format!("`{what}` must be a whole number, as in `{what} = 16`"),
+            );
+            Ok(None)
+        }
+    }
+}
+
+/// `salt(buckets = N[, hash = "md5" | "java" | "mod"])`; `None` after an error.
+fn salt_attr(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<SaltAttr>> {
+    let span = meta.path.span();
+    if !meta.input.peek(syn::token::Paren) {
+        cx.error(span, "`salt` takes arguments, as in `salt(buckets = 16)` or `salt(buckets = 16, hash = \"java\")`");
+        skip_value(meta.input)?;
+        return Ok(None);
+    }
+    let mut buckets = None;
+    let mut hash = None;
+    let mut ok = true;
+    meta.parse_nested_meta(|inner| {
+        let key = inner
+            .path
+            .get_ident()
+            .map(|i| i.to_string())
+            .unwrap_or_else(|| path_to_string(&inner.path));
+        match key.as_str() {
+            BUCKETS => match number(cx, &inner, BUCKETS)? {
+                Some(n) => set_once(cx, &mut buckets, n, &inner, key),
+                None => ok = false,
+            },
+            HASH => {
+                let lit: LitStr = inner.value()?.parse()?;
+                let value = match lit.value().as_str() {
+                    "md5" => Some(SaltHashKind::Md5),
+                    "java" => Some(SaltHashKind::Java),
+                    "mod" => Some(SaltHashKind::Mod),
+                    _ => None,
+                };
+                match value {
+                    Some(value) => set_once(
+                        cx,
+                        &mut hash,
+                        Spanned {
+                            value,
+                            span: lit.span(),
+                        },
+                        &inner,
+                        key,
+                    ),
+                    None => {
+                        let valid = SALT_HASHES
+                            .iter()
+                            .map(|h| format!("\"{h}\""))
+                            .collect::<Vec<_>>()
+                            .join(" | ");
+                        cx.error(
+                            lit.span(),
+                            format!("unknown salt hash {:?}; expected {valid}", lit.value()),
+                        );
+                        ok = false;
+                    }
+                }
+            }
+            _ => unknown_key(cx, &inner, &key, SALT_KEYS, "salt")?,
+        }
+        Ok(())
+    })?;
+    match buckets {
+        Some(buckets) if ok => Ok(Some(SaltAttr {
+            span,
+            buckets,
+            hash,
+        })),
+        Some(_) => Ok(None),
+        None => {
+            if ok {
+                cx.error(
+                    span,
+                    "`salt` needs `buckets = N`, as in `salt(buckets = 16)`",
+                );
+            }
+            Ok(None)
+        }
+    }
+}
+
+/// `hash_prefix(len = L[, upper])`; `None` after an error.
+fn hash_attr(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<HashAttr>> {
+    let span = meta.path.span();
+    if !meta.input.peek(syn::token::Paren) {
+        cx.error(
+            span,
+            "`hash_prefix` takes arguments, as in `hash_prefix(len = 4)`",
+        );
+        skip_value(meta.input)?;
+        return Ok(None);
+    }
+    let mut len = None;
+    let mut upper = None;
+    let mut ok = true;
+    meta.parse_nested_meta(|inner| {
+        let key = inner
+            .path
+            .get_ident()
+            .map(|i| i.to_string())
+            .unwrap_or_else(|| path_to_string(&inner.path));
+        match key.as_str() {
+            LEN => match number(cx, &inner, LEN)? {
+                Some(n) => set_once(cx, &mut len, n, &inner, key),
+                None => ok = false,
+            },
+            UPPER => flag(cx, &mut upper, &inner, key)?,
+            _ => unknown_key(cx, &inner, &key, HASH_PREFIX_KEYS, "hash_prefix")?,
+        }
+        Ok(())
+    })?;
+    match len {
+        Some(len) if ok => Ok(Some(HashAttr { span, len, upper })),
+        Some(_) => Ok(None),
+        None => {
+            if ok {
+                cx.error(
+                    span,
+                    "`hash_prefix` needs `len = L`, as in `hash_prefix(len = 4)`",
+                );
+            }
+            Ok(None)
+        }
+    }
 }
 
 /// Rejects `#[rowkey(...)]` where it means nothing (on enum variants).

@@ -3,6 +3,7 @@
 //! (see `expand::checks`).
 
 use crate::ast::{Field, Struct, TypeKind};
+use crate::attr::{SaltAttr, SaltHashKind};
 use crate::ctxt::Ctxt;
 
 /// HBase's row limit (`rowkey::hbase::MAX_ROW_LENGTH`).
@@ -12,7 +13,144 @@ pub fn check_struct(cx: &Ctxt, s: &Struct) {
     for field in &s.fields {
         check_field(cx, field);
     }
+    check_prefix(cx, s);
     check_row_limit(cx, s);
+}
+
+/// Largest bucket count: the bucket must fit the one salt byte.
+const MAX_BUCKETS: u64 = 256;
+/// Longest binary hash prefix: an MD5 digest.
+const MAX_HASH_LEN: u64 = 16;
+
+/// One prefix component, its parameters valid and the same on every source.
+fn check_prefix(cx: &Ctxt, s: &Struct) {
+    let field_salts: Vec<(&Field, SaltAttr)> = s
+        .fields
+        .iter()
+        .filter_map(|f| f.attrs.salt.map(|a| (f, a)))
+        .collect();
+    let hashes: Vec<_> = s
+        .fields
+        .iter()
+        .filter_map(|f| f.attrs.hash_prefix.map(|a| (f, a)))
+        .collect();
+
+    for salt in s
+        .attrs
+        .salt
+        .iter()
+        .chain(field_salts.iter().map(|(_, a)| a))
+    {
+        if !(1..=MAX_BUCKETS).contains(&salt.buckets.value) {
+            cx.error(
+                salt.buckets.span,
+                format!("`buckets` must be in 1..={MAX_BUCKETS}: the bucket is stored in one byte"),
+            );
+        }
+    }
+    for (_, hash) in &hashes {
+        if !(1..=MAX_HASH_LEN).contains(&hash.len.value) {
+            cx.error(
+                hash.len.span,
+                format!("`len` of a binary hash prefix must be in 1..={MAX_HASH_LEN}: the bytes of an MD5 digest"),
+            );
+        }
+        if let Some(upper) = hash.upper {
+            cx.error(
+                upper,
+                "`upper` applies to text layouts, whose hash prefix is hex digits; a binary hash prefix is raw bytes",
+            );
+        }
+    }
+
+    if let (Some(_), Some((field, salt))) = (&s.attrs.salt, field_salts.first()) {
+        cx.error(
+            salt.span,
+            format!(
+                "the struct already has a whole-key `salt`; remove the one on field `{}`",
+                field.ident
+            ),
+        );
+    }
+    let first_salt = s
+        .attrs
+        .salt
+        .as_ref()
+        .or(field_salts.first().map(|(_, a)| a));
+    if let (Some(_), Some((_, hash))) = (first_salt, hashes.first()) {
+        cx.error(
+            hash.span,
+            "a key has one prefix component: a salt or a hash prefix, not both",
+        );
+    }
+
+    // Every source of one prefix shares its parameters.
+    if let Some((first_field, first)) = field_salts.first() {
+        for (_, salt) in &field_salts[1..] {
+            if salt.buckets.value != first.buckets.value {
+                cx.error(
+                    salt.buckets.span,
+                    format!(
+                        "every salt source must use the same `buckets`: field `{}` has {}",
+                        first_field.ident, first.buckets.value
+                    ),
+                );
+            }
+            if salt.hash_kind() != first.hash_kind() {
+                let span = salt.hash.map_or(salt.span, |h| h.span);
+                cx.error(
+                    span,
+                    format!(
+                        "every salt source must use the same `hash`: field `{}` uses {:?}",
+                        first_field.ident,
+                        hash_name(first.hash_kind())
+                    ),
+                );
+            }
+        }
+    }
+    if let Some((first_field, first)) = hashes.first() {
+        for (_, hash) in &hashes[1..] {
+            if hash.len.value != first.len.value {
+                cx.error(
+                    hash.len.span,
+                    format!(
+                        "every hash prefix source must use the same `len`: field `{}` has {}",
+                        first_field.ident, first.len.value
+                    ),
+                );
+            }
+        }
+    }
+
+    // `mod` reads its one source as a number.
+    let mod_salt = first_salt.filter(|salt| salt.hash_kind() == SaltHashKind::Mod);
+    if let Some(salt) = mod_salt {
+        let sources: Vec<&Field> = if s.attrs.salt.is_some() {
+            s.fields.iter().collect()
+        } else {
+            field_salts.iter().map(|(f, _)| *f).collect()
+        };
+        let one_unsigned = matches!(
+            sources.as_slice(),
+            [f] if matches!(&f.kind, TypeKind::Int { name, .. } if name.starts_with('u'))
+        );
+        if !one_unsigned {
+            let span = salt.hash.map_or(salt.span, |h| h.span);
+            cx.error(
+                span,
+                "`hash = \"mod\"` takes the source `% buckets`, so it needs exactly one unsigned integer source",
+            );
+        }
+    }
+}
+
+fn hash_name(kind: SaltHashKind) -> &'static str {
+    match kind {
+        SaltHashKind::Md5 => "md5",
+        SaltHashKind::Java => "java",
+        SaltHashKind::Mod => "mod",
+    }
 }
 
 fn check_field(cx: &Ctxt, field: &Field) {
@@ -116,7 +254,8 @@ fn check_row_limit(cx: &Ctxt, s: &Struct) {
         .iter()
         .map(|f| f.kind.fixed_len(f.attrs.width.map(|w| w.value)))
         .collect();
-    if let Some(total) = lens.map(|l| l.iter().sum::<usize>()) {
+    let prefix = s.prefix().len();
+    if let Some(total) = lens.map(|l| l.iter().sum::<usize>() + prefix) {
         if total > MAX_ROW_LENGTH {
             cx.error_spanned_by(
                 &s.original.ident,

@@ -5,10 +5,26 @@ pub const ROWKEY: &str = "rowkey";
 pub const WIDTH: &str = "width";
 pub const DESC: &str = "desc";
 pub const REVERSE: &str = "reverse";
+pub const SALT: &str = "salt";
+pub const HASH_PREFIX: &str = "hash_prefix";
 pub const CRATE: &str = "crate";
 
+pub const BUCKETS: &str = "buckets";
+pub const HASH: &str = "hash";
+pub const LEN: &str = "len";
+pub const UPPER: &str = "upper";
+
 /// Keys accepted on a field, in the order error messages list them.
-pub const FIELD_KEYS: &[&str] = &[WIDTH, DESC, REVERSE];
+pub const FIELD_KEYS: &[&str] = &[WIDTH, DESC, REVERSE, SALT, HASH_PREFIX];
 
 /// Keys accepted on the struct or enum.
-pub const CONTAINER_KEYS: &[&str] = &[CRATE];
+pub const CONTAINER_KEYS: &[&str] = &[SALT, CRATE];
+
+/// Keys inside `salt(...)`.
+pub const SALT_KEYS: &[&str] = &[BUCKETS, HASH];
+
+/// Keys inside `hash_prefix(...)`.
+pub const HASH_PREFIX_KEYS: &[&str] = &[LEN, UPPER];
+
+/// The values of `salt(hash = "...")`.
+pub const SALT_HASHES: &[&str] = &["md5", "java", "mod"];

@@ -10,6 +10,7 @@ use alloc::{borrow::Cow, string::String, vec::Vec};
 use super::{invert, out_prefix, take};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::field::{DecodeField, FieldMode, FieldShape, KeyField};
+use crate::prefix::ValueSink;
 
 const ESCAPE: u8 = 0x00;
 const ESCAPED_ZERO: u8 = 0xFF;
@@ -276,6 +277,13 @@ macro_rules! content_field {
                 let $v = self;
                 encode_bytes($bytes, out, mode)
             }
+
+            #[inline]
+            fn value_bytes<S: ValueSink + ?Sized>(&self, _mode: FieldMode, sink: &mut S) -> Result<(), EncodeError> {
+                let $v = self;
+                sink.write($bytes);
+                Ok(())
+            }
         }
     )*};
 }
@@ -305,6 +313,15 @@ impl<T: KeyField + ?Sized> KeyField for &T {
     #[inline]
     fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
         (**self).encode(out, mode)
+    }
+
+    #[inline]
+    fn value_bytes<S: ValueSink + ?Sized>(
+        &self,
+        mode: FieldMode,
+        sink: &mut S,
+    ) -> Result<(), EncodeError> {
+        (**self).value_bytes(mode, sink)
     }
 }
 

@@ -3,6 +3,7 @@
 use super::{put, take_into};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::field::{DecodeField, FieldMode, FieldShape, KeyField};
+use crate::prefix::ValueSink;
 
 const NONE: u8 = 0x00;
 const SOME: u8 = 0x01;
@@ -34,6 +35,24 @@ impl<T: KeyField> KeyField for Option<T> {
             Some(v) => {
                 put(&[SOME], out, tag_mode(mode))?;
                 Ok(1 + v.encode(&mut out[1..], mode)?)
+            }
+        }
+    }
+
+    #[inline]
+    fn value_bytes<S: ValueSink + ?Sized>(
+        &self,
+        mode: FieldMode,
+        sink: &mut S,
+    ) -> Result<(), EncodeError> {
+        match self {
+            None => {
+                sink.write(&[NONE]);
+                Ok(())
+            }
+            Some(v) => {
+                sink.write(&[SOME]);
+                v.value_bytes(mode, sink)
             }
         }
     }

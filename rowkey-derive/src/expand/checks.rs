@@ -42,6 +42,11 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
                 ::core::assert!(#p::shape::<#ty>().accepts_width(#value), #msg);
             });
         }
+        let span = field.ident.span();
+        let nested = format!("field `{name}`: `{ty_name}` has a salt or hash prefix, which only the outermost key may have");
+        checks.push(quote_spanned! {span=>
+            ::core::assert!(#p::shape::<#ty>().prefix().is_none(), #nested);
+        });
         if let Some(span) = field.attrs.reverse {
             let msg = format!("field `{name}`: `{ty_name}` does not accept `reverse` (numbers, strings and bytes do)");
             checks.push(quote_spanned! {span=>

@@ -3,7 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{field_mode, field_name, with_bound};
+use super::{field_mode, field_name, prefix, with_bound};
 use crate::ast::Struct;
 
 /// `generics` plus the key-bytes lifetime `'__rowkey_k`, outliving every lifetime of the struct.
@@ -34,6 +34,8 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
     let vars: Vec<_> = (0..s.fields.len())
         .map(|i| format_ident!("__rowkey_f{}", i))
         .collect();
+    let take_prefix = prefix::decode_take(s);
+    let check_prefix = prefix::decode_check(s, p);
 
     quote! {
         #[automatically_derived]
@@ -44,8 +46,11 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
                 __rowkey_mode: #p::FieldMode,
             ) -> #p::Result<(Self, usize), #p::DecodeError> {
                 let mut __rowkey_r = #p::KeyReader::new(__rowkey_input);
+                #take_prefix
                 #(let #vars = __rowkey_r.field::<#tys>(__rowkey_mode.nest(#modes), #key_name, #names)?;)*
-                #p::Ok((#ident { #(#members: #vars),* }, __rowkey_r.pos()))
+                let __rowkey_v = #ident { #(#members: #vars),* };
+                #check_prefix
+                #p::Ok((__rowkey_v, __rowkey_r.pos()))
             }
         }
     }

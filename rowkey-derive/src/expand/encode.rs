@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{field_mode, field_name, with_bound};
+use super::{field_mode, field_name, prefix, with_bound};
 use crate::ast::Struct;
 
 pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
@@ -17,6 +17,9 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
     let modes: Vec<_> = s.fields.iter().map(|f| field_mode(f, p)).collect();
     let members: Vec<_> = s.fields.iter().map(|f| f.ident).collect();
     let names: Vec<_> = s.fields.iter().map(field_name).collect();
+    let prefix = prefix::prefix_const(s, p);
+    let reserve = prefix::encode_reserve(s);
+    let write_prefix = prefix::encode_write(s, p);
 
     quote! {
         #[automatically_derived]
@@ -24,6 +27,7 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
             const SHAPE: #p::FieldShape = #p::FieldShape::record(
                 #p::sum_fixed(&[#(#p::fixed_len::<#tys>(#modes)),*]),
                 #p::sum_fixed(&[#(#p::max_len::<#tys>(#modes)),*]),
+                #prefix,
             );
 
             #[inline]
@@ -38,7 +42,9 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
                 __rowkey_mode: #p::FieldMode,
             ) -> #p::Result<usize, #p::EncodeError> {
                 let mut __rowkey_w = #p::KeyWriter::new(__rowkey_out);
+                #reserve
                 #(__rowkey_w.field(&self.#members, __rowkey_mode.nest(#modes), #key_name, #names)?;)*
+                #write_prefix
                 #p::Ok(__rowkey_w.written())
             }
         }

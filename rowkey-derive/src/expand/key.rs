@@ -23,6 +23,7 @@ pub fn expand_key_traits(input: &DeriveInput, p: &TokenStream) -> TokenStream {
                 <Self as #p::KeyField>::SHAPE.fixed_len(#p::FieldMode::LAST);
             const MAX_LEN: #p::Option<usize> =
                 <Self as #p::KeyField>::SHAPE.max_len(#p::FieldMode::LAST);
+            const PREFIX: #p::Prefix = <Self as #p::KeyField>::SHAPE.prefix();
 
             #[inline]
             fn encoded_len(&self) -> usize {

@@ -6,6 +6,7 @@ mod decode;
 mod encode;
 mod enums;
 mod key;
+mod prefix;
 
 use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
@@ -57,10 +58,12 @@ fn expand_struct(s: &Struct) -> TokenStream {
     let decode = decode::expand(s, &p);
     let key = key::expand(s, &p);
     let checks = checks::expand(s, &p);
+    let salted = prefix::salted_key_traits(s, &p);
     quote! {
         #encode
         #decode
         #key
+        #salted
         #checks
     }
 }

@@ -1,0 +1,182 @@
+//! A table pre-split into regions, as HBase and Bigtable split it: sorted split points, each
+//! region the keys from one split point (inclusive) to the next (exclusive). Used to choose split
+//! points for a prefixed layout and to see how a workload's keys fall over the regions.
+//!
+//! ```
+//! use rowkey_core::regions::Regions;
+//! let regions = Regions::new(vec![vec![0x40], vec![0x80], vec![0xC0]])?;
+//! assert_eq!(regions.len(), 4);
+//! assert_eq!(regions.region_of(&[0x00, 0xFF]), 0);
+//! assert_eq!(regions.region_of(&[0x80]), 2);
+//!
+//! let mut counts = regions.counter();
+//! for key in [[0x01], [0x41], [0x81], [0xC1]] {
+//!     counts.add(&key);
+//! }
+//! assert_eq!(counts.counts(), &[1, 1, 1, 1]);
+//! assert_eq!(counts.skew(), Some(1.0));
+//! # Ok::<(), rowkey_core::regions::SplitError>(())
+//! ```
+
+use alloc::vec::Vec;
+use core::fmt;
+
+use crate::prefix::Prefix;
+
+/// Split points that divide the key space of `prefix` into `regions` even parts.
+/// See [`SplitKeys::split_keys`](crate::SplitKeys::split_keys).
+pub fn split_points(prefix: Prefix, regions: usize) -> Vec<Vec<u8>> {
+    if regions <= 1 {
+        return Vec::new();
+    }
+    let regions = regions as u128;
+    match prefix {
+        Prefix::None => Vec::new(),
+        Prefix::Salt(salt) => {
+            // Position i/regions of the way through [0, buckets): the bucket, then the fraction of
+            // the way through it as 4 bytes, left out when the point is a bucket boundary.
+            let buckets = u128::from(salt.buckets());
+            (1..regions)
+                .map(|i| {
+                    let scaled = i * buckets;
+                    let bucket = (scaled / regions) as u8;
+                    let frac = ((scaled % regions) << 32) / regions;
+                    let mut point = alloc::vec![bucket];
+                    if frac != 0 {
+                        point.extend_from_slice(&(frac as u32).to_be_bytes());
+                    }
+                    point
+                })
+                .collect()
+        }
+        Prefix::Hash(hash) => {
+            // Evenly spaced values of the prefix, read as a big-endian number of up to 8 bytes.
+            let len = hash.len().min(8);
+            let space: u128 = 1 << (8 * len);
+            (1..regions)
+                .map(|i| {
+                    let value = (i * space / regions) as u64;
+                    value.to_be_bytes()[8 - len..].to_vec()
+                })
+                .collect()
+        }
+    }
+}
+
+/// Split points that are not strictly increasing, or an empty split point.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SplitError {
+    index: usize,
+}
+
+impl fmt::Display for SplitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "split point {} is empty or not greater than the one before it",
+            self.index
+        )
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for SplitError {}
+
+/// A table split into regions by sorted split points.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Regions {
+    splits: Vec<Vec<u8>>,
+}
+
+impl Regions {
+    /// Regions bounded by `splits`, which must be non-empty byte strings in strictly increasing
+    /// order. No split points make one region.
+    pub fn new(splits: Vec<Vec<u8>>) -> Result<Regions, SplitError> {
+        for (index, s) in splits.iter().enumerate() {
+            if s.is_empty() || (index > 0 && splits[index - 1] >= *s) {
+                return Err(SplitError { index });
+            }
+        }
+        Ok(Regions { splits })
+    }
+
+    /// The number of regions: one more than the split points.
+    pub fn len(&self) -> usize {
+        self.splits.len() + 1
+    }
+
+    /// Always false: a table has at least one region.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// The split points.
+    pub fn splits(&self) -> &[Vec<u8>] {
+        &self.splits
+    }
+
+    /// The region that holds `key`.
+    pub fn region_of(&self, key: &[u8]) -> usize {
+        self.splits.partition_point(|s| s.as_slice() <= key)
+    }
+
+    /// The start of region `i` (inclusive; empty for the first) and its end (exclusive; empty for
+    /// the last), or `None` past the last region.
+    pub fn bounds(&self, i: usize) -> Option<(&[u8], &[u8])> {
+        if i >= self.len() {
+            return None;
+        }
+        let start = if i == 0 {
+            &[][..]
+        } else {
+            &self.splits[i - 1][..]
+        };
+        let end = self.splits.get(i).map_or(&[][..], |s| &s[..]);
+        Some((start, end))
+    }
+
+    /// A counter of keys per region.
+    pub fn counter(&self) -> RegionCounts<'_> {
+        RegionCounts {
+            regions: self,
+            counts: alloc::vec![0; self.len()],
+        }
+    }
+}
+
+/// How many keys fall in each region.
+#[derive(Clone, Debug)]
+pub struct RegionCounts<'r> {
+    regions: &'r Regions,
+    counts: Vec<u64>,
+}
+
+impl RegionCounts<'_> {
+    /// Counts `key` in its region.
+    pub fn add(&mut self, key: &[u8]) {
+        let i = self.regions.region_of(key);
+        self.counts[i] += 1;
+    }
+
+    /// The count of each region, in region order.
+    pub fn counts(&self) -> &[u64] {
+        &self.counts
+    }
+
+    /// The number of keys counted.
+    pub fn total(&self) -> u64 {
+        self.counts.iter().sum()
+    }
+
+    /// The busiest region's count over the mean: 1.0 is perfectly even; a value near the number
+    /// of regions means one region takes everything (a hotspot). `None` before any key.
+    pub fn skew(&self) -> Option<f64> {
+        let total = self.total();
+        if total == 0 {
+            return None;
+        }
+        let max = self.counts.iter().copied().max().unwrap_or(0);
+        let mean = total as f64 / self.counts.len() as f64;
+        Some(max as f64 / mean)
+    }
+}
