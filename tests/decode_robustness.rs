@@ -1,5 +1,5 @@
 //! Decoding arbitrary bytes never panics. A million random and mutated byte strings each go through
-//! the decoders of four layouts; whenever one is accepted, encoding the result must give back exactly
+//! the decoders of six layouts; whenever one is accepted, encoding the result must give back exactly
 //! the same bytes (every key has one encoding, so a corrupt row cannot pass as a different one).
 
 use std::borrow::Cow;
@@ -61,6 +61,21 @@ struct Mixed<'a> {
     f: &'a str,
     g: Option<Option<i8>>,
     last: Option<String>,
+}
+
+#[derive(RowKey, Debug)]
+struct Prefixed {
+    #[rowkey(hash_prefix(len = 2))]
+    a: u8,
+    #[rowkey(hash_prefix(len = 2))]
+    s: String,
+}
+
+#[derive(RowKey, Debug)]
+#[rowkey(salt(buckets = 4, hash = "java"))]
+struct Salted {
+    a: u8,
+    s: String,
 }
 
 #[derive(RowKey, Debug)]
@@ -190,6 +205,18 @@ fn seeds() -> Vec<Vec<u8>> {
         .to_vec()
         .unwrap(),
         LastDesc { s: vec![1, 0, 2] }.to_vec().unwrap(),
+        Prefixed {
+            a: 1,
+            s: "p".into(),
+        }
+        .to_vec()
+        .unwrap(),
+        Salted {
+            a: 2,
+            s: "q".into(),
+        }
+        .to_vec()
+        .unwrap(),
     ]
 }
 
@@ -197,7 +224,7 @@ fn seeds() -> Vec<Vec<u8>> {
 fn a_million_random_and_mutated_inputs_never_panic() {
     let mut rng = Rng(0x1234_5678_9ABC_DEF1);
     let seeds = seeds();
-    let mut accepted = [0usize; 4];
+    let mut accepted = [0usize; 6];
     let mut input = Vec::with_capacity(64);
     for round in 0..1_000_000 {
         input.clear();
@@ -212,6 +239,8 @@ fn a_million_random_and_mutated_inputs_never_panic() {
         accepted[1] += usize::from(check::<Strings>(&input));
         accepted[2] += usize::from(check::<Mixed>(&input));
         accepted[3] += usize::from(check::<LastDesc>(&input));
+        accepted[4] += usize::from(check::<Prefixed>(&input));
+        accepted[5] += usize::from(check::<Salted>(&input));
     }
     // The decoders must not be vacuously rejecting everything.
     for (layout, n) in ["Fixed", "Strings", "Mixed", "LastDesc"]
@@ -220,7 +249,7 @@ fn a_million_random_and_mutated_inputs_never_panic() {
     {
         assert!(n > 1_000, "{layout} accepted only {n} of 1,000,000 inputs");
     }
-    println!("accepted (Fixed, Strings, Mixed, LastDesc): {accepted:?} of 1,000,000 inputs each");
+    println!("accepted (Fixed, Strings, Mixed, LastDesc, Prefixed, Salted): {accepted:?} of 1,000,000 inputs each");
 }
 
 #[test]
@@ -231,6 +260,8 @@ fn seeds_decode() {
             check::<Strings>(s),
             check::<Mixed>(s),
             check::<LastDesc>(s),
+            check::<Prefixed>(s),
+            check::<Salted>(s),
         ];
         assert!(ok[i], "seed {i} does not decode as its own layout");
     }

@@ -129,3 +129,50 @@ fn borrowed_layout_encode_and_decode_do_not_allocate() {
     let (n, len2) = allocations(|| k.encoded_len());
     assert_eq!((n, len2), (0, len));
 }
+
+#[derive(RowKey, Debug, PartialEq)]
+struct Salted<'a> {
+    #[rowkey(salt(buckets = 16))]
+    user: u64,
+    #[rowkey(salt(buckets = 16))]
+    name: Cow<'a, str>,
+    ts: i64,
+}
+
+#[derive(RowKey, Debug, PartialEq)]
+struct Hashed {
+    #[rowkey(hash_prefix(len = 4))]
+    user: u64,
+    ts: i64,
+}
+
+#[derive(RowKey, Debug, PartialEq)]
+#[rowkey(salt(buckets = 8, hash = "java"))]
+struct WholeSalted {
+    user: u64,
+    ts: i64,
+}
+
+#[test]
+fn prefixed_layouts_encode_and_decode_without_allocating() {
+    let mut buf = [0u8; 64];
+    let s = Salted {
+        user: 7,
+        name: Cow::Borrowed("n"),
+        ts: 3,
+    };
+    let (n, len) = allocations(|| s.encode_into(&mut buf).unwrap());
+    assert_eq!(n, 0);
+    let (n, back) = allocations(|| Salted::decode(&buf[..len]).unwrap());
+    assert_eq!((n, back), (0, s));
+    let h = Hashed { user: 7, ts: 3 };
+    let (n, key) = allocations(|| h.to_key().unwrap());
+    assert_eq!(n, 0);
+    let (n, back) = allocations(|| Hashed::decode(&key).unwrap());
+    assert_eq!((n, back), (0, h));
+    let w = WholeSalted { user: 1, ts: 2 };
+    let (n, key) = allocations(|| w.to_key().unwrap());
+    assert_eq!(n, 0);
+    let (n, back) = allocations(|| WholeSalted::decode(&key).unwrap());
+    assert_eq!((n, back), (0, w));
+}

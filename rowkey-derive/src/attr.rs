@@ -229,7 +229,10 @@ fn salt_attr(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<SaltAttr>>
                     }
                 }
             }
-            _ => unknown_key(cx, &inner, &key, SALT_KEYS, "salt")?,
+            _ => {
+                unknown_key(cx, &inner, &key, SALT_KEYS, "salt")?;
+                ok = false;
+            }
         }
         Ok(())
     })?;
@@ -278,7 +281,10 @@ fn hash_attr(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<HashAttr>>
                 None => ok = false,
             },
             UPPER => flag(cx, &mut upper, &inner, key)?,
-            _ => unknown_key(cx, &inner, &key, HASH_PREFIX_KEYS, "hash_prefix")?,
+            _ => {
+                unknown_key(cx, &inner, &key, HASH_PREFIX_KEYS, "hash_prefix")?;
+                ok = false;
+            }
         }
         Ok(())
     })?;
@@ -415,12 +421,13 @@ fn skip_value(input: ParseStream) -> syn::Result<()> {
     Ok(())
 }
 
-/// The valid key closest to a misspelled one, if it is close enough to be a likely typo.
+/// The valid key closest to a misspelled one, if it is close enough to be a likely typo (a few
+/// edits, or one key spelled out in full as the other: `length` for `len`).
 fn closest<'a>(key: &str, valid: &[&'a str]) -> Option<&'a str> {
     valid
         .iter()
         .map(|v| (edit_distance(key, v), *v))
-        .filter(|(d, v)| *d <= 2.max(v.len() / 3))
+        .filter(|(d, v)| *d <= 2.max(v.len() / 3) || (v.len() >= 3 && key.starts_with(v)))
         .min_by_key(|(d, _)| *d)
         .map(|(_, v)| v)
 }

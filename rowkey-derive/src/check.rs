@@ -131,15 +131,32 @@ fn check_prefix(cx: &Ctxt, s: &Struct) {
         } else {
             field_salts.iter().map(|(f, _)| *f).collect()
         };
-        let one_unsigned = matches!(
-            sources.as_slice(),
-            [f] if matches!(&f.kind, TypeKind::Int { name, .. } if name.starts_with('u'))
-        );
-        if !one_unsigned {
+        let problem = match sources.as_slice() {
+            [f] if matches!(&f.kind, TypeKind::Int { name, .. } if name.starts_with('u')) => None,
+            [f] => Some(format!(
+                "field `{}` is `{}`, not an unsigned integer",
+                f.ident,
+                quote::ToTokens::to_token_stream(f.ty)
+                    .to_string()
+                    .replace(' ', "")
+            )),
+            many if s.attrs.salt.is_some() => {
+                Some(format!("a whole-key salt reads all {} fields", many.len()))
+            }
+            many => Some(format!(
+                "it has {} sources: {}",
+                many.len(),
+                many.iter()
+                    .map(|f| format!("`{}`", f.ident))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        };
+        if let Some(problem) = problem {
             let span = salt.hash.map_or(salt.span, |h| h.span);
             cx.error(
                 span,
-                "`hash = \"mod\"` takes the source `% buckets`, so it needs exactly one unsigned integer source",
+                format!("`hash = \"mod\"` takes the source `% buckets`, so it needs exactly one unsigned integer source; {problem}"),
             );
         }
     }

@@ -19,6 +19,7 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
     let names: Vec<_> = s.fields.iter().map(field_name).collect();
     let prefix = prefix::prefix_const(s, p);
     let reserve = prefix::encode_reserve(s);
+    let prefix_len = s.prefix().len();
     let write_prefix = prefix::encode_write(s, p);
 
     quote! {
@@ -32,7 +33,7 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
 
             #[inline]
             fn encoded_len(&self, __rowkey_mode: #p::FieldMode) -> usize {
-                0 #(+ #p::KeyField::encoded_len(&self.#members, __rowkey_mode.nest(#modes)))*
+                #prefix_len #(+ #p::KeyField::encoded_len(&self.#members, __rowkey_mode.nest(#modes)))*
             }
 
             #[inline]
