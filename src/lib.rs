@@ -59,17 +59,52 @@
 //! | `width = N` | integer, string, bytes field | integers narrowed to N big-endian bytes, strings and bytes padded with `00` to N bytes; a value that does not fit is an [`EncodeError`] |
 //! | `desc` | field | the field sorts descending |
 //! | `reverse` | number, string, bytes field | the field is stored reversed |
+//! | `salt(buckets = N)` | field | the key begins with one salt byte, the bucket `0..N` of this field's value bytes (several fields may carry it, with the same N and hash: their bytes are joined in declaration order) |
+//! | `salt(buckets = N, hash = "md5" \| "java" \| "mod")` | field | the same with a chosen bucket function ([`SaltHash`]): md5 (default), Phoenix/OpenTSDB's Java hash, or the value `% N` |
+//! | `salt(buckets = N[, hash = ...])` | struct | whole-key salt: the bucket of the whole unsalted key (as Phoenix salts tables) |
+//! | `hash_prefix(len = L)` | field | the key begins with the first L bytes (1..=16) of MD5 over the sources' value bytes |
 //! | `crate = "path"` | struct, enum | where the `rowkey` crate is, for crates that re-export it |
+//!
+//! A field's *value bytes*, the input of salts and hashes, are the content of strings and bytes,
+//! and for numbers their fixed-width big-endian encoding (narrowed to `width`), before `desc` or
+//! `reverse`. `decode` recomputes the prefix and rejects a key whose salt byte or hash prefix does
+//! not match its fields.
+//!
+//! # Hotspots and pre-splitting
+//!
+//! A key that begins with a timestamp or a sequence number sends every write to the last region.
+//! A salt or hash prefix spreads them, as long as the table is pre-split at matching points:
+//!
+//! ```
+//! use rowkey::{hbase, RowKey, SplitKeys};
+//!
+//! #[derive(RowKey)]
+//! #[rowkey(salt(buckets = 16))]
+//! struct Event { ts_millis: u64, event_id: u32 }
+//!
+//! let splits = Event::split_keys(16); // the bucket boundaries 01, 02, .., 0F
+//! assert_eq!(splits.len(), 15);
+//! println!("{}", hbase::create_statement("events", &["d"], &splits));
+//! ```
+//!
+//! Writers that choose the bucket themselves (random or round-robin salting) use [`SaltedKey`];
+//! their readers must try every bucket ([`SaltedKey::bucket_keys`]) and decode with
+//! [`DecodeSaltedKey::decode_any_bucket`]. The [`regions`] module models a pre-split table: the
+//! region of a key, rows per region, and the skew.
 //!
 //! Misuse does not compile: unknown or repeated keys, `desc` with `reverse`, `width = 0`, a width on
 //! a type without one, a borrowed `&str`/`&[u8]` where decoding must unescape or invert (use `Cow`),
-//! and a fixed layout longer than [`hbase::MAX_ROW_LENGTH`].
+//! a fixed layout longer than [`hbase::MAX_ROW_LENGTH`], both a salt and a hash prefix, N outside
+//! 1..=256, L outside 1..=16, sources that disagree on their parameters, `hash = "mod"` on anything
+//! but one unsigned integer, and a prefix on a nested key.
 //!
 //! # What the derive generates
 //!
 //! - [`RowKey`]: `FIXED_LEN`, `MAX_LEN`, `encoded_len`, `encode_into` (no allocation), `to_vec`;
 //! - [`DecodeKey`]: `decode`, which consumes the whole key and never panics;
 //! - [`KeyField`] and [`DecodeField`], so the type can be a field of another key;
+//! - `K::split_keys(regions)` (through [`SplitKeys`]) and, for salted layouts, [`SaltedKey`] and
+//!   [`DecodeSaltedKey`];
 //! - for fixed layouts, `K::LEN` and `K::to_key() -> Result<[u8; K::LEN], EncodeError>`.
 //!
 //! To key on your own types, implement [`KeyField`] and [`DecodeField`]. With the `uuid` feature,

@@ -252,7 +252,7 @@ impl FieldShape {
 
     /// A key whose fields add up to `fixed` and `max`, behind `prefix`.
     pub const fn record(fixed: Option<usize>, max: Option<usize>, prefix: Prefix) -> Self {
-        let p = prefix.len();
+        let p = prefix.encoded_len();
         FieldShape {
             fixed: match fixed {
                 Some(n) => n.checked_add(p),

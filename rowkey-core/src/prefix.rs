@@ -158,7 +158,7 @@ impl HashPrefix {
     }
 
     /// The prefix length in bytes.
-    pub const fn len(self) -> usize {
+    pub const fn prefix_len(self) -> usize {
         self.len as usize
     }
 
@@ -219,11 +219,11 @@ pub enum Prefix {
 
 impl Prefix {
     /// The number of bytes the prefix takes.
-    pub const fn len(self) -> usize {
+    pub const fn encoded_len(self) -> usize {
         match self {
             Prefix::None => 0,
             Prefix::Salt(_) => 1,
-            Prefix::Hash(h) => h.len(),
+            Prefix::Hash(h) => h.prefix_len(),
         }
     }
 

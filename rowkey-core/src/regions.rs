@@ -51,7 +51,7 @@ pub fn split_points(prefix: Prefix, regions: usize) -> Vec<Vec<u8>> {
         }
         Prefix::Hash(hash) => {
             // Evenly spaced values of the prefix, read as a big-endian number of up to 8 bytes.
-            let len = hash.len().min(8);
+            let len = hash.prefix_len().min(8);
             let space: u128 = 1 << (8 * len);
             (1..regions)
                 .map(|i| {
