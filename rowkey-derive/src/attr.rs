@@ -174,131 +174,131 @@ fn number(cx: &Ctxt, meta: &ParseNestedMeta, what: &str) -> syn::Result<Option<S
     }
 }
 
+/// Parses `keyword(key = value, ...)`, calling `arg` for every key; `false` after any error (a
+/// missing list, a malformed one, or an error `arg` reported by returning `false`).
+fn parse_args(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta,
+    usage: &str,
+    mut arg: impl FnMut(&ParseNestedMeta, String) -> syn::Result<bool>,
+) -> syn::Result<bool> {
+    if !meta.input.peek(syn::token::Paren) {
+        let keyword = path_to_string(&meta.path);
+        cx.error(
+            meta.path.span(),
+            format!("`{keyword}` takes arguments, as in {usage}"),
+        );
+        skip_value(meta.input)?;
+        return Ok(false);
+    }
+    let mut ok = true;
+    meta.parse_nested_meta(|inner| {
+        let key = path_to_string(&inner.path);
+        ok &= arg(&inner, key)?;
+        Ok(())
+    })?;
+    Ok(ok)
+}
+
 /// `salt(buckets = N[, hash = "md5" | "java" | "mod"])`; `None` after an error.
 fn salt_attr(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<SaltAttr>> {
     let span = meta.path.span();
-    if !meta.input.peek(syn::token::Paren) {
-        cx.error(span, "`salt` takes arguments, as in `salt(buckets = 16)` or `salt(buckets = 16, hash = \"java\")`");
-        skip_value(meta.input)?;
-        return Ok(None);
-    }
     let mut buckets = None;
     let mut hash = None;
-    let mut ok = true;
-    meta.parse_nested_meta(|inner| {
-        let key = inner
-            .path
-            .get_ident()
-            .map(|i| i.to_string())
-            .unwrap_or_else(|| path_to_string(&inner.path));
-        match key.as_str() {
-            BUCKETS => match number(cx, &inner, BUCKETS)? {
-                Some(n) => set_once(cx, &mut buckets, n, &inner, key),
-                None => ok = false,
-            },
-            HASH => {
-                let lit: LitStr = inner.value()?.parse()?;
-                let value = match lit.value().as_str() {
-                    "md5" => Some(SaltHashKind::Md5),
-                    "java" => Some(SaltHashKind::Java),
-                    "mod" => Some(SaltHashKind::Mod),
-                    _ => None,
-                };
-                match value {
-                    Some(value) => set_once(
-                        cx,
-                        &mut hash,
-                        Spanned {
-                            value,
-                            span: lit.span(),
-                        },
-                        &inner,
-                        key,
-                    ),
-                    None => {
-                        let valid = SALT_HASHES
-                            .iter()
-                            .map(|h| format!("\"{h}\""))
-                            .collect::<Vec<_>>()
-                            .join(" | ");
-                        cx.error(
-                            lit.span(),
-                            format!("unknown salt hash {:?}; expected {valid}", lit.value()),
-                        );
-                        ok = false;
-                    }
+    let usage = "`salt(buckets = 16)` or `salt(buckets = 16, hash = \"java\")`";
+    let ok = parse_args(cx, meta, usage, |inner, key| match key.as_str() {
+        BUCKETS => Ok(match number(cx, inner, BUCKETS)? {
+            Some(n) => {
+                set_once(cx, &mut buckets, n, inner, key);
+                true
+            }
+            None => false,
+        }),
+        HASH => {
+            let lit: LitStr = inner.value()?.parse()?;
+            let value = match lit.value().as_str() {
+                "md5" => SaltHashKind::Md5,
+                "java" => SaltHashKind::Java,
+                "mod" => SaltHashKind::Mod,
+                _ => {
+                    let valid = SALT_HASHES
+                        .iter()
+                        .map(|h| format!("\"{h}\""))
+                        .collect::<Vec<_>>()
+                        .join(" | ");
+                    cx.error(
+                        lit.span(),
+                        format!("unknown salt hash {:?}; expected {valid}", lit.value()),
+                    );
+                    return Ok(false);
                 }
-            }
-            _ => {
-                unknown_key(cx, &inner, &key, SALT_KEYS, "salt")?;
-                ok = false;
-            }
+            };
+            set_once(
+                cx,
+                &mut hash,
+                Spanned {
+                    value,
+                    span: lit.span(),
+                },
+                inner,
+                key,
+            );
+            Ok(true)
         }
-        Ok(())
+        _ => unknown_key(cx, inner, &key, SALT_KEYS, "salt").map(|()| false),
     })?;
-    match buckets {
-        Some(buckets) if ok => Ok(Some(SaltAttr {
-            span,
-            buckets,
-            hash,
-        })),
-        Some(_) => Ok(None),
-        None => {
-            if ok {
-                cx.error(
-                    span,
-                    "`salt` needs `buckets = N`, as in `salt(buckets = 16)`",
-                );
-            }
-            Ok(None)
-        }
-    }
+    Ok(required(
+        cx,
+        ok,
+        buckets,
+        span,
+        "`salt` needs `buckets = N`, as in `salt(buckets = 16)`",
+    )
+    .map(|buckets| SaltAttr {
+        span,
+        buckets,
+        hash,
+    }))
 }
 
 /// `hash_prefix(len = L[, upper])`; `None` after an error.
 fn hash_attr(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<HashAttr>> {
     let span = meta.path.span();
-    if !meta.input.peek(syn::token::Paren) {
-        cx.error(
-            span,
-            "`hash_prefix` takes arguments, as in `hash_prefix(len = 4)`",
-        );
-        skip_value(meta.input)?;
-        return Ok(None);
-    }
     let mut len = None;
     let mut upper = None;
-    let mut ok = true;
-    meta.parse_nested_meta(|inner| {
-        let key = inner
-            .path
-            .get_ident()
-            .map(|i| i.to_string())
-            .unwrap_or_else(|| path_to_string(&inner.path));
+    let ok = parse_args(cx, meta, "`hash_prefix(len = 4)`", |inner, key| {
         match key.as_str() {
-            LEN => match number(cx, &inner, LEN)? {
-                Some(n) => set_once(cx, &mut len, n, &inner, key),
-                None => ok = false,
-            },
-            UPPER => flag(cx, &mut upper, &inner, key)?,
-            _ => {
-                unknown_key(cx, &inner, &key, HASH_PREFIX_KEYS, "hash_prefix")?;
-                ok = false;
-            }
+            LEN => Ok(match number(cx, inner, LEN)? {
+                Some(n) => {
+                    set_once(cx, &mut len, n, inner, key);
+                    true
+                }
+                None => false,
+            }),
+            UPPER => flag(cx, &mut upper, inner, key).map(|()| true),
+            _ => unknown_key(cx, inner, &key, HASH_PREFIX_KEYS, "hash_prefix").map(|()| false),
         }
-        Ok(())
     })?;
-    match len {
-        Some(len) if ok => Ok(Some(HashAttr { span, len, upper })),
-        Some(_) => Ok(None),
+    Ok(required(
+        cx,
+        ok,
+        len,
+        span,
+        "`hash_prefix` needs `len = L`, as in `hash_prefix(len = 4)`",
+    )
+    .map(|len| HashAttr { span, len, upper }))
+}
+
+/// A required argument: reported missing only when nothing else went wrong first.
+fn required<T>(cx: &Ctxt, ok: bool, value: Option<T>, span: Span, missing: &str) -> Option<T> {
+    match value {
+        Some(v) if ok => Some(v),
+        Some(_) => None,
         None => {
             if ok {
-                cx.error(
-                    span,
-                    "`hash_prefix` needs `len = L`, as in `hash_prefix(len = 4)`",
-                );
+                cx.error(span, missing);
             }
-            Ok(None)
+            None
         }
     }
 }
@@ -319,11 +319,7 @@ fn for_each_key(
 ) {
     for attr in attrs.iter().filter(|a| a.path().is_ident(ROWKEY)) {
         let result = attr.parse_nested_meta(|meta| {
-            let key = meta
-                .path
-                .get_ident()
-                .map(|i| i.to_string())
-                .unwrap_or_else(|| path_to_string(&meta.path));
+            let key = path_to_string(&meta.path);
             f(&meta, key)
         });
         if let Err(e) = result {
