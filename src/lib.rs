@@ -123,10 +123,29 @@ pub use rowkey_derive::RowKey;
 pub use rowkey_core::hbase;
 #[cfg(feature = "alloc")]
 pub use rowkey_core::regions;
+#[cfg(feature = "alloc")]
+pub use rowkey_core::{merge, prefix_stop, KeyRange, Ranges, Scan};
+
+/// Expands to its input when `alloc` is on: generated scan builders need it.
+#[cfg(feature = "alloc")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __rowkey_if_alloc {
+    ($($tokens:tt)*) => { $($tokens)* };
+}
+
+/// Expands to nothing without `alloc`.
+#[cfg(not(feature = "alloc"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __rowkey_if_alloc {
+    ($($tokens:tt)*) => {};
+}
 
 /// Support for generated code. Not a public API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::__rowkey_if_alloc as if_alloc;
     pub use core::option::Option::{self, None, Some};
     pub use core::result::Result::{self, Err, Ok};
     pub use rowkey_core::derive_support::*;
@@ -134,4 +153,6 @@ pub mod __private {
         DecodeError, DecodeField, DecodeKey, DecodeSaltedKey, EncodeError, FieldMode, FieldShape,
         KeyField, Prefix, RowKey, SaltHash, SaltedKey,
     };
+    #[cfg(feature = "alloc")]
+    pub use rowkey_core::{Scan, ScanLayout};
 }

@@ -416,3 +416,55 @@ pub const fn hash_prefix(len: usize) -> HashPrefix {
         None => panic!("hash prefix length must be in 1..=16"),
     }
 }
+
+/// An IN-list item of a string field: anything that views as `str` keys as its content.
+pub struct StrValue<T>(pub T);
+
+impl<T: AsRef<str>> KeyField for StrValue<T> {
+    const SHAPE: FieldShape = <str as KeyField>::SHAPE;
+
+    #[inline]
+    fn encoded_len(&self, mode: FieldMode) -> usize {
+        self.0.as_ref().encoded_len(mode)
+    }
+
+    #[inline]
+    fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+        self.0.as_ref().encode(out, mode)
+    }
+
+    #[inline]
+    fn value_bytes<S: crate::prefix::ValueSink + ?Sized>(
+        &self,
+        mode: FieldMode,
+        sink: &mut S,
+    ) -> Result<(), EncodeError> {
+        self.0.as_ref().value_bytes(mode, sink)
+    }
+}
+
+/// An IN-list item of a bytes field: anything that views as `[u8]` keys as its content.
+pub struct BytesValue<T>(pub T);
+
+impl<T: AsRef<[u8]>> KeyField for BytesValue<T> {
+    const SHAPE: FieldShape = <[u8] as KeyField>::SHAPE;
+
+    #[inline]
+    fn encoded_len(&self, mode: FieldMode) -> usize {
+        self.0.as_ref().encoded_len(mode)
+    }
+
+    #[inline]
+    fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+        self.0.as_ref().encode(out, mode)
+    }
+
+    #[inline]
+    fn value_bytes<S: crate::prefix::ValueSink + ?Sized>(
+        &self,
+        mode: FieldMode,
+        sink: &mut S,
+    ) -> Result<(), EncodeError> {
+        self.0.as_ref().value_bytes(mode, sink)
+    }
+}

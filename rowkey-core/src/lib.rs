@@ -10,6 +10,8 @@
 //! | [`KeyField`], [`DecodeField`], [`FieldMode`] | one field in one position of a key |
 //! | [`Salt`], [`HashPrefix`], [`Prefix`] | the prefix component that spreads keys over regions |
 //! | [`EncodeError`], [`DecodeError`] | what went wrong, and in which field |
+//! | [`Scan`], [`KeyRange`] | scan plans: the ranges that hold the rows a query asks for |
+//! | [`merge`] | k-way merge of per-bucket streams back into key order |
 //! | [`regions`] | split points, the region of a key, per-region counts and skew |
 //! | [`hbase`] | HBase's row limit, `toStringBinary`, and shell commands |
 #![no_std]
@@ -28,11 +30,17 @@ mod error;
 mod field;
 pub mod hbase;
 mod key;
+#[cfg(feature = "alloc")]
+pub mod merge;
 mod prefix;
 #[cfg(feature = "alloc")]
 pub mod regions;
+#[cfg(feature = "alloc")]
+mod scan;
 
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 pub use field::{DecodeField, FieldMode, FieldShape, KeyField, WidthRule};
 pub use key::{DecodeKey, DecodeSaltedKey, RowKey, SaltedKey, SplitKeys};
 pub use prefix::{HashPrefix, HashPrefixHasher, Prefix, Salt, SaltHash, SaltHasher, ValueSink};
+#[cfg(feature = "alloc")]
+pub use scan::{prefix_stop, KeyRange, Ranges, Scan, ScanLayout};

@@ -65,7 +65,7 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
 }
 
 /// The field type with every lifetime made `'static`, so the check names no generic parameter.
-fn replace_lifetimes(ty: &syn::Type) -> syn::Type {
+pub fn replace_lifetimes(ty: &syn::Type) -> syn::Type {
     struct Statics;
     impl Statics {
         fn ty(&self, ty: &mut syn::Type) {

@@ -7,6 +7,7 @@ mod encode;
 mod enums;
 mod key;
 mod prefix;
+mod scan;
 
 use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
@@ -32,7 +33,7 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
     };
     quote! {
         #[doc(hidden)]
-        #[allow(non_upper_case_globals, unused_qualifications, clippy::all, clippy::pedantic)]
+        #[allow(non_upper_case_globals, non_camel_case_types, dead_code, unused_qualifications, clippy::all, clippy::pedantic)]
         const _: () = {
             #body
         };
@@ -59,11 +60,13 @@ fn expand_struct(s: &Struct) -> TokenStream {
     let key = key::expand(s, &p);
     let checks = checks::expand(s, &p);
     let salted = prefix::salted_key_traits(s, &p);
+    let scan = scan::expand(s, &p);
     quote! {
         #encode
         #decode
         #key
         #salted
+        #scan
         #checks
     }
 }

@@ -1,0 +1,109 @@
+//! Merging sorted streams back into one order: a salted table returns each bucket's rows in key
+//! order, but the buckets interleave; a reader that wants rows in the order of the unsalted key
+//! merges the per-bucket streams by the key after its prefix. This is what Apache Phoenix's
+//! `MergeSortRowKeyResultIterator` and OpenTSDB's `SaltScanner` do.
+//!
+//! ```
+//! use rowkey_core::merge::merge_by_key;
+//!
+//! // Two buckets, each sorted by the key after its one-byte salt.
+//! let bucket0 = vec![vec![0, 1], vec![0, 4]];
+//! let bucket1 = vec![vec![1, 2], vec![1, 3]];
+//! let merged: Vec<Vec<u8>> =
+//!     merge_by_key(vec![bucket0.into_iter(), bucket1.into_iter()], 1, |k: &Vec<u8>| k.as_slice()).collect();
+//! assert_eq!(merged, [vec![0, 1], vec![1, 2], vec![1, 3], vec![0, 4]]);
+//! ```
+
+use alloc::collections::BinaryHeap;
+use alloc::vec::Vec;
+use core::cmp::{Ordering, Reverse};
+
+/// Merges `streams`, each sorted by the key that `key_of` gives after its first `prefix_len`
+/// bytes, into one stream in that order. Ties keep the order of the streams.
+///
+/// Each stream is read lazily, one item ahead; the heap holds one item per stream.
+pub fn merge_by_key<I, F>(streams: Vec<I>, prefix_len: usize, key_of: F) -> MergeByKey<I, F>
+where
+    I: Iterator,
+    F: Fn(&I::Item) -> &[u8],
+{
+    let mut merge = MergeByKey {
+        streams,
+        heap: BinaryHeap::new(),
+        prefix_len,
+        key_of,
+    };
+    for i in 0..merge.streams.len() {
+        merge.refill(i);
+    }
+    merge
+}
+
+/// The iterator of [`merge_by_key`].
+pub struct MergeByKey<I: Iterator, F> {
+    streams: Vec<I>,
+    heap: BinaryHeap<Reverse<Head<I::Item>>>,
+    prefix_len: usize,
+    key_of: F,
+}
+
+/// The next item of stream `stream`, ordered by the key after its prefix (then by stream).
+struct Head<T> {
+    sort_key: Vec<u8>,
+    stream: usize,
+    item: T,
+}
+
+impl<T> PartialEq for Head<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl<T> Eq for Head<T> {}
+
+impl<T> PartialOrd for Head<T> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl<T> Ord for Head<T> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.sort_key
+            .cmp(&other.sort_key)
+            .then(self.stream.cmp(&other.stream))
+    }
+}
+
+impl<I, F> MergeByKey<I, F>
+where
+    I: Iterator,
+    F: Fn(&I::Item) -> &[u8],
+{
+    fn refill(&mut self, stream: usize) {
+        if let Some(item) = self.streams[stream].next() {
+            let key = (self.key_of)(&item);
+            let sort_key = key.get(self.prefix_len..).unwrap_or_default().to_vec();
+            self.heap.push(Reverse(Head {
+                sort_key,
+                stream,
+                item,
+            }));
+        }
+    }
+}
+
+impl<I, F> Iterator for MergeByKey<I, F>
+where
+    I: Iterator,
+    F: Fn(&I::Item) -> &[u8],
+{
+    type Item = I::Item;
+
+    fn next(&mut self) -> Option<I::Item> {
+        let Reverse(head) = self.heap.pop()?;
+        self.refill(head.stream);
+        Some(head.item)
+    }
+}

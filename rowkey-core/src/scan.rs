@@ -1,0 +1,805 @@
+//! Scan plans: the half-open key ranges `[start, stop)` that hold exactly the rows a query asks for,
+//! built from the same layout that encodes the keys.
+//!
+//! A plan binds the fields of a key in order: equalities (or IN lists, which fan out into several
+//! alternatives) on a leading run of fields, then at most one range or string prefix on the next.
+//! Bounds are encoded with the field's own encoding, so `desc`, `width`, `Option` and nested fields
+//! need no special care from the caller, and the prefix component (salt byte or hash prefix) is
+//! added last: one range per bucket, or only the buckets the bound sources give.
+//!
+//! `#[derive(RowKey)]` generates the typed builder (`K::scan()`); this module holds the logic.
+
+use alloc::vec::Vec;
+use core::cmp::Ordering;
+use core::marker::PhantomData;
+use core::ops::Bound;
+
+use crate::field::{FieldMode, KeyField};
+use crate::prefix::{HashPrefixHasher, Prefix, SaltHasher, ValueSink};
+
+/// Bytes kept inline up to this length, so plans over ordinary keys do not allocate.
+const INLINE: usize = 62;
+
+/// A byte string that lives inline while it is short.
+#[derive(Clone)]
+pub(crate) enum KeyBuf {
+    Inline { len: u8, bytes: [u8; INLINE] },
+    Heap(Vec<u8>),
+}
+
+impl KeyBuf {
+    pub(crate) const fn new() -> Self {
+        KeyBuf::Inline {
+            len: 0,
+            bytes: [0; INLINE],
+        }
+    }
+
+    pub(crate) fn from_slice(bytes: &[u8]) -> Self {
+        let mut buf = KeyBuf::new();
+        buf.extend(bytes);
+        buf
+    }
+
+    pub(crate) fn as_slice(&self) -> &[u8] {
+        match self {
+            KeyBuf::Inline { len, bytes } => &bytes[..usize::from(*len)],
+            KeyBuf::Heap(v) => v,
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.as_slice().len()
+    }
+
+    /// Appends `n` zero bytes and returns them, to be written in place.
+    pub(crate) fn grow(&mut self, n: usize) -> &mut [u8] {
+        let old = self.len();
+        let new = old + n;
+        if new > INLINE && matches!(self, KeyBuf::Inline { .. }) {
+            let mut v = Vec::with_capacity(new.max(2 * INLINE));
+            v.extend_from_slice(self.as_slice());
+            *self = KeyBuf::Heap(v);
+        }
+        match self {
+            KeyBuf::Inline { len, bytes } => {
+                *len = new as u8;
+                &mut bytes[old..new]
+            }
+            KeyBuf::Heap(v) => {
+                v.resize(new, 0);
+                &mut v[old..]
+            }
+        }
+    }
+
+    pub(crate) fn extend(&mut self, bytes: &[u8]) {
+        self.grow(bytes.len()).copy_from_slice(bytes);
+    }
+
+    pub(crate) fn push(&mut self, b: u8) {
+        self.grow(1)[0] = b;
+    }
+
+    fn truncate(&mut self, n: usize) {
+        match self {
+            KeyBuf::Inline { len, .. } => *len = (*len).min(n as u8),
+            KeyBuf::Heap(v) => v.truncate(n),
+        }
+    }
+
+    fn last_mut(&mut self) -> Option<&mut u8> {
+        match self {
+            KeyBuf::Inline { len, bytes } => bytes[..usize::from(*len)].last_mut(),
+            KeyBuf::Heap(v) => v.last_mut(),
+        }
+    }
+}
+
+impl PartialEq for KeyBuf {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for KeyBuf {}
+
+impl core::fmt::Debug for KeyBuf {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{:02X?}", self.as_slice())
+    }
+}
+
+/// The first key after every key that starts with `prefix`: `prefix` with its trailing `FF` bytes
+/// removed and its last byte incremented; empty (the end of the table) when `prefix` is empty or
+/// all `FF`. HBase's `ClientUtil.calculateTheClosestNextRowKeyForPrefix`.
+///
+/// ```
+/// use rowkey_core::prefix_stop;
+/// assert_eq!(prefix_stop(&[0x02]), [0x03]);
+/// assert_eq!(prefix_stop(&[0x02, 0xFF, 0xFF]), [0x03]);
+/// assert_eq!(prefix_stop(&[0xFF, 0xFF]), []);
+/// ```
+pub fn prefix_stop(prefix: &[u8]) -> Vec<u8> {
+    next_prefix(prefix).as_slice().to_vec()
+}
+
+fn next_prefix(prefix: &[u8]) -> KeyBuf {
+    let mut stop = KeyBuf::from_slice(prefix);
+    let keep = prefix.iter().rposition(|&b| b != 0xFF).map_or(0, |i| i + 1);
+    stop.truncate(keep);
+    if let Some(last) = stop.last_mut() {
+        *last += 1;
+    }
+    stop
+}
+
+/// The first key after `key` itself: `key` followed by `00`.
+fn successor(key: &[u8]) -> KeyBuf {
+    let mut next = KeyBuf::from_slice(key);
+    next.push(0);
+    next
+}
+
+/// A half-open range of keys `[start, stop)`; an empty `stop` means the end of the table.
+#[derive(Clone, PartialEq, Eq)]
+pub struct KeyRange {
+    start: KeyBuf,
+    stop: KeyBuf,
+}
+
+impl KeyRange {
+    /// The range `[start, stop)`.
+    pub fn new(start: &[u8], stop: &[u8]) -> KeyRange {
+        KeyRange {
+            start: KeyBuf::from_slice(start),
+            stop: KeyBuf::from_slice(stop),
+        }
+    }
+
+    /// The first key of the range (inclusive); empty for the start of the table.
+    pub fn start(&self) -> &[u8] {
+        self.start.as_slice()
+    }
+
+    /// The key after the range (exclusive); empty for the end of the table.
+    pub fn stop(&self) -> &[u8] {
+        self.stop.as_slice()
+    }
+
+    /// Whether `key` lies in the range.
+    pub fn contains(&self, key: &[u8]) -> bool {
+        key >= self.start() && (self.stop().is_empty() || key < self.stop())
+    }
+
+    /// Whether the range holds no key at all.
+    pub fn is_empty(&self) -> bool {
+        !self.stop().is_empty() && self.start() >= self.stop()
+    }
+
+    /// The HBase shell `scan` of this range on `table`.
+    pub fn to_shell_scan(&self, table: &str) -> alloc::string::String {
+        crate::hbase::scan_command(table, self.start(), self.stop())
+    }
+
+    /// Orders by start, an empty start first.
+    fn cmp_start(&self, other: &KeyRange) -> Ordering {
+        self.start().cmp(other.start())
+    }
+}
+
+impl core::fmt::Debug for KeyRange {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "[{}, {})",
+            crate::hbase::to_string_binary(self.start()),
+            crate::hbase::to_string_binary(self.stop())
+        )
+    }
+}
+
+/// What the generated builder knows of a layout, for planning.
+#[derive(Clone, Copy, Debug)]
+pub struct ScanLayout {
+    prefix: Prefix,
+    /// Per field in key order: whether it is a source of the prefix.
+    sources: &'static [bool],
+    /// Whether the prefix is a whole-key salt (every field is a source).
+    whole_key: bool,
+}
+
+impl ScanLayout {
+    /// A layout of `sources.len()` fields behind `prefix`; `whole_key` for a whole-key salt.
+    pub const fn new(prefix: Prefix, sources: &'static [bool], whole_key: bool) -> Self {
+        ScanLayout {
+            prefix,
+            sources,
+            whole_key,
+        }
+    }
+
+    fn fields(&self) -> usize {
+        self.sources.len()
+    }
+}
+
+/// The running prefix computation of one alternative.
+#[derive(Clone)]
+enum Hasher {
+    None,
+    Salt(SaltHasher),
+    Hash(HashPrefixHasher),
+}
+
+impl Hasher {
+    fn start(layout: &ScanLayout) -> Hasher {
+        match layout.prefix {
+            Prefix::Salt(salt) if !layout.whole_key => Hasher::Salt(salt.hasher()),
+            Prefix::Hash(hash) => Hasher::Hash(hash.hasher()),
+            _ => Hasher::None,
+        }
+    }
+}
+
+impl ValueSink for Hasher {
+    fn write(&mut self, bytes: &[u8]) {
+        match self {
+            Hasher::None => {}
+            Hasher::Salt(h) => h.write(bytes),
+            Hasher::Hash(h) => h.write(bytes),
+        }
+    }
+}
+
+/// One combination of the values bound so far: the key body they fix, and the prefix sources seen.
+#[derive(Clone)]
+struct Alt {
+    body: KeyBuf,
+    hasher: Hasher,
+}
+
+/// The alternatives of a plan: one inline (no allocation for plans without IN lists), or many.
+#[derive(Clone)]
+enum Alts {
+    One(Alt),
+    Many(Vec<Alt>),
+}
+
+impl Alts {
+    fn as_slice(&self) -> &[Alt] {
+        match self {
+            Alts::One(a) => core::slice::from_ref(a),
+            Alts::Many(v) => v,
+        }
+    }
+
+    fn for_each(&mut self, mut f: impl FnMut(&mut Alt)) {
+        match self {
+            Alts::One(a) => f(a),
+            Alts::Many(v) => v.iter_mut().for_each(f),
+        }
+    }
+}
+
+/// A bound in encoded space on the bytes of the next field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Lower {
+    Unbounded,
+    /// The field's bytes are `>= E` (prefix-free: every key whose field is at least E).
+    AtOrAfter(KeyBuf),
+    /// The field's bytes are `> E`, and not E itself.
+    After(KeyBuf),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Upper {
+    Unbounded,
+    /// The field's bytes are `< E`.
+    Before(KeyBuf),
+    /// The field's bytes are `<= E` (E itself included, with whatever follows it).
+    AtOrBefore(KeyBuf),
+}
+
+/// The constraint after the bound run of fields.
+#[derive(Clone)]
+enum Tail {
+    /// Nothing more: every key that starts with the bound fields.
+    Open,
+    /// A range on the next field, in encoded space.
+    Range {
+        lower: Lower,
+        upper: Upper,
+        /// Whether the field is the last of the key (its bytes run to the end).
+        last: bool,
+    },
+    /// No key can match (an empty range, an empty IN list, a prefix longer than a width).
+    Empty,
+}
+
+/// A scan plan over keys of `K`, built by `K::scan()`.
+///
+/// ```
+/// use rowkey::{RowKey, Scan};
+///
+/// #[derive(RowKey)]
+/// struct K { user: u8, ts: u8 }
+///
+/// let plan: Scan<K> = K::scan().user(2).ts_range(5..20);
+/// let ranges: Vec<_> = plan.ranges().collect();
+/// assert_eq!((ranges[0].start(), ranges[0].stop()), (&[0x02, 0x05][..], &[0x02, 0x14][..]));
+/// assert!(plan.matches(&[0x02, 0x07]) && !plan.matches(&[0x02, 0x14]));
+/// ```
+#[derive(Clone)]
+pub struct Scan<K: ?Sized> {
+    layout: &'static ScanLayout,
+    alts: Alts,
+    /// Leading fields fixed by equality or IN.
+    eq_bound: usize,
+    tail: Tail,
+    key: PhantomData<fn() -> K>,
+}
+
+impl<K: ?Sized> Scan<K> {
+    /// A plan over the whole table. Use the generated `K::scan()`.
+    #[doc(hidden)]
+    pub fn new(layout: &'static ScanLayout) -> Self {
+        Scan {
+            layout,
+            alts: Alts::One(Alt {
+                body: KeyBuf::new(),
+                hasher: Hasher::start(layout),
+            }),
+            eq_bound: 0,
+            tail: Tail::Open,
+            key: PhantomData,
+        }
+    }
+
+    /// Whether the next field feeds the salt or hash prefix.
+    fn next_is_source(&self) -> bool {
+        !self.layout.whole_key
+            && self
+                .layout
+                .sources
+                .get(self.eq_bound)
+                .copied()
+                .unwrap_or(false)
+    }
+
+    /// Binds the next field to `value`, placed with `mode`.
+    #[doc(hidden)]
+    #[must_use]
+    pub fn bind_eq<T: KeyField + ?Sized>(mut self, value: &T, mode: FieldMode) -> Self {
+        let source = self.next_is_source();
+        let mut failed = false;
+        self.alts.for_each(|alt| {
+            failed |= append(alt, value, mode, source).is_err();
+        });
+        self.after_bind(failed)
+    }
+
+    /// Binds the next field to any of `values`, placed with `mode`.
+    #[doc(hidden)]
+    #[must_use]
+    pub fn bind_in<T: KeyField, I: IntoIterator<Item = T>>(
+        mut self,
+        values: I,
+        mode: FieldMode,
+    ) -> Self {
+        let source = self.next_is_source();
+        let base = core::mem::replace(&mut self.alts, Alts::Many(Vec::new()));
+        let mut out: Vec<Alt> = Vec::new();
+        for value in values {
+            for alt in base.as_slice() {
+                let mut alt = alt.clone();
+                // A value that cannot be encoded (too wide for its width) matches no key.
+                if append(&mut alt, &value, mode, source).is_ok() {
+                    out.push(alt);
+                }
+            }
+        }
+        // Duplicate values give equal alternatives; removing them keeps `ranges` proportional to
+        // the distinct values.
+        out.sort_by(|a, b| a.body.as_slice().cmp(b.body.as_slice()));
+        out.dedup_by(|a, b| a.body == b.body);
+        let empty = out.is_empty();
+        self.alts = Alts::Many(out);
+        self.after_bind(empty)
+    }
+
+    fn after_bind(mut self, empty: bool) -> Self {
+        self.eq_bound += 1;
+        if empty {
+            self.tail = Tail::Empty;
+        }
+        self
+    }
+
+    /// Restricts the next field to values between `start` and `end` (in the field's own order),
+    /// placed with `mode`.
+    #[doc(hidden)]
+    #[must_use]
+    pub fn bind_range<T: KeyField + ?Sized>(
+        mut self,
+        start: Bound<&T>,
+        end: Bound<&T>,
+        mode: FieldMode,
+    ) -> Self {
+        if matches!(self.tail, Tail::Empty) {
+            return self;
+        }
+        let (Some(lo), Some(hi)) = (encode_bound(start, mode), encode_bound(end, mode)) else {
+            self.tail = Tail::Empty;
+            return self;
+        };
+        // Descending fields reverse the byte order: a lower value bound is an upper bytes bound.
+        let (lo, hi) = if mode.is_desc() { (hi, lo) } else { (lo, hi) };
+        let lower = match lo {
+            Bound::Unbounded => Lower::Unbounded,
+            Bound::Included(e) => Lower::AtOrAfter(e),
+            Bound::Excluded(e) => Lower::After(e),
+        };
+        let upper = match hi {
+            Bound::Unbounded => Upper::Unbounded,
+            Bound::Included(e) => Upper::AtOrBefore(e),
+            Bound::Excluded(e) => Upper::Before(e),
+        };
+        self.tail = Tail::Range {
+            lower,
+            upper,
+            last: !mode.is_delimited(),
+        };
+        self
+    }
+
+    /// Restricts the next field, a string or bytes field placed with `mode`, to content that
+    /// starts with `prefix`.
+    #[doc(hidden)]
+    #[must_use]
+    pub fn bind_prefix(mut self, prefix: &[u8], mode: FieldMode) -> Self {
+        if !matches!(self.tail, Tail::Empty) {
+            self.tail = prefix_tail(prefix, mode);
+        }
+        self
+    }
+
+    /// Whether every field is fixed by equality: the plan is a set of point lookups.
+    fn is_point(&self) -> bool {
+        self.eq_bound >= self.layout.fields() && matches!(self.tail, Tail::Open)
+    }
+
+    /// Whether every source of the prefix is fixed by equality or IN, so each alternative's
+    /// prefix is known.
+    fn prefix_known(&self) -> bool {
+        if self.layout.whole_key {
+            return self.is_point();
+        }
+        let fixed = self.eq_bound.min(self.layout.fields());
+        !self.layout.sources[fixed..].contains(&true)
+    }
+
+    /// Whether the plan constrains anything at all.
+    fn is_unconstrained(&self) -> bool {
+        self.eq_bound == 0 && matches!(self.tail, Tail::Open)
+    }
+
+    /// Whether every key inside [`ranges`](Scan::ranges) matches. False only for a hash-prefixed
+    /// layout whose hash sources are not all bound: the plan must cover the whole table, and
+    /// [`matches`](Scan::matches) tells which rows are wanted.
+    pub fn is_exact(&self) -> bool {
+        !matches!(self.layout.prefix, Prefix::Hash(_))
+            || self.prefix_known()
+            || self.is_unconstrained()
+    }
+
+    /// The ranges of the alternatives' key bodies (the key after the prefix component), each
+    /// with its alternative.
+    fn body_ranges(&self) -> impl Iterator<Item = (&Alt, KeyBuf, KeyBuf)> + '_ {
+        let point = self.is_point();
+        self.alts
+            .as_slice()
+            .iter()
+            .filter_map(move |alt| body_range(alt, &self.tail, point).map(|(s, e)| (alt, s, e)))
+    }
+
+    /// Exactly whether `key` satisfies the plan.
+    pub fn matches(&self, key: &[u8]) -> bool {
+        let plen = self.layout.prefix.encoded_len();
+        let (Some(prefix), Some(body)) = (key.get(..plen), key.get(plen..)) else {
+            return false;
+        };
+        let known = self.prefix_known();
+        self.body_ranges().any(|(alt, start, stop)| {
+            let in_body = body >= start.as_slice() && (stop.len() == 0 || body < stop.as_slice());
+            in_body && prefix_allowed(self.layout, alt, known, prefix)
+        })
+    }
+
+    /// The ranges to scan: sorted by start, not overlapping, adjacent ones merged except across
+    /// salt buckets. Empty when nothing can match; one range `[, )` over the whole table when the
+    /// plan cannot be narrowed (check [`is_exact`](Scan::is_exact)).
+    pub fn ranges(&self) -> Ranges {
+        let prefix = self.layout.prefix;
+        if !self.is_exact() {
+            if self.body_ranges().next().is_none() {
+                return Ranges::none();
+            }
+            return Ranges::one(KeyRange::new(&[], &[]));
+        }
+        let known = self.prefix_known();
+        // The common plan: one alternative, one prefix. Built without allocating.
+        if let (Alts::One(alt), true) = (&self.alts, prefix.is_none() || known) {
+            return match body_range(alt, &self.tail, self.is_point()) {
+                Some((start, stop)) => {
+                    Ranges::one(with_prefix(&prefix_of(self.layout, alt), start, stop))
+                }
+                None => Ranges::none(),
+            };
+        }
+        let mut ranges: Vec<KeyRange> = Vec::new();
+        for (alt, start, stop) in self.body_ranges() {
+            match prefix {
+                Prefix::Salt(salt) if !known => {
+                    for bucket in 0..salt.buckets() {
+                        let bucket = KeyBuf::from_slice(&[bucket as u8]);
+                        ranges.push(with_prefix(&bucket, start.clone(), stop.clone()));
+                    }
+                }
+                _ => ranges.push(with_prefix(&prefix_of(self.layout, alt), start, stop)),
+            }
+        }
+        ranges.retain(|r| !r.is_empty());
+        ranges.sort_by(KeyRange::cmp_start);
+        Ranges::many(merge(ranges, matches!(prefix, Prefix::Salt(_))))
+    }
+}
+
+/// Encodes `value` onto the alternative's body and, for a prefix source, feeds its value bytes.
+fn append<T: KeyField + ?Sized>(
+    alt: &mut Alt,
+    value: &T,
+    mode: FieldMode,
+    source: bool,
+) -> Result<(), crate::EncodeError> {
+    let n = value.encoded_len(mode);
+    let at = alt.body.len();
+    let dst = alt.body.grow(n);
+    if let Err(e) = value.encode(dst, mode) {
+        alt.body.truncate(at);
+        return Err(e);
+    }
+    if source {
+        value.value_bytes(mode, &mut alt.hasher)?;
+    }
+    Ok(())
+}
+
+/// A value bound encoded with the field's mode; `None` when the value cannot be encoded.
+fn encode_bound<T: KeyField + ?Sized>(bound: Bound<&T>, mode: FieldMode) -> Option<Bound<KeyBuf>> {
+    let encode = |v: &T| {
+        let mut buf = KeyBuf::new();
+        let n = v.encoded_len(mode);
+        v.encode(buf.grow(n), mode).ok().map(|_| buf)
+    };
+    Some(match bound {
+        Bound::Unbounded => Bound::Unbounded,
+        Bound::Included(v) => Bound::Included(encode(v)?),
+        Bound::Excluded(v) => Bound::Excluded(encode(v)?),
+    })
+}
+
+/// The tail for "content starts with `prefix`" on a string or bytes field placed with `mode`.
+///
+/// Its bounds are partial encodings, so `last` is false: "at or before E" must take every key
+/// that starts with E, not only E itself.
+fn prefix_tail(prefix: &[u8], mode: FieldMode) -> Tail {
+    let flip = if mode.is_desc() { 0xFF } else { 0x00 };
+    let last = false;
+    if let Some(width) = mode.width() {
+        if prefix.len() > width {
+            return Tail::Empty;
+        }
+        let stored: KeyBuf =
+            KeyBuf::from_slice(&prefix.iter().map(|b| b ^ flip).collect::<Vec<u8>>());
+        if prefix.last() != Some(&0) {
+            // Padded content starts with the prefix exactly when its padded bytes do.
+            return Tail::Range {
+                lower: Lower::AtOrAfter(stored.clone()),
+                upper: Upper::AtOrBefore(stored),
+                last,
+            };
+        }
+        // Content never ends in 00, so it must go on after the prefix: some byte of the rest of
+        // the width is not padding.
+        let rest = width - prefix.len();
+        if rest == 0 {
+            return Tail::Empty;
+        }
+        let mut after_padding = stored.clone();
+        let mut all_padding = stored;
+        for i in 0..rest {
+            after_padding.push(if i + 1 == rest { 0x01 } else { 0x00 } ^ flip);
+            all_padding.push(flip);
+        }
+        return if mode.is_desc() {
+            Tail::Range {
+                lower: Lower::AtOrAfter(KeyBuf::from_slice(
+                    &after_padding.as_slice()[..prefix.len()],
+                )),
+                upper: Upper::Before(all_padding),
+                last,
+            }
+        } else {
+            Tail::Range {
+                lower: Lower::AtOrAfter(after_padding),
+                upper: Upper::AtOrBefore(KeyBuf::from_slice(
+                    &all_padding.as_slice()[..prefix.len()],
+                )),
+                last,
+            }
+        };
+    }
+    let mut stored = KeyBuf::new();
+    if mode.escapes() {
+        for &b in prefix {
+            stored.push(b ^ flip);
+            if b == 0 {
+                stored.push(0xFF ^ flip);
+            }
+        }
+    } else {
+        stored.extend(prefix);
+    }
+    Tail::Range {
+        lower: Lower::AtOrAfter(stored.clone()),
+        upper: Upper::AtOrBefore(stored),
+        last: false,
+    }
+}
+
+/// The body range `[start, stop)` of one alternative under `tail`; `None` when it is empty.
+fn body_range(alt: &Alt, tail: &Tail, point: bool) -> Option<(KeyBuf, KeyBuf)> {
+    let body = alt.body.as_slice();
+    let joined = |e: &KeyBuf| {
+        let mut k = KeyBuf::from_slice(body);
+        k.extend(e.as_slice());
+        k
+    };
+    let (start, stop) = match tail {
+        Tail::Empty => return None,
+        Tail::Open if point => (KeyBuf::from_slice(body), successor(body)),
+        Tail::Open => (KeyBuf::from_slice(body), next_prefix(body)),
+        Tail::Range { lower, upper, last } => {
+            let start = match lower {
+                Lower::Unbounded => KeyBuf::from_slice(body),
+                Lower::AtOrAfter(e) => joined(e),
+                // The last field's bytes end the key: the next key is the successor. Otherwise
+                // skip every key whose field is E, whatever follows it.
+                Lower::After(e) if *last => successor(joined(e).as_slice()),
+                Lower::After(e) => next_prefix(joined(e).as_slice()),
+            };
+            let stop = match upper {
+                Upper::Unbounded => next_prefix(body),
+                Upper::Before(e) => joined(e),
+                Upper::AtOrBefore(e) if *last => successor(joined(e).as_slice()),
+                Upper::AtOrBefore(e) => next_prefix(joined(e).as_slice()),
+            };
+            (start, stop)
+        }
+    };
+    if stop.len() != 0 && start.as_slice() >= stop.as_slice() {
+        return None;
+    }
+    Some((start, stop))
+}
+
+/// The prefix component of an alternative whose prefix is known (or none).
+fn prefix_of(layout: &ScanLayout, alt: &Alt) -> KeyBuf {
+    match (&alt.hasher, layout.prefix) {
+        (Hasher::Salt(h), _) => KeyBuf::from_slice(&[h.clone().finish()]),
+        (Hasher::Hash(h), Prefix::Hash(hash)) => {
+            KeyBuf::from_slice(&h.clone().finish()[..hash.prefix_len()])
+        }
+        (Hasher::None, Prefix::Salt(salt)) if layout.whole_key => {
+            KeyBuf::from_slice(&[salt.bucket_of(alt.body.as_slice())])
+        }
+        _ => KeyBuf::new(),
+    }
+}
+
+/// Whether a key's prefix component is one the alternative allows.
+fn prefix_allowed(layout: &ScanLayout, alt: &Alt, known: bool, prefix: &[u8]) -> bool {
+    match layout.prefix {
+        Prefix::None => true,
+        _ if known => prefix == prefix_of(layout, alt).as_slice(),
+        Prefix::Salt(salt) => prefix
+            .first()
+            .is_some_and(|&b| u16::from(b) < salt.buckets()),
+        // Unbound hash sources: the body decides (the plan is not exact).
+        Prefix::Hash(_) => true,
+    }
+}
+
+/// `[prefix + start, prefix + stop)`; a body range open to the end stops at the end of the prefix.
+fn with_prefix(prefix: &KeyBuf, start: KeyBuf, stop: KeyBuf) -> KeyRange {
+    let mut s = prefix.clone();
+    s.extend(start.as_slice());
+    let e = if stop.len() == 0 {
+        next_prefix(prefix.as_slice())
+    } else {
+        let mut e = prefix.clone();
+        e.extend(stop.as_slice());
+        e
+    };
+    KeyRange { start: s, stop: e }
+}
+
+/// Merges sorted ranges that overlap or touch; with `buckets`, never across salt buckets.
+fn merge(ranges: Vec<KeyRange>, buckets: bool) -> Vec<KeyRange> {
+    let mut out: Vec<KeyRange> = Vec::with_capacity(ranges.len());
+    for r in ranges {
+        if let Some(prev) = out.last_mut() {
+            let same_bucket = !buckets || prev.start().first() == r.start().first();
+            let touches = prev.stop().is_empty() || r.start() <= prev.stop();
+            if same_bucket && touches {
+                if !prev.stop().is_empty() && (r.stop().is_empty() || r.stop() > prev.stop()) {
+                    prev.stop = r.stop;
+                }
+                continue;
+            }
+        }
+        out.push(r);
+    }
+    out
+}
+
+/// The ranges of a plan, in order.
+pub struct Ranges {
+    inner: RangesInner,
+}
+
+enum RangesInner {
+    One(Option<KeyRange>),
+    Many(alloc::vec::IntoIter<KeyRange>),
+}
+
+impl Ranges {
+    fn none() -> Self {
+        Ranges {
+            inner: RangesInner::One(None),
+        }
+    }
+
+    fn one(r: KeyRange) -> Self {
+        Ranges {
+            inner: RangesInner::One(if r.is_empty() { None } else { Some(r) }),
+        }
+    }
+
+    fn many(v: Vec<KeyRange>) -> Self {
+        Ranges {
+            inner: RangesInner::Many(v.into_iter()),
+        }
+    }
+}
+
+impl Iterator for Ranges {
+    type Item = KeyRange;
+
+    fn next(&mut self) -> Option<KeyRange> {
+        match &mut self.inner {
+            RangesInner::One(r) => r.take(),
+            RangesInner::Many(it) => it.next(),
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match &self.inner {
+            RangesInner::One(r) => (usize::from(r.is_some()), Some(usize::from(r.is_some()))),
+            RangesInner::Many(it) => it.size_hint(),
+        }
+    }
+}
+
+impl ExactSizeIterator for Ranges {}

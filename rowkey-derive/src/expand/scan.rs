@@ -1,0 +1,256 @@
+//! `K::scan()`: the typed scan builder. One state type per field position, each offering the
+//! methods of the field that comes next, so binding fields out of key order does not compile. The
+//! states forward to `rowkey::Scan`, which holds the planning logic, and dereference to it for
+//! `ranges()`, `matches()` and `is_exact()`.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use syn::GenericParam;
+
+use super::{field_mode, field_name};
+use crate::ast::{Field, Prefix, Sources, Struct, TypeKind};
+
+pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
+    let generics = &s.original.generics;
+    if generics
+        .params
+        .iter()
+        .any(|g| !matches!(g, GenericParam::Lifetime(_)))
+    {
+        return TokenStream::new();
+    }
+    let ident = &s.original.ident;
+    let vis = &s.original.vis;
+    let statics = generics.lifetimes().map(|_| quote!('static));
+    let concrete = if generics.params.is_empty() {
+        quote!(#ident)
+    } else {
+        quote!(#ident<#(#statics),*>)
+    };
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let prefix = s.prefix();
+    let whole_key = matches!(
+        prefix,
+        Prefix::Salt {
+            sources: Sources::WholeKey,
+            ..
+        }
+    );
+    let sources: Vec<bool> = (0..s.fields.len())
+        .map(|i| match &prefix {
+            Prefix::Salt {
+                sources: Sources::Fields(f),
+                ..
+            }
+            | Prefix::Hash { sources: f, .. } => f.contains(&i),
+            Prefix::Salt {
+                sources: Sources::WholeKey,
+                ..
+            } => true,
+            Prefix::None => false,
+        })
+        .collect();
+    let states: Vec<_> = (0..s.fields.len())
+        .map(|i| format_ident!("__RowkeyScan{}", i))
+        .collect();
+    let scan = quote!(#p::Scan<#concrete>);
+    let field_list = s
+        .fields
+        .iter()
+        .map(|f| format!("`{}`", field_name(f)))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let scan_doc = format!(
+        "A scan over `{ident}` keys: bind the fields in key order ({field_list}), each by value \
+         (`f`), by a list of values (`f_in`), or, to finish, by a range (`f_range`) or a string \
+         prefix (`f_prefix`); then take `ranges()`."
+    );
+
+    let state_defs = s.fields.iter().enumerate().map(|(i, field)| {
+        let state = &states[i];
+        let next = if i + 1 < s.fields.len() {
+            let n = &states[i + 1];
+            quote!(#n)
+        } else {
+            scan.clone()
+        };
+        let wrap_next = if i + 1 < s.fields.len() {
+            quote!(#next)
+        } else {
+            quote!()
+        };
+        let methods = field_methods(field, p, &next, &wrap_next, &scan);
+        let doc = format!(
+            "A scan over `{ident}` keys whose next field is `{}`.",
+            field_name(field)
+        );
+        quote! {
+            #[doc = #doc]
+            #[must_use]
+            #vis struct #state(#scan);
+
+            #[automatically_derived]
+            impl #state {
+                #methods
+            }
+
+            #[automatically_derived]
+            impl ::core::ops::Deref for #state {
+                type Target = #scan;
+                fn deref(&self) -> &#scan {
+                    &self.0
+                }
+            }
+
+            #[automatically_derived]
+            impl ::core::convert::From<#state> for #scan {
+                fn from(state: #state) -> #scan {
+                    state.0
+                }
+            }
+        }
+    });
+    let first = &states[0];
+    quote! {
+        #p::if_alloc! {
+            const __ROWKEY_SCAN_LAYOUT: #p::ScanLayout = #p::ScanLayout::new(
+                <#concrete as #p::RowKey>::PREFIX,
+                &[#(#sources),*],
+                #whole_key,
+            );
+
+            #(#state_defs)*
+
+            #[automatically_derived]
+            impl #impl_generics #ident #ty_generics #where_clause {
+                #[doc = #scan_doc]
+                pub fn scan() -> #first {
+                    #first(#p::Scan::new(&__ROWKEY_SCAN_LAYOUT))
+                }
+            }
+        }
+    }
+}
+
+/// What a field's methods take: the type, and how an IN-list item becomes a field value.
+enum Arg {
+    /// `&str`; IN lists take anything `AsRef<str>`.
+    Str,
+    /// `&[u8]`; IN lists take anything `AsRef<[u8]>`.
+    Bytes,
+    /// The field's own type (lifetimes made `'static`).
+    Own(syn::Type),
+}
+
+fn arg_of(field: &Field) -> Arg {
+    match &field.kind {
+        TypeKind::Str { .. } => Arg::Str,
+        TypeKind::Bytes { .. } => Arg::Bytes,
+        _ => Arg::Own(super::checks::replace_lifetimes(field.ty)),
+    }
+}
+
+fn field_methods(
+    field: &Field,
+    p: &TokenStream,
+    next: &TokenStream,
+    wrap_next: &TokenStream,
+    scan: &TokenStream,
+) -> TokenStream {
+    let name = field_name(field);
+    let f = format_ident!("{}", name, span = field.ident.span());
+    let f_in = format_ident!("{}_in", name);
+    let f_range = format_ident!("{}_range", name);
+    let f_prefix = format_ident!("{}_prefix", name);
+    let mode = field_mode(field, p);
+    let eq_doc = format!("Keys whose `{name}` equals `value`.");
+    let in_doc = format!("Keys whose `{name}` is any of `values` (any order, duplicates allowed; an empty list matches nothing).");
+    let range_doc = format!("Keys whose `{name}` lies in `range`, in the field's own order (also on `desc` fields). Ends the scan.");
+    let prefix_doc = format!("Keys whose `{name}` starts with `prefix`. Ends the scan.");
+    let (eq, in_list, range_ty) = match arg_of(field) {
+        Arg::Str => (
+            quote! {
+                pub fn #f(self, value: &str) -> #next {
+                    #wrap_next(self.0.bind_eq(value, #mode))
+                }
+            },
+            quote! {
+                pub fn #f_in<I>(self, values: I) -> #next
+                where
+                    I: ::core::iter::IntoIterator,
+                    I::Item: ::core::convert::AsRef<str>,
+                {
+                    #wrap_next(self.0.bind_in(values.into_iter().map(#p::StrValue), #mode))
+                }
+            },
+            quote!(&str),
+        ),
+        Arg::Bytes => (
+            quote! {
+                pub fn #f(self, value: &[u8]) -> #next {
+                    #wrap_next(self.0.bind_eq(value, #mode))
+                }
+            },
+            quote! {
+                pub fn #f_in<I>(self, values: I) -> #next
+                where
+                    I: ::core::iter::IntoIterator,
+                    I::Item: ::core::convert::AsRef<[u8]>,
+                {
+                    #wrap_next(self.0.bind_in(values.into_iter().map(#p::BytesValue), #mode))
+                }
+            },
+            quote!(&[u8]),
+        ),
+        Arg::Own(ty) => (
+            quote! {
+                pub fn #f(self, value: #ty) -> #next {
+                    #wrap_next(self.0.bind_eq(&value, #mode))
+                }
+            },
+            quote! {
+                pub fn #f_in<I>(self, values: I) -> #next
+                where
+                    I: ::core::iter::IntoIterator<Item = #ty>,
+                {
+                    #wrap_next(self.0.bind_in(values, #mode))
+                }
+            },
+            quote!(#ty),
+        ),
+    };
+    // A reversed field gave up its order: only equality and IN lists apply.
+    let ordered = field.attrs.reverse.is_none();
+    let range = ordered.then(|| {
+        quote! {
+            #[doc = #range_doc]
+            pub fn #f_range<R>(self, range: R) -> #scan
+            where
+                R: ::core::ops::RangeBounds<#range_ty>,
+            {
+                self.0.bind_range(range.start_bound(), range.end_bound(), #mode)
+            }
+        }
+    });
+    let prefix_arg = match field.kind {
+        TypeKind::Str { .. } => Some(quote!(&str)),
+        TypeKind::Bytes { .. } => Some(quote!(&[u8])),
+        _ => None,
+    };
+    let prefix = prefix_arg.filter(|_| ordered).map(|arg| {
+        quote! {
+            #[doc = #prefix_doc]
+            pub fn #f_prefix(self, prefix: #arg) -> #scan {
+                self.0.bind_prefix(::core::convert::AsRef::<[u8]>::as_ref(prefix), #mode)
+            }
+        }
+    });
+    quote! {
+        #[doc = #eq_doc]
+        #eq
+        #[doc = #in_doc]
+        #in_list
+        #range
+        #prefix
+    }
+}
