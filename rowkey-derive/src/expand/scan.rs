@@ -183,7 +183,7 @@ fn field_methods(
                     #wrap_next(self.0.bind_in(values.into_iter().map(#p::StrValue), #mode))
                 }
             },
-            quote!(&str),
+            quote!(&'__rowkey_r str),
         ),
         Arg::Bytes => (
             quote! {
@@ -200,7 +200,7 @@ fn field_methods(
                     #wrap_next(self.0.bind_in(values.into_iter().map(#p::BytesValue), #mode))
                 }
             },
-            quote!(&[u8]),
+            quote!(&'__rowkey_r [u8]),
         ),
         Arg::Own(ty) => (
             quote! {
@@ -224,7 +224,7 @@ fn field_methods(
     let range = ordered.then(|| {
         quote! {
             #[doc = #range_doc]
-            pub fn #f_range<R>(self, range: R) -> #scan
+            pub fn #f_range<'__rowkey_r, R>(self, range: R) -> #scan
             where
                 R: ::core::ops::RangeBounds<#range_ty>,
             {
