@@ -207,15 +207,25 @@ pub struct ScanLayout {
     sources: &'static [bool],
     /// Whether the prefix is a whole-key salt (every field is a source).
     whole_key: bool,
+    /// Whether every key has the same length: then nothing extends a complete key, and the key
+    /// after it is its increment (`01 05` -> `01 06`) rather than its successor (`01 05 00`).
+    fixed: bool,
 }
 
 impl ScanLayout {
-    /// A layout of `sources.len()` fields behind `prefix`; `whole_key` for a whole-key salt.
-    pub const fn new(prefix: Prefix, sources: &'static [bool], whole_key: bool) -> Self {
+    /// A layout of `sources.len()` fields behind `prefix`; `whole_key` for a whole-key salt;
+    /// `fixed` when every key has the same length.
+    pub const fn new(
+        prefix: Prefix,
+        sources: &'static [bool],
+        whole_key: bool,
+        fixed: bool,
+    ) -> Self {
         ScanLayout {
             prefix,
             sources,
             whole_key,
+            fixed,
         }
     }
 
@@ -330,7 +340,6 @@ enum Tail {
 /// assert_eq!((ranges[0].start(), ranges[0].stop()), (&[0x02, 0x05][..], &[0x02, 0x14][..]));
 /// assert!(plan.matches(&[0x02, 0x07]) && !plan.matches(&[0x02, 0x14]));
 /// ```
-#[derive(Clone)]
 pub struct Scan<K: ?Sized> {
     layout: &'static ScanLayout,
     alts: Alts,
@@ -338,6 +347,28 @@ pub struct Scan<K: ?Sized> {
     eq_bound: usize,
     tail: Tail,
     key: PhantomData<fn() -> K>,
+}
+
+/// A plan holds only bytes, so it clones whatever `K` is.
+impl<K: ?Sized> Clone for Scan<K> {
+    fn clone(&self) -> Self {
+        Scan {
+            layout: self.layout,
+            alts: self.alts.clone(),
+            eq_bound: self.eq_bound,
+            tail: self.tail.clone(),
+            key: PhantomData,
+        }
+    }
+}
+
+impl<K: ?Sized> core::fmt::Debug for Scan<K> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Scan")
+            .field("ranges", &self.ranges().collect::<Vec<_>>())
+            .field("exact", &self.is_exact())
+            .finish()
+    }
 }
 
 impl<K: ?Sized> Scan<K> {
@@ -496,11 +527,14 @@ impl<K: ?Sized> Scan<K> {
     /// The ranges of the alternatives' key bodies (the key after the prefix component), each
     /// with its alternative.
     fn body_ranges(&self) -> impl Iterator<Item = (&Alt, KeyBuf, KeyBuf)> + '_ {
-        let point = self.is_point();
         self.alts
             .as_slice()
             .iter()
-            .filter_map(move |alt| body_range(alt, &self.tail, point).map(|(s, e)| (alt, s, e)))
+            .filter_map(move |alt| self.body_range(alt).map(|(s, e)| (alt, s, e)))
+    }
+
+    fn body_range(&self, alt: &Alt) -> Option<(KeyBuf, KeyBuf)> {
+        body_range(alt, &self.tail, self.is_point(), self.layout.fixed)
     }
 
     /// Exactly whether `key` satisfies the plan.
@@ -530,7 +564,7 @@ impl<K: ?Sized> Scan<K> {
         let known = self.prefix_known();
         // The common plan: one alternative, one prefix. Built without allocating.
         if let (Alts::One(alt), true) = (&self.alts, prefix.is_none() || known) {
-            return match body_range(alt, &self.tail, self.is_point()) {
+            return match self.body_range(alt) {
                 Some((start, stop)) => {
                     Ranges::one(with_prefix(&prefix_of(self.layout, alt), start, stop))
                 }
@@ -659,8 +693,11 @@ fn prefix_tail(prefix: &[u8], mode: FieldMode) -> Tail {
 }
 
 /// The body range `[start, stop)` of one alternative under `tail`; `None` when it is empty.
-fn body_range(alt: &Alt, tail: &Tail, point: bool) -> Option<(KeyBuf, KeyBuf)> {
+/// `point`: every field is fixed by equality; `fixed`: every key has the same length.
+fn body_range(alt: &Alt, tail: &Tail, point: bool, fixed: bool) -> Option<(KeyBuf, KeyBuf)> {
     let body = alt.body.as_slice();
+    // The first key after a complete key `k`: `k 00`, or, when no key is longer, its increment.
+    let after_key = |k: &[u8]| if fixed { next_prefix(k) } else { successor(k) };
     let joined = |e: &KeyBuf| {
         let mut k = KeyBuf::from_slice(body);
         k.extend(e.as_slice());
@@ -668,7 +705,7 @@ fn body_range(alt: &Alt, tail: &Tail, point: bool) -> Option<(KeyBuf, KeyBuf)> {
     };
     let (start, stop) = match tail {
         Tail::Empty => return None,
-        Tail::Open if point => (KeyBuf::from_slice(body), successor(body)),
+        Tail::Open if point => (KeyBuf::from_slice(body), after_key(body)),
         Tail::Open => (KeyBuf::from_slice(body), next_prefix(body)),
         Tail::Range { lower, upper, last } => {
             let start = match lower {
@@ -676,13 +713,13 @@ fn body_range(alt: &Alt, tail: &Tail, point: bool) -> Option<(KeyBuf, KeyBuf)> {
                 Lower::AtOrAfter(e) => joined(e),
                 // The last field's bytes end the key: the next key is the successor. Otherwise
                 // skip every key whose field is E, whatever follows it.
-                Lower::After(e) if *last => successor(joined(e).as_slice()),
+                Lower::After(e) if *last => after_key(joined(e).as_slice()),
                 Lower::After(e) => next_prefix(joined(e).as_slice()),
             };
             let stop = match upper {
                 Upper::Unbounded => next_prefix(body),
                 Upper::Before(e) => joined(e),
-                Upper::AtOrBefore(e) if *last => successor(joined(e).as_slice()),
+                Upper::AtOrBefore(e) if *last => after_key(joined(e).as_slice()),
                 Upper::AtOrBefore(e) => next_prefix(joined(e).as_slice()),
             };
             (start, stop)

@@ -50,8 +50,12 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
             Prefix::None => false,
         })
         .collect();
-    let states: Vec<_> = (0..s.fields.len())
-        .map(|i| format_ident!("__RowkeyScan{}", i))
+    // Named for the field that comes next, so "no method `ts` found for `EventScanNextUser`" says
+    // which field must be bound first.
+    let states: Vec<_> = s
+        .fields
+        .iter()
+        .map(|f| format_ident!("{}ScanNext{}", ident, camel(&field_name(f))))
         .collect();
     let scan = quote!(#p::Scan<#concrete>);
     let field_list = s
@@ -117,6 +121,7 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
                 <#concrete as #p::RowKey>::PREFIX,
                 &[#(#sources),*],
                 #whole_key,
+                <#concrete as #p::RowKey>::FIXED_LEN.is_some(),
             );
 
             #(#state_defs)*
@@ -180,7 +185,7 @@ fn field_methods(
                     I: ::core::iter::IntoIterator,
                     I::Item: ::core::convert::AsRef<str>,
                 {
-                    #wrap_next(self.0.bind_in(values.into_iter().map(#p::StrValue), #mode))
+                    #wrap_next(self.0.bind_in(::core::iter::Iterator::map(::core::iter::IntoIterator::into_iter(values), #p::StrValue), #mode))
                 }
             },
             quote!(&'__rowkey_r str),
@@ -197,7 +202,7 @@ fn field_methods(
                     I: ::core::iter::IntoIterator,
                     I::Item: ::core::convert::AsRef<[u8]>,
                 {
-                    #wrap_next(self.0.bind_in(values.into_iter().map(#p::BytesValue), #mode))
+                    #wrap_next(self.0.bind_in(::core::iter::Iterator::map(::core::iter::IntoIterator::into_iter(values), #p::BytesValue), #mode))
                 }
             },
             quote!(&'__rowkey_r [u8]),
@@ -228,7 +233,11 @@ fn field_methods(
             where
                 R: ::core::ops::RangeBounds<#range_ty>,
             {
-                self.0.bind_range(range.start_bound(), range.end_bound(), #mode)
+                self.0.bind_range(
+                    ::core::ops::RangeBounds::start_bound(&range),
+                    ::core::ops::RangeBounds::end_bound(&range),
+                    #mode,
+                )
             }
         }
     });
@@ -253,4 +262,18 @@ fn field_methods(
         #range
         #prefix
     }
+}
+
+/// `user_id` -> `UserId`.
+fn camel(name: &str) -> String {
+    name.split('_')
+        .filter(|part| !part.is_empty())
+        .map(|part| {
+            let mut chars = part.chars();
+            chars
+                .next()
+                .map(|c| c.to_uppercase().chain(chars).collect::<String>())
+                .unwrap_or_default()
+        })
+        .collect()
 }

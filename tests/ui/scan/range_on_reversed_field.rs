@@ -1,0 +1,12 @@
+use rowkey::RowKey;
+
+#[derive(RowKey)]
+struct Event {
+    #[rowkey(reverse)]
+    user: u64,
+    ts: i64,
+}
+
+fn main() {
+    let _ = Event::scan().user_range(1..5);
+}
