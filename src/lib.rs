@@ -107,6 +107,38 @@
 //!   [`DecodeSaltedKey`];
 //! - for fixed layouts, `K::LEN` and `K::to_key() -> Result<[u8; K::LEN], EncodeError>`.
 //!
+//! # Scans
+//!
+//! `K::scan()` walks the fields in key order. For the field `f` that comes next, `.f(v)` binds it,
+//! `.f_in(values)` binds it to a list, and `.f_range(r)` or (strings and bytes) `.f_prefix(p)`
+//! end the scan with a range. Binding out of key order does not compile. The result derefs to a
+//! [`Scan`]: [`Scan::ranges`] gives the sorted, non-overlapping [`KeyRange`]s to scan,
+//! [`Scan::matches`] checks one key exactly, and [`Scan::is_exact`] says whether every key in the
+//! ranges matches.
+//!
+//! ```
+//! use rowkey::RowKey;
+//!
+//! #[derive(RowKey)]
+//! struct Reading {
+//!     sensor: u32,
+//!     #[rowkey(desc)]
+//!     ts: i64,
+//! }
+//!
+//! let plan = Reading::scan().sensor(7).ts_range(100..200);
+//! let ranges: Vec<_> = plan.ranges().collect();
+//! assert_eq!(ranges.len(), 1);
+//! assert!(plan.matches(&Reading { sensor: 7, ts: 150 }.to_vec()?));
+//! assert!(!plan.matches(&Reading { sensor: 7, ts: 200 }.to_vec()?));
+//! assert!(ranges[0].contains(&Reading { sensor: 7, ts: 100 }.to_vec()?));
+//! # Ok::<(), rowkey::EncodeError>(())
+//! ```
+//!
+//! Salted layouts plan one range per bucket (or only the buckets of bound sources); merge the
+//! per-bucket results with [`merge::merge_by_key`]. A hash-prefixed layout whose hash sources are
+//! not all bound scans the whole table with `is_exact()` false.
+//!
 //! To key on your own types, implement [`KeyField`] and [`DecodeField`]. With the `uuid` feature,
 //! `uuid::Uuid` is a field type (its 16 bytes).
 #![no_std]

@@ -176,3 +176,21 @@ fn prefixed_layouts_encode_and_decode_without_allocating() {
     let (n, back) = allocations(|| WholeSalted::decode(&key).unwrap());
     assert_eq!((n, back), (0, w));
 }
+
+#[test]
+fn single_range_scan_plans_do_not_allocate() {
+    let (n, count) = allocations(|| {
+        let plan = Fixed::scan().user(42).ts_range(5..1_700_000_000_000);
+        let mut count = 0;
+        for r in plan.ranges() {
+            count += r.start().len() + r.stop().len();
+        }
+        count + usize::from(plan.matches(&[0; Fixed::LEN]))
+    });
+    assert_eq!(n, 0);
+    assert!(count > 0);
+    let (n, exact) = allocations(|| Hashed::scan().user(7).ts_range(..3).is_exact());
+    assert_eq!((n, exact), (0, true));
+    let (n, ranges) = allocations(|| Hashed::scan().user(7).ranges().len());
+    assert_eq!((n, ranges), (0, 1));
+}

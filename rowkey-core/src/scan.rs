@@ -28,6 +28,7 @@ pub(crate) enum KeyBuf {
 }
 
 impl KeyBuf {
+    #[inline]
     pub(crate) const fn new() -> Self {
         KeyBuf::Inline {
             len: 0,
@@ -35,12 +36,14 @@ impl KeyBuf {
         }
     }
 
+    #[inline]
     pub(crate) fn from_slice(bytes: &[u8]) -> Self {
         let mut buf = KeyBuf::new();
         buf.extend(bytes);
         buf
     }
 
+    #[inline]
     pub(crate) fn as_slice(&self) -> &[u8] {
         match self {
             KeyBuf::Inline { len, bytes } => &bytes[..usize::from(*len)],
@@ -48,18 +51,18 @@ impl KeyBuf {
         }
     }
 
+    #[inline]
     pub(crate) fn len(&self) -> usize {
         self.as_slice().len()
     }
 
     /// Appends `n` zero bytes and returns them, to be written in place.
+    #[inline]
     pub(crate) fn grow(&mut self, n: usize) -> &mut [u8] {
         let old = self.len();
         let new = old + n;
         if new > INLINE && matches!(self, KeyBuf::Inline { .. }) {
-            let mut v = Vec::with_capacity(new.max(2 * INLINE));
-            v.extend_from_slice(self.as_slice());
-            *self = KeyBuf::Heap(v);
+            self.spill(new);
         }
         match self {
             KeyBuf::Inline { len, bytes } => {
@@ -73,14 +76,38 @@ impl KeyBuf {
         }
     }
 
+    #[cold]
+    fn spill(&mut self, need: usize) {
+        let mut v = Vec::with_capacity(need.max(2 * INLINE));
+        v.extend_from_slice(self.as_slice());
+        *self = KeyBuf::Heap(v);
+    }
+
+    /// Turns the buffer into the first key after every key it prefixes (in place).
+    #[inline]
+    fn advance_to_next_prefix(&mut self) {
+        let keep = self
+            .as_slice()
+            .iter()
+            .rposition(|&b| b != 0xFF)
+            .map_or(0, |i| i + 1);
+        self.truncate(keep);
+        if let Some(last) = self.last_mut() {
+            *last += 1;
+        }
+    }
+
+    #[inline]
     pub(crate) fn extend(&mut self, bytes: &[u8]) {
         self.grow(bytes.len()).copy_from_slice(bytes);
     }
 
+    #[inline]
     pub(crate) fn push(&mut self, b: u8) {
         self.grow(1)[0] = b;
     }
 
+    #[inline]
     fn truncate(&mut self, n: usize) {
         match self {
             KeyBuf::Inline { len, .. } => *len = (*len).min(n as u8),
@@ -88,6 +115,7 @@ impl KeyBuf {
         }
     }
 
+    #[inline]
     fn last_mut(&mut self) -> Option<&mut u8> {
         match self {
             KeyBuf::Inline { len, bytes } => bytes[..usize::from(*len)].last_mut(),
@@ -126,19 +154,8 @@ pub fn prefix_stop(prefix: &[u8]) -> Vec<u8> {
 
 fn next_prefix(prefix: &[u8]) -> KeyBuf {
     let mut stop = KeyBuf::from_slice(prefix);
-    let keep = prefix.iter().rposition(|&b| b != 0xFF).map_or(0, |i| i + 1);
-    stop.truncate(keep);
-    if let Some(last) = stop.last_mut() {
-        *last += 1;
-    }
+    stop.advance_to_next_prefix();
     stop
-}
-
-/// The first key after `key` itself: `key` followed by `00`.
-fn successor(key: &[u8]) -> KeyBuf {
-    let mut next = KeyBuf::from_slice(key);
-    next.push(0);
-    next
 }
 
 /// A half-open range of keys `[start, stop)`; an empty `stop` means the end of the table.
@@ -524,29 +541,28 @@ impl<K: ?Sized> Scan<K> {
             || self.is_unconstrained()
     }
 
-    /// The ranges of the alternatives' key bodies (the key after the prefix component), each
-    /// with its alternative.
-    fn body_ranges(&self) -> impl Iterator<Item = (&Alt, KeyBuf, KeyBuf)> + '_ {
-        self.alts
-            .as_slice()
-            .iter()
-            .filter_map(move |alt| self.body_range(alt).map(|(s, e)| (alt, s, e)))
-    }
-
-    fn body_range(&self, alt: &Alt) -> Option<(KeyBuf, KeyBuf)> {
-        body_range(alt, &self.tail, self.is_point(), self.layout.fixed)
+    /// The range of one alternative behind `prefix`, or `None` when it is empty.
+    fn range_of(&self, alt: &Alt, prefix: &[u8]) -> Option<KeyRange> {
+        range_of(alt, &self.tail, self.is_point(), self.layout.fixed, prefix)
     }
 
     /// Exactly whether `key` satisfies the plan.
     pub fn matches(&self, key: &[u8]) -> bool {
         let plen = self.layout.prefix.encoded_len();
-        let (Some(prefix), Some(body)) = (key.get(..plen), key.get(plen..)) else {
+        let Some(prefix) = key.get(..plen) else {
             return false;
         };
         let known = self.prefix_known();
-        self.body_ranges().any(|(alt, start, stop)| {
-            let in_body = body >= start.as_slice() && (stop.len() == 0 || body < stop.as_slice());
-            in_body && prefix_allowed(self.layout, alt, known, prefix)
+        self.alts.as_slice().iter().any(|alt| {
+            // The key's own prefix when the plan does not fix it; allowed or not, checked after.
+            let expected = if known {
+                prefix_of(self.layout, alt)
+            } else {
+                KeyBuf::from_slice(prefix)
+            };
+            self.range_of(alt, expected.as_slice())
+                .is_some_and(|r| r.contains(key))
+                && prefix_allowed(self.layout, alt, known, prefix)
         })
     }
 
@@ -556,34 +572,41 @@ impl<K: ?Sized> Scan<K> {
     pub fn ranges(&self) -> Ranges {
         let prefix = self.layout.prefix;
         if !self.is_exact() {
-            if self.body_ranges().next().is_none() {
-                return Ranges::none();
-            }
-            return Ranges::one(KeyRange::new(&[], &[]));
+            let any = self
+                .alts
+                .as_slice()
+                .iter()
+                .any(|alt| self.range_of(alt, &[]).is_some());
+            return if any {
+                Ranges::one(KeyRange::new(&[], &[]))
+            } else {
+                Ranges::none()
+            };
         }
         let known = self.prefix_known();
         // The common plan: one alternative, one prefix. Built without allocating.
         if let (Alts::One(alt), true) = (&self.alts, prefix.is_none() || known) {
-            return match self.body_range(alt) {
-                Some((start, stop)) => {
-                    Ranges::one(with_prefix(&prefix_of(self.layout, alt), start, stop))
-                }
+            let range = if prefix.is_none() {
+                self.range_of(alt, &[])
+            } else {
+                self.range_of(alt, prefix_of(self.layout, alt).as_slice())
+            };
+            return match range {
+                Some(r) => Ranges::one(r),
                 None => Ranges::none(),
             };
         }
         let mut ranges: Vec<KeyRange> = Vec::new();
-        for (alt, start, stop) in self.body_ranges() {
+        for alt in self.alts.as_slice() {
             match prefix {
                 Prefix::Salt(salt) if !known => {
                     for bucket in 0..salt.buckets() {
-                        let bucket = KeyBuf::from_slice(&[bucket as u8]);
-                        ranges.push(with_prefix(&bucket, start.clone(), stop.clone()));
+                        ranges.extend(self.range_of(alt, &[bucket as u8]));
                     }
                 }
-                _ => ranges.push(with_prefix(&prefix_of(self.layout, alt), start, stop)),
+                _ => ranges.extend(self.range_of(alt, prefix_of(self.layout, alt).as_slice())),
             }
         }
-        ranges.retain(|r| !r.is_empty());
         ranges.sort_by(KeyRange::cmp_start);
         Ranges::many(merge(ranges, matches!(prefix, Prefix::Salt(_))))
     }
@@ -692,43 +715,60 @@ fn prefix_tail(prefix: &[u8], mode: FieldMode) -> Tail {
     }
 }
 
-/// The body range `[start, stop)` of one alternative under `tail`; `None` when it is empty.
-/// `point`: every field is fixed by equality; `fixed`: every key has the same length.
-fn body_range(alt: &Alt, tail: &Tail, point: bool, fixed: bool) -> Option<(KeyBuf, KeyBuf)> {
-    let body = alt.body.as_slice();
-    // The first key after a complete key `k`: `k 00`, or, when no key is longer, its increment.
-    let after_key = |k: &[u8]| if fixed { next_prefix(k) } else { successor(k) };
-    let joined = |e: &KeyBuf| {
-        let mut k = KeyBuf::from_slice(body);
-        k.extend(e.as_slice());
-        k
-    };
-    let (start, stop) = match tail {
-        Tail::Empty => return None,
-        Tail::Open if point => (KeyBuf::from_slice(body), after_key(body)),
-        Tail::Open => (KeyBuf::from_slice(body), next_prefix(body)),
-        Tail::Range { lower, upper, last } => {
-            let start = match lower {
-                Lower::Unbounded => KeyBuf::from_slice(body),
-                Lower::AtOrAfter(e) => joined(e),
-                // The last field's bytes end the key: the next key is the successor. Otherwise
-                // skip every key whose field is E, whatever follows it.
-                Lower::After(e) if *last => after_key(joined(e).as_slice()),
-                Lower::After(e) => next_prefix(joined(e).as_slice()),
-            };
-            let stop = match upper {
-                Upper::Unbounded => next_prefix(body),
-                Upper::Before(e) => joined(e),
-                Upper::AtOrBefore(e) if *last => after_key(joined(e).as_slice()),
-                Upper::AtOrBefore(e) => next_prefix(joined(e).as_slice()),
-            };
-            (start, stop)
+/// The range `[start, stop)` of one alternative under `tail`, behind the key prefix `prefix`;
+/// `None` when it is empty. `point`: every field is fixed by equality; `fixed`: every key has the
+/// same length. Both ends are built in place: prefix, body, then the bound.
+#[inline]
+fn range_of(alt: &Alt, tail: &Tail, point: bool, fixed: bool, prefix: &[u8]) -> Option<KeyRange> {
+    let mut start = KeyBuf::from_slice(prefix);
+    start.extend(alt.body.as_slice());
+    let mut stop = start.clone();
+    // Without a bound on the next field the range cannot be empty: stop is past start, or open.
+    let bounded = matches!(tail, Tail::Range { .. });
+    // The first key after the complete key in `k`: `k 00`, or, when no key is longer, its
+    // increment. The first key after every key that starts with `k`: `k`'s next prefix.
+    let after_key = |k: &mut KeyBuf| {
+        if fixed {
+            k.advance_to_next_prefix()
+        } else {
+            k.push(0)
         }
     };
-    if stop.len() != 0 && start.as_slice() >= stop.as_slice() {
-        return None;
+    match tail {
+        Tail::Empty => return None,
+        Tail::Open if point => after_key(&mut stop),
+        Tail::Open => stop.advance_to_next_prefix(),
+        Tail::Range { lower, upper, last } => {
+            match lower {
+                Lower::Unbounded => {}
+                Lower::AtOrAfter(e) => start.extend(e.as_slice()),
+                // The last field's bytes end the key: the next key is the successor. Otherwise
+                // skip every key whose field is E, whatever follows it.
+                Lower::After(e) => {
+                    start.extend(e.as_slice());
+                    if *last {
+                        after_key(&mut start);
+                    } else {
+                        start.advance_to_next_prefix();
+                    }
+                }
+            }
+            match upper {
+                Upper::Unbounded => stop.advance_to_next_prefix(),
+                Upper::Before(e) => stop.extend(e.as_slice()),
+                Upper::AtOrBefore(e) => {
+                    stop.extend(e.as_slice());
+                    if *last {
+                        after_key(&mut stop);
+                    } else {
+                        stop.advance_to_next_prefix();
+                    }
+                }
+            }
+        }
     }
-    Some((start, stop))
+    let range = KeyRange { start, stop };
+    (!bounded || !range.is_empty()).then_some(range)
 }
 
 /// The prefix component of an alternative whose prefix is known (or none).
@@ -756,20 +796,6 @@ fn prefix_allowed(layout: &ScanLayout, alt: &Alt, known: bool, prefix: &[u8]) ->
         // Unbound hash sources: the body decides (the plan is not exact).
         Prefix::Hash(_) => true,
     }
-}
-
-/// `[prefix + start, prefix + stop)`; a body range open to the end stops at the end of the prefix.
-fn with_prefix(prefix: &KeyBuf, start: KeyBuf, stop: KeyBuf) -> KeyRange {
-    let mut s = prefix.clone();
-    s.extend(start.as_slice());
-    let e = if stop.len() == 0 {
-        next_prefix(prefix.as_slice())
-    } else {
-        let mut e = prefix.clone();
-        e.extend(stop.as_slice());
-        e
-    };
-    KeyRange { start: s, stop: e }
 }
 
 /// Merges sorted ranges that overlap or touch; with `buckets`, never across salt buckets.
@@ -808,9 +834,10 @@ impl Ranges {
         }
     }
 
+    /// One range, which the caller has checked is not empty.
     fn one(r: KeyRange) -> Self {
         Ranges {
-            inner: RangesInner::One(if r.is_empty() { None } else { Some(r) }),
+            inner: RangesInner::One(Some(r)),
         }
     }
 

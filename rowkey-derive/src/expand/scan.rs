@@ -144,14 +144,14 @@ enum Arg {
     /// `&[u8]`; IN lists take anything `AsRef<[u8]>`.
     Bytes,
     /// The field's own type (lifetimes made `'static`).
-    Own(syn::Type),
+    Own(Box<syn::Type>),
 }
 
 fn arg_of(field: &Field) -> Arg {
     match &field.kind {
         TypeKind::Str { .. } => Arg::Str,
         TypeKind::Bytes { .. } => Arg::Bytes,
-        _ => Arg::Own(super::checks::replace_lifetimes(field.ty)),
+        _ => Arg::Own(Box::new(super::checks::replace_lifetimes(field.ty))),
     }
 }
 

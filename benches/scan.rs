@@ -1,0 +1,64 @@
+//! Scan planning cost, side by side with encoding one key of the same layout: a single-range plan
+//! on a fixed layout should cost about one key encode (and allocates nothing: see
+//! tests/no_alloc.rs); a 1,000-value IN list is planned once per query.
+//!
+//! Run with `cargo bench --bench scan`.
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use rowkey::RowKey;
+
+#[derive(RowKey)]
+struct Event {
+    user: u64,
+    #[rowkey(desc)]
+    ts: i64,
+    kind: u32,
+}
+
+fn planning(c: &mut Criterion) {
+    let mut group = c.benchmark_group("scan planning (fixed layout u64, desc i64, u32)");
+    group.bench_function("encode one key (encode_into)", |b| {
+        let mut buf = [0u8; Event::LEN];
+        b.iter(|| {
+            let key = Event {
+                user: black_box(42),
+                ts: black_box(1_700_000_000_000),
+                kind: black_box(7),
+            };
+            key.encode_into(&mut buf).unwrap();
+            black_box(&buf);
+        })
+    });
+    group.bench_function("single-range plan: user(u).ts_range(a..b).ranges()", |b| {
+        b.iter(|| {
+            let plan = Event::scan()
+                .user(black_box(42))
+                .ts_range(black_box(1_700_000_000_000)..black_box(1_700_000_100_000));
+            for r in plan.ranges() {
+                black_box((r.start().len(), r.stop().len()));
+            }
+        })
+    });
+    group.bench_function("single-range plan: user(u).ranges()", |b| {
+        b.iter(|| {
+            for r in Event::scan().user(black_box(42)).ranges() {
+                black_box((r.start().len(), r.stop().len()));
+            }
+        })
+    });
+    let users: Vec<u64> = (0..1_000u64)
+        .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) % 100_000)
+        .collect();
+    group.bench_function("IN list of 1,000 values: user_in(..).ranges()", |b| {
+        b.iter(|| {
+            let plan = Event::scan().user_in(black_box(&users).iter().copied());
+            black_box(plan.ranges().count());
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, planning);
+criterion_main!(benches);
