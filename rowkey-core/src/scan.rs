@@ -344,19 +344,11 @@ enum Tail {
     Empty,
 }
 
-/// A scan plan over keys of `K`, built by `K::scan()`.
+/// A scan plan over keys of `K`, built by the generated `K::scan()` (see the `rowkey` crate's
+/// documentation, section "Scans", for a worked example).
 ///
-/// ```
-/// use rowkey::{RowKey, Scan};
-///
-/// #[derive(RowKey)]
-/// struct K { user: u8, ts: u8 }
-///
-/// let plan: Scan<K> = K::scan().user(2).ts_range(5..20);
-/// let ranges: Vec<_> = plan.ranges().collect();
-/// assert_eq!((ranges[0].start(), ranges[0].stop()), (&[0x02, 0x05][..], &[0x02, 0x14][..]));
-/// assert!(plan.matches(&[0x02, 0x07]) && !plan.matches(&[0x02, 0x14]));
-/// ```
+/// For `K { user: u8, ts: u8 }`, `K::scan().user(2).ts_range(5..20)` is the one range
+/// `[02 05, 02 14)`: it matches the key `02 07` and not `02 14`.
 pub struct Scan<K: ?Sized> {
     layout: &'static ScanLayout,
     alts: Alts,
