@@ -183,7 +183,7 @@ pub mod __private {
     pub use rowkey_core::derive_support::*;
     pub use rowkey_core::{
         DecodeError, DecodeField, DecodeKey, DecodeSaltedKey, EncodeError, FieldMode, FieldShape,
-        KeyField, Prefix, RowKey, SaltHash, SaltedKey,
+        KeyField, Prefix, RowKey, SaltHash, SaltedKey, TextRule, ValueSink,
     };
     #[cfg(feature = "alloc")]
     pub use rowkey_core::{Scan, ScanLayout};

@@ -59,6 +59,15 @@ impl<'o> KeyWriter<'o> {
         self.out.get(from..self.pos).unwrap_or_default()
     }
 
+    /// Writes the text format's delimiter between two segments.
+    #[inline(always)]
+    pub fn delimiter(&mut self, delimiter: &str) -> Result<(), EncodeError> {
+        let rest = self.out.get_mut(self.pos..).unwrap_or_default();
+        out_prefix(rest, delimiter.len())?.copy_from_slice(delimiter.as_bytes());
+        self.pos += delimiter.len();
+        Ok(())
+    }
+
     /// The number of bytes written so far.
     #[inline(always)]
     pub fn written(&self) -> usize {
@@ -93,6 +102,20 @@ impl<'k> KeyReader<'k> {
             }
             Err(e) => Err(e.in_field(key, field, self.pos)),
         }
+    }
+
+    /// Expects the text format's delimiter between two segments.
+    #[inline(always)]
+    pub fn delimiter(&mut self, delimiter: &str) -> Result<(), DecodeError> {
+        let rest = self.input.get(self.pos..).unwrap_or_default();
+        if !rest.starts_with(delimiter.as_bytes()) {
+            return Err(DecodeError::new(
+                DecodeErrorKind::InvalidText("expected the delimiter between segments"),
+                self.pos,
+            ));
+        }
+        self.pos += delimiter.len();
+        Ok(())
     }
 
     /// The next `n` bytes (the prefix).
@@ -260,19 +283,39 @@ pub fn to_array<K: RowKey + ?Sized, const N: usize>(key: &K) -> Result<[u8; N], 
     Ok(out)
 }
 
-/// Encodes a fieldless enum's discriminant.
+/// Encodes a fieldless enum's discriminant: one byte, or three digits in text layouts.
 #[inline(always)]
 pub fn encode_discriminant(d: u8, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+    if mode.is_text() {
+        return crate::codec::text::encode_int(u128::from(d), 255, out, mode);
+    }
     crate::codec::put(&[d], out, mode)
 }
 
-/// Reads a fieldless enum's discriminant byte.
+/// The encoded length of a fieldless enum.
 #[inline(always)]
-pub fn decode_discriminant(input: &[u8], mode: FieldMode) -> Result<u8, DecodeError> {
+pub fn discriminant_len(mode: FieldMode) -> usize {
+    if mode.is_text() {
+        crate::codec::text::int_len(255, mode)
+    } else {
+        1
+    }
+}
+
+/// Reads a fieldless enum's discriminant and the bytes it took.
+#[inline(always)]
+pub fn decode_discriminant(input: &[u8], mode: FieldMode) -> Result<(u8, usize), DecodeError> {
+    if mode.is_text() {
+        let (d, n) = crate::codec::text::decode_int(input, 255, mode)?;
+        return Ok((d as u8, n));
+    }
     let mut b = [0u8];
     crate::codec::take_into(input, &mut b, mode)?;
-    Ok(b[0])
+    Ok((b[0], 1))
 }
+
+/// The shape of a fieldless enum: one byte, or three digits in text layouts.
+pub const ENUM_SHAPE: FieldShape = FieldShape::fixed(1).with_text_digits(3);
 
 /// The error for a byte that names no variant of enum `name`.
 #[cold]
@@ -415,6 +458,63 @@ pub const fn hash_prefix(len: usize) -> HashPrefix {
         Some(h) => h,
         None => panic!("hash prefix length must be in 1..=16"),
     }
+}
+
+/// A text hash prefix known to be valid (checked by the derive), for generated constants.
+pub const fn text_hash_prefix(len: usize, upper: bool) -> HashPrefix {
+    match HashPrefix::text(len, upper) {
+        Some(h) => h,
+        None => panic!("text hash prefix length must be in 1..=32"),
+    }
+}
+
+/// Writes the salt bucket into the reserved prefix: one byte, or zero-padded decimal in text.
+#[inline(always)]
+pub fn write_salt(salt: Salt, bucket: u8, out: &mut [u8]) {
+    if salt.is_text() {
+        let mut v = bucket;
+        for slot in out.iter_mut().rev() {
+            *slot = b'0' + v % 10;
+            v /= 10;
+        }
+    } else if let Some(first) = out.first_mut() {
+        *first = bucket;
+    }
+}
+
+/// Reads the salt bucket from a key's prefix.
+#[inline(always)]
+pub fn read_salt(salt: Salt, prefix: &[u8]) -> Result<u8, DecodeError> {
+    if !salt.is_text() {
+        return prefix.first().copied().ok_or_else(|| {
+            DecodeError::new(
+                DecodeErrorKind::Truncated {
+                    needed: 1,
+                    available: 0,
+                },
+                0,
+            )
+        });
+    }
+    let mut v: u16 = 0;
+    for &b in prefix {
+        if !b.is_ascii_digit() {
+            return Err(DecodeError::new(
+                DecodeErrorKind::InvalidText("the salt is not decimal digits"),
+                0,
+            ));
+        }
+        v = v * 10 + u16::from(b - b'0');
+    }
+    u8::try_from(v).map_err(|_| {
+        DecodeError::new(
+            DecodeErrorKind::BucketOutOfRange {
+                bucket: u8::MAX,
+                buckets: salt.buckets(),
+            },
+            0,
+        )
+    })
 }
 
 /// An IN-list item of a string field: anything that views as `str` keys as its content.

@@ -40,6 +40,10 @@ pub enum EncodeErrorKind {
         /// The limit.
         max: usize,
     },
+    /// A negative number in a text layout, whose numbers are unsigned decimal digits.
+    Negative,
+    /// A text field that another segment follows contains the delimiter.
+    DelimiterInField,
     /// A writer-chosen salt bucket is not below the bucket count.
     BucketOutOfRange {
         /// The bucket given.
@@ -139,6 +143,12 @@ impl fmt::Display for EncodeErrorKind {
             EncodeErrorKind::RowTooLong { len, max } => {
                 write!(f, "key is {len} bytes, longer than the row limit of {max}")
             }
+            EncodeErrorKind::Negative => {
+                f.write_str("negative numbers cannot be written in a text layout")
+            }
+            EncodeErrorKind::DelimiterInField => f.write_str(
+                "the text contains the layout's delimiter, and another segment follows it",
+            ),
             EncodeErrorKind::BucketOutOfRange { bucket, buckets } => {
                 write!(
                     f,
@@ -190,6 +200,8 @@ pub enum DecodeErrorKind {
     InvalidChar(u32),
     /// An `Option` tag other than `00` (None) or `01` (Some).
     InvalidOptionTag(u8),
+    /// Text that is not what the text format puts there (digits, a delimiter).
+    InvalidText(&'static str),
     /// A byte that is not the discriminant of any variant of the enum.
     UnknownDiscriminant {
         /// The byte found.
@@ -312,6 +324,7 @@ impl fmt::Display for DecodeErrorKind {
             DecodeErrorKind::InvalidOptionTag(b) => {
                 write!(f, "Option tag {b:02X} is neither 00 (None) nor 01 (Some)")
             }
+            DecodeErrorKind::InvalidText(what) => write!(f, "malformed text: {what}"),
             DecodeErrorKind::UnknownDiscriminant { value, enum_name } => {
                 write!(
                     f,

@@ -26,6 +26,8 @@ pub struct FieldMode {
     reverse: bool,
     delimited: bool,
     salt: SaltChoice,
+    /// The text format (DESIGN §6), and the delimiter between its segments.
+    text: Option<&'static str>,
 }
 
 /// Who chooses the salt bucket of a key: the salt function, or the writer.
@@ -48,6 +50,7 @@ impl FieldMode {
         reverse: false,
         delimited: false,
         salt: SaltChoice::Computed,
+        text: None,
     };
 
     /// A field that other fields follow, ascending, natural width.
@@ -57,6 +60,7 @@ impl FieldMode {
         reverse: false,
         delimited: true,
         salt: SaltChoice::Computed,
+        text: None,
     };
 
     /// The same mode with a fixed `width` (`0` means the natural width).
@@ -77,6 +81,30 @@ impl FieldMode {
         FieldMode {
             reverse: true,
             ..self
+        }
+    }
+
+    /// The same mode in the text format, whose segments are joined by `delimiter`.
+    #[must_use]
+    pub const fn with_text(self, delimiter: &'static str) -> Self {
+        FieldMode {
+            text: Some(delimiter),
+            ..self
+        }
+    }
+
+    /// Whether the field is written in the text format.
+    #[inline]
+    pub const fn is_text(self) -> bool {
+        self.text.is_some()
+    }
+
+    /// The text format's delimiter (empty in the binary format).
+    #[inline]
+    pub const fn delimiter(self) -> &'static str {
+        match self.text {
+            Some(d) => d,
+            None => "",
         }
     }
 
@@ -118,7 +146,10 @@ impl FieldMode {
     #[inline]
     #[must_use]
     pub const fn value_mode(self) -> FieldMode {
-        FieldMode::LAST.with_width(self.width)
+        FieldMode {
+            text: self.text,
+            ..FieldMode::LAST.with_width(self.width)
+        }
     }
 
     /// The declared width, if any.
@@ -150,10 +181,10 @@ impl FieldMode {
         self.delimited || self.desc
     }
 
-    /// Variable-length content in this mode takes the escaped form `... 00 01`.
+    /// Variable-length content in this mode takes the escaped form `... 00 01` (binary format).
     #[inline]
     pub const fn escapes(self) -> bool {
-        self.width == 0 && self.is_delimited()
+        self.width == 0 && self.is_delimited() && self.text.is_none()
     }
 
     /// The mode of a field declared with `inner` inside a nested key placed with `self`.
@@ -169,6 +200,7 @@ impl FieldMode {
             reverse: inner.reverse,
             delimited: inner.delimited || self.delimited || self.desc,
             salt: SaltChoice::Computed,
+            text: inner.text,
         }
     }
 }
@@ -205,6 +237,18 @@ pub struct FieldShape {
     reversible: bool,
     tags: usize,
     prefix: Prefix,
+    text: TextRule,
+}
+
+/// How a field type is written in the text format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TextRule {
+    /// Not in text layouts.
+    None,
+    /// Zero-padded decimal of this many digits (an integer's MAX), or `width` digits.
+    Digits(usize),
+    /// A string: its content, or padded with spaces to `width`.
+    Str,
 }
 
 impl FieldShape {
@@ -217,7 +261,22 @@ impl FieldShape {
             reversible: false,
             tags: 0,
             prefix: Prefix::None,
+            text: TextRule::None,
         }
+    }
+
+    /// The same shape, written in text layouts as `digits` zero-padded decimal digits.
+    #[must_use]
+    pub const fn with_text_digits(self, digits: usize) -> Self {
+        FieldShape {
+            text: TextRule::Digits(digits),
+            ..self
+        }
+    }
+
+    /// How the type is written in text layouts.
+    pub const fn text_rule(self) -> TextRule {
+        self.text
     }
 
     /// An integer of `len` bytes: `width` narrows it, `reverse` applies.
@@ -238,6 +297,7 @@ impl FieldShape {
             reversible: true,
             tags: 0,
             prefix: Prefix::None,
+            text: TextRule::Str,
         }
     }
 
@@ -266,6 +326,7 @@ impl FieldShape {
             reversible: false,
             tags: 0,
             prefix,
+            text: TextRule::None,
         }
     }
 
@@ -287,6 +348,7 @@ impl FieldShape {
             reversible: self.reversible,
             tags: self.tags + 1,
             prefix: self.prefix,
+            text: TextRule::None,
         }
     }
 
@@ -311,6 +373,13 @@ impl FieldShape {
 
     /// The length of every encoding in `mode`, when it is always the same.
     pub const fn fixed_len(self, mode: FieldMode) -> Option<usize> {
+        if mode.is_text() {
+            return match (self.text, mode.width()) {
+                (TextRule::Digits(_) | TextRule::Str, Some(w)) => Some(w),
+                (TextRule::Digits(d), None) => Some(d),
+                _ => None,
+            };
+        }
         match mode.width() {
             Some(w) if self.tags == 0 => Some(w),
             Some(_) => None,
@@ -320,6 +389,9 @@ impl FieldShape {
 
     /// An upper bound of the encoded length in `mode`, when there is one.
     pub const fn max_len(self, mode: FieldMode) -> Option<usize> {
+        if mode.is_text() {
+            return self.fixed_len(mode);
+        }
         match mode.width() {
             Some(w) => w.checked_add(self.tags),
             None => self.max,

@@ -39,7 +39,7 @@ pub mod regions;
 mod scan;
 
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
-pub use field::{DecodeField, FieldMode, FieldShape, KeyField, WidthRule};
+pub use field::{DecodeField, FieldMode, FieldShape, KeyField, TextRule, WidthRule};
 pub use key::{DecodeKey, DecodeSaltedKey, RowKey, SaltedKey, SplitKeys};
 pub use prefix::{HashPrefix, HashPrefixHasher, Prefix, Salt, SaltHash, SaltHasher, ValueSink};
 #[cfg(feature = "alloc")]

@@ -39,15 +39,41 @@ pub enum SaltHash {
 pub struct Salt {
     buckets: u16,
     hash: SaltHash,
+    text: bool,
 }
 
 impl Salt {
     /// A salt of `buckets` buckets (1..=256, so the bucket fits one byte); `None` otherwise.
     pub const fn new(buckets: u16, hash: SaltHash) -> Option<Salt> {
         if buckets >= 1 && buckets <= 256 {
-            Some(Salt { buckets, hash })
+            Some(Salt {
+                buckets,
+                hash,
+                text: false,
+            })
         } else {
             None
+        }
+    }
+
+    /// The same salt in a text layout: the bucket written as zero-padded decimal digits, and
+    /// `mod` reading its source as decimal digits.
+    #[must_use]
+    pub const fn in_text(self) -> Salt {
+        Salt { text: true, ..self }
+    }
+
+    /// Whether the salt is written as decimal digits.
+    pub const fn is_text(self) -> bool {
+        self.text
+    }
+
+    /// The length of the salt in the key: one byte, or the digits of `buckets - 1` in text.
+    pub const fn encoded_len(self) -> usize {
+        if self.text {
+            crate::codec::text::digits_of((self.buckets - 1) as u128)
+        } else {
+            1
         }
     }
 
@@ -75,6 +101,7 @@ impl Salt {
             state: match self.hash {
                 SaltHash::Md5 => SaltState::Md5(Md5::new()),
                 SaltHash::Java => SaltState::Java(1),
+                SaltHash::Mod if self.text => SaltState::ModDecimal(0),
                 SaltHash::Mod => SaltState::Mod(0),
             },
         }
@@ -94,6 +121,8 @@ enum SaltState {
     Java(i32),
     /// The big-endian number of the bytes so far, modulo the bucket count.
     Mod(u32),
+    /// The decimal number of the digits so far, modulo the bucket count (text layouts).
+    ModDecimal(u32),
 }
 
 impl ValueSink for SaltHasher {
@@ -112,6 +141,12 @@ impl ValueSink for SaltHasher {
                     *rem = (*rem * 256 + u32::from(b)) % n;
                 }
             }
+            SaltState::ModDecimal(rem) => {
+                let n = u32::from(self.buckets);
+                for &b in bytes.iter().filter(|b| b.is_ascii_digit()) {
+                    *rem = (*rem * 10 + u32::from(b - b'0')) % n;
+                }
+            }
         }
     }
 }
@@ -128,7 +163,7 @@ impl SaltHasher {
             // Java's % keeps the dividend's sign; abs after it (PHOENIX-1472) stays below n even
             // for Integer.MIN_VALUE.
             SaltState::Java(h) => (h % n as i32).unsigned_abs(),
-            SaltState::Mod(rem) => rem,
+            SaltState::Mod(rem) | SaltState::ModDecimal(rem) => rem,
         };
         bucket as u8
     }
@@ -145,19 +180,41 @@ impl SaltHasher {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct HashPrefix {
     len: u8,
+    /// Text layouts: hex digits (`upper` for uppercase) instead of raw bytes.
+    text: Option<bool>,
 }
 
 impl HashPrefix {
     /// A prefix of `len` bytes (1..=16); `None` otherwise.
     pub const fn new(len: usize) -> Option<HashPrefix> {
         if len >= 1 && len <= 16 {
-            Some(HashPrefix { len: len as u8 })
+            Some(HashPrefix {
+                len: len as u8,
+                text: None,
+            })
         } else {
             None
         }
     }
 
-    /// The prefix length in bytes.
+    /// A text prefix of `len` hex digits (1..=32), uppercase when `upper`; `None` otherwise.
+    pub const fn text(len: usize, upper: bool) -> Option<HashPrefix> {
+        if len >= 1 && len <= 32 {
+            Some(HashPrefix {
+                len: len as u8,
+                text: Some(upper),
+            })
+        } else {
+            None
+        }
+    }
+
+    /// Whether the prefix is hex digits.
+    pub const fn is_text(self) -> bool {
+        self.text.is_some()
+    }
+
+    /// The prefix length in bytes (hex digits in text layouts).
     pub const fn prefix_len(self) -> usize {
         self.len as usize
     }
@@ -173,6 +230,7 @@ impl HashPrefix {
     pub fn hasher(self) -> HashPrefixHasher {
         HashPrefixHasher {
             len: self.len,
+            text: self.text,
             md5: Md5::new(),
         }
     }
@@ -182,6 +240,7 @@ impl HashPrefix {
 #[derive(Clone)]
 pub struct HashPrefixHasher {
     len: u8,
+    text: Option<bool>,
     md5: Md5,
 }
 
@@ -193,16 +252,33 @@ impl ValueSink for HashPrefixHasher {
 }
 
 impl HashPrefixHasher {
-    /// Writes the prefix to `out[..len]`.
+    /// Writes the prefix to `out[..len]` (`out` shorter than `len` takes what fits).
     pub fn finish_into(self, out: &mut [u8]) {
-        let digest = self.md5.finalize();
         let n = usize::from(self.len).min(out.len());
-        out[..n].copy_from_slice(&digest[..n]);
+        let prefix = self.finish();
+        out[..n].copy_from_slice(&prefix[..n]);
     }
 
-    /// The prefix as an array of 16 bytes, of which the first `len` count.
-    pub fn finish(self) -> [u8; 16] {
-        self.md5.finalize().into()
+    /// The prefix in a 32-byte array, of which the first `len` bytes count: digest bytes, or hex
+    /// digits in text layouts.
+    pub fn finish(self) -> [u8; 32] {
+        let digest: [u8; 16] = self.md5.finalize().into();
+        let mut out = [0u8; 32];
+        match self.text {
+            None => out[..16].copy_from_slice(&digest),
+            Some(upper) => {
+                let hex: &[u8; 16] = if upper {
+                    b"0123456789ABCDEF"
+                } else {
+                    b"0123456789abcdef"
+                };
+                for (i, b) in digest.iter().enumerate() {
+                    out[2 * i] = hex[usize::from(b >> 4)];
+                    out[2 * i + 1] = hex[usize::from(b & 0xF)];
+                }
+            }
+        }
+        out
     }
 }
 
@@ -222,7 +298,7 @@ impl Prefix {
     pub const fn encoded_len(self) -> usize {
         match self {
             Prefix::None => 0,
-            Prefix::Salt(_) => 1,
+            Prefix::Salt(s) => s.encoded_len(),
             Prefix::Hash(h) => h.prefix_len(),
         }
     }

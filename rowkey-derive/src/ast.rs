@@ -24,6 +24,8 @@ pub struct Field<'a> {
     pub kind: TypeKind,
     /// Whether this is the last field, whose variable-length content may run to the end of the key.
     pub last: bool,
+    /// The delimiter of the layout's text format, `None` in the binary format.
+    pub text: Option<String>,
 }
 
 /// The prefix component of a valid layout (check.rs rejects the invalid combinations first).
@@ -36,6 +38,7 @@ pub enum Prefix {
     },
     Hash {
         len: usize,
+        upper: bool,
         sources: Vec<usize>,
     },
 }
@@ -59,6 +62,17 @@ impl Prefix {
 }
 
 impl Struct<'_> {
+    /// The delimiter of a text layout, or `None` for the binary format. `text` alone means an
+    /// empty delimiter: the segments are concatenated.
+    pub fn text(&self) -> Option<String> {
+        self.attrs.text.map(|_| {
+            self.attrs
+                .delimiter
+                .as_ref()
+                .map_or_else(String::new, |d| d.value.clone())
+        })
+    }
+
     /// The prefix component, read from the first salt or hash prefix declared.
     pub fn prefix(&self) -> Prefix {
         if let Some(salt) = &self.attrs.salt {
@@ -87,6 +101,7 @@ impl Struct<'_> {
         {
             return Prefix::Hash {
                 len: hash.len.value as usize,
+                upper: hash.upper.is_some(),
                 sources: hashed,
             };
         }
@@ -133,6 +148,12 @@ impl<'a> Input<'a> {
                             attrs: attr::field_attrs(cx, &f.attrs),
                             kind: TypeKind::of(&f.ty),
                             last: i + 1 == count,
+                            text: attrs.text.map(|_| {
+                                attrs
+                                    .delimiter
+                                    .as_ref()
+                                    .map_or_else(String::new, |d| d.value.clone())
+                            }),
                         })
                         .collect::<Vec<_>>();
                     if fields.is_empty() {

@@ -10,8 +10,8 @@ use syn::{Attribute, LitInt, LitStr, Token};
 
 use crate::ctxt::Ctxt;
 use crate::symbol::{
-    BUCKETS, CONTAINER_KEYS, CRATE, DESC, FIELD_KEYS, HASH, HASH_PREFIX, HASH_PREFIX_KEYS, LEN,
-    REVERSE, ROWKEY, SALT, SALT_HASHES, SALT_KEYS, UPPER, WIDTH,
+    BUCKETS, CONTAINER_KEYS, CRATE, DELIMITER, DESC, FIELD_KEYS, HASH, HASH_PREFIX,
+    HASH_PREFIX_KEYS, LEN, REVERSE, ROWKEY, SALT, SALT_HASHES, SALT_KEYS, TEXT, UPPER, WIDTH,
 };
 
 /// A value with the span of the attribute token that set it.
@@ -73,6 +73,10 @@ pub struct ContainerAttrs {
     pub krate: Option<syn::Path>,
     /// Whole-key `salt(...)`.
     pub salt: Option<SaltAttr>,
+    /// `text`: the text format.
+    pub text: Option<Span>,
+    /// `delimiter = "s"`.
+    pub delimiter: Option<Spanned<String>>,
 }
 
 pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
@@ -145,6 +149,20 @@ pub fn container_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
                 if let Some(salt) = salt_attr(cx, meta)? {
                     set_once(cx, &mut out.salt, salt, meta, key);
                 }
+            }
+            TEXT => flag(cx, &mut out.text, meta, key)?,
+            DELIMITER => {
+                let lit: LitStr = meta.value()?.parse()?;
+                set_once(
+                    cx,
+                    &mut out.delimiter,
+                    Spanned {
+                        value: lit.value(),
+                        span: lit.span(),
+                    },
+                    meta,
+                    key,
+                );
             }
             _ => unknown_key(cx, meta, &key, CONTAINER_KEYS, "struct")?,
         }

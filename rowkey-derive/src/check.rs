@@ -10,17 +10,73 @@ use crate::ctxt::Ctxt;
 const MAX_ROW_LENGTH: usize = 32767;
 
 pub fn check_struct(cx: &Ctxt, s: &Struct) {
+    let text = s.text().is_some();
     for field in &s.fields {
-        check_field(cx, field);
+        check_field(cx, field, text);
     }
     check_prefix(cx, s);
+    check_text(cx, s);
     check_row_limit(cx, s);
+}
+
+/// The most digits a text number can have: those of `u128::MAX`.
+const MAX_TEXT_DIGITS: usize = 39;
+
+/// The rules of the text format (DESIGN §6).
+fn check_text(cx: &Ctxt, s: &Struct) {
+    let Some(delimiter) = s.text() else {
+        if let Some(d) = &s.attrs.delimiter {
+            cx.error(d.span, "`delimiter` applies to text layouts: add `text`, as in `#[rowkey(text, delimiter = \":\")]`");
+        }
+        return;
+    };
+    for field in &s.fields {
+        let kind = field.kind.innermost();
+        let unsupported = match (&field.kind, kind) {
+            (TypeKind::Option(_), _) => Some("`Option`"),
+            (_, TypeKind::Float { .. }) => Some("floats"),
+            (_, TypeKind::Bytes { .. } | TypeKind::ByteArray { .. }) => Some("byte strings"),
+            (_, TypeKind::Bool) => Some("`bool`"),
+            (_, TypeKind::Char) => Some("`char`"),
+            _ => None,
+        };
+        if let Some(what) = unsupported {
+            cx.error_spanned_by(
+                field.ty,
+                format!("{what} cannot be written in a text layout: it has integers, strings and fieldless enums"),
+            );
+            continue;
+        }
+        if let (TypeKind::Str { .. }, Some(desc)) = (kind, field.attrs.desc) {
+            cx.error(
+                desc,
+                "`desc` on a string cannot be written in a text layout: text has no inverted form",
+            );
+        }
+        if let (TypeKind::Int { .. }, Some(w)) = (kind, field.attrs.width) {
+            if w.value > MAX_TEXT_DIGITS {
+                cx.error(
+                    w.span,
+                    format!("`width` of a text number is at most {MAX_TEXT_DIGITS} digits"),
+                );
+            }
+        }
+        let variable = matches!(kind, TypeKind::Str { .. }) && field.attrs.width.is_none();
+        if delimiter.is_empty() && variable && !field.last {
+            cx.error_spanned_by(
+                field.ty,
+                "with an empty delimiter this string's end cannot be found: give it a `width`, make it the last field, or set a `delimiter`",
+            );
+        }
+    }
 }
 
 /// Largest bucket count: the bucket must fit the one salt byte.
 const MAX_BUCKETS: u64 = 256;
 /// Longest binary hash prefix: an MD5 digest.
 const MAX_HASH_LEN: u64 = 16;
+/// Longest text hash prefix: an MD5 digest in hex.
+const MAX_TEXT_HASH_LEN: u64 = 32;
 
 /// One prefix component, its parameters valid and the same on every source.
 fn check_prefix(cx: &Ctxt, s: &Struct) {
@@ -48,14 +104,20 @@ fn check_prefix(cx: &Ctxt, s: &Struct) {
             );
         }
     }
+    let text = s.text().is_some();
     for (_, hash) in &hashes {
-        if !(1..=MAX_HASH_LEN).contains(&hash.len.value) {
+        if text && !(1..=MAX_TEXT_HASH_LEN).contains(&hash.len.value) {
+            cx.error(
+                hash.len.span,
+                format!("`len` of a text hash prefix must be in 1..={MAX_TEXT_HASH_LEN}: the hex digits of an MD5 digest"),
+            );
+        } else if !text && !(1..=MAX_HASH_LEN).contains(&hash.len.value) {
             cx.error(
                 hash.len.span,
                 format!("`len` of a binary hash prefix must be in 1..={MAX_HASH_LEN}: the bytes of an MD5 digest"),
             );
         }
-        if let Some(upper) = hash.upper {
+        if let Some(upper) = hash.upper.filter(|_| !text) {
             cx.error(
                 upper,
                 "`upper` applies to text layouts, whose hash prefix is hex digits; a binary hash prefix is raw bytes",
@@ -170,7 +232,7 @@ fn hash_name(kind: SaltHashKind) -> &'static str {
     }
 }
 
-fn check_field(cx: &Ctxt, field: &Field) {
+fn check_field(cx: &Ctxt, field: &Field, text: bool) {
     let attrs = &field.attrs;
     if let (Some(_), Some(reverse)) = (attrs.desc, attrs.reverse) {
         cx.error(
@@ -182,7 +244,7 @@ fn check_field(cx: &Ctxt, field: &Field) {
     if let Some(width) = attrs.width {
         match kind {
             _ if width.value == 0 => cx.error(width.span, "`width` must be at least 1"),
-            TypeKind::Int { bytes, name } if width.value > *bytes => cx.error(
+            TypeKind::Int { bytes, name } if !text && width.value > *bytes => cx.error(
                 width.span,
                 format!("`width` of a `{name}` is at most {bytes} bytes: integers are narrowed, never widened"),
             ),
@@ -209,7 +271,7 @@ fn check_field(cx: &Ctxt, field: &Field) {
             );
         }
     }
-    check_borrowed(cx, field, kind);
+    check_borrowed(cx, field, kind, text);
     check_static_cow(cx, field.ty);
 }
 
@@ -237,7 +299,7 @@ fn check_static_cow(cx: &Ctxt, ty: &syn::Type) {
 }
 
 /// `&str` and `&[u8]` borrow from the key, so their stored bytes must be the content itself.
-fn check_borrowed(cx: &Ctxt, field: &Field, kind: &TypeKind) {
+fn check_borrowed(cx: &Ctxt, field: &Field, kind: &TypeKind, text: bool) {
     let (TypeKind::Str { borrowed: true } | TypeKind::Bytes { borrowed: true }) = kind else {
         return;
     };
@@ -246,7 +308,7 @@ fn check_borrowed(cx: &Ctxt, field: &Field, kind: &TypeKind) {
         Some("its bytes are inverted by `desc`")
     } else if attrs.reverse.is_some() {
         Some("its bytes are reversed")
-    } else if attrs.width.is_none() && !field.last {
+    } else if attrs.width.is_none() && !field.last && !text {
         Some("it is not the last field, so its content is escaped")
     } else {
         None

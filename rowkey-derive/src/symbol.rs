@@ -8,6 +8,8 @@ pub const REVERSE: &str = "reverse";
 pub const SALT: &str = "salt";
 pub const HASH_PREFIX: &str = "hash_prefix";
 pub const CRATE: &str = "crate";
+pub const TEXT: &str = "text";
+pub const DELIMITER: &str = "delimiter";
 
 pub const BUCKETS: &str = "buckets";
 pub const HASH: &str = "hash";
@@ -18,7 +20,7 @@ pub const UPPER: &str = "upper";
 pub const FIELD_KEYS: &[&str] = &[WIDTH, DESC, REVERSE, SALT, HASH_PREFIX];
 
 /// Keys accepted on the struct or enum.
-pub const CONTAINER_KEYS: &[&str] = &[SALT, CRATE];
+pub const CONTAINER_KEYS: &[&str] = &[SALT, TEXT, DELIMITER, CRATE];
 
 /// Keys inside `salt(...)`.
 pub const SALT_KEYS: &[&str] = &[BUCKETS, HASH];

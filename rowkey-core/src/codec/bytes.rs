@@ -7,7 +7,7 @@
 #[cfg(feature = "alloc")]
 use alloc::{borrow::Cow, string::String, vec::Vec};
 
-use super::{invert, out_prefix, take};
+use super::{invert, out_prefix, take, unsupported_text};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::field::{DecodeField, FieldMode, FieldShape, KeyField};
 use crate::prefix::ValueSink;
@@ -260,22 +260,133 @@ fn utf8(bytes: &[u8]) -> Result<&str, DecodeError> {
         .map_err(|e| DecodeError::new(DecodeErrorKind::InvalidUtf8, e.valid_up_to()))
 }
 
+/// A string in the text format: its content; padded with spaces to `width`; characters reversed
+/// under `reverse`. A delimiter inside a segment that another follows would make the key ambiguous.
+fn encode_text_str(s: &str, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+    if mode.is_desc() {
+        return Err(EncodeError::new(EncodeErrorKind::Unsupported(
+            "`desc` on a string in a text layout",
+        )));
+    }
+    let delimiter = mode.delimiter();
+    if mode.is_delimited() && !delimiter.is_empty() && s.contains(delimiter) {
+        return Err(EncodeError::new(EncodeErrorKind::DelimiterInField));
+    }
+    let n = match mode.width() {
+        Some(w) => {
+            if s.len() > w {
+                return Err(EncodeError::new(EncodeErrorKind::TooWide { width: w }));
+            }
+            let stored_last = if mode.is_reverse() {
+                s.chars().next()
+            } else {
+                s.chars().last()
+            };
+            if stored_last == Some(' ') {
+                return Err(EncodeError::new(EncodeErrorKind::EndsWithPad));
+            }
+            w
+        }
+        None => s.len(),
+    };
+    let dst = out_prefix(out, n)?;
+    let (body, pad) = dst.split_at_mut(s.len());
+    if mode.is_reverse() {
+        let mut at = 0;
+        for c in s.chars().rev() {
+            at += c.encode_utf8(&mut body[at..]).len();
+        }
+    } else {
+        body.copy_from_slice(s.as_bytes());
+    }
+    pad.fill(b' ');
+    Ok(n)
+}
+
+fn decode_text_str(input: &[u8], mode: FieldMode) -> Result<(Bytes<'_>, usize), DecodeError> {
+    let (content, used) = match mode.width() {
+        Some(w) => {
+            let stored = take(input, w)?;
+            let end = stored.iter().rposition(|&b| b != b' ').map_or(0, |i| i + 1);
+            (&stored[..end], w)
+        }
+        None if mode.is_delimited() => {
+            let delimiter = mode.delimiter().as_bytes();
+            let at = (!delimiter.is_empty())
+                .then(|| input.windows(delimiter.len()).position(|w| w == delimiter))
+                .flatten()
+                .ok_or_else(|| {
+                    DecodeError::new(
+                        DecodeErrorKind::InvalidText("no delimiter after the segment"),
+                        input.len(),
+                    )
+                })?;
+            (&input[..at], at)
+        }
+        None => (input, input.len()),
+    };
+    if !mode.is_reverse() {
+        return Ok((Bytes::Borrowed(content), used));
+    }
+    let text = utf8(content)?;
+    let mut reversed = Buf::new();
+    for c in text.chars().rev() {
+        let mut utf8_buf = [0u8; 4];
+        for &b in c.encode_utf8(&mut utf8_buf).as_bytes() {
+            reversed.push(b);
+        }
+    }
+    Ok((owned(reversed)?, used))
+}
+
+fn str_len(s: &str, mode: FieldMode) -> usize {
+    match (mode.is_text(), mode.width()) {
+        (true, Some(w)) => w,
+        (true, None) => s.len(),
+        (false, _) => bytes_len(s.as_bytes(), mode),
+    }
+}
+
+fn encode_str(s: &str, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+    if mode.is_text() {
+        encode_text_str(s, out, mode)
+    } else {
+        encode_bytes(s.as_bytes(), out, mode)
+    }
+}
+
+fn decode_str(input: &[u8], mode: FieldMode) -> Result<(Bytes<'_>, usize), DecodeError> {
+    if mode.is_text() {
+        decode_text_str(input, mode)
+    } else {
+        decode_bytes(input, mode)
+    }
+}
+
+/// Byte strings have no text format.
+fn encode_raw_bytes(b: &[u8], out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+    if mode.is_text() {
+        return Err(unsupported_text());
+    }
+    encode_bytes(b, out, mode)
+}
+
 /// Implements `KeyField` for a type by viewing it as the bytes of its content.
 macro_rules! content_field {
-    ($(impl[$($g:tt)*] $t:ty => |$v:ident| $bytes:expr;)*) => {$(
+    ($(impl[$($g:tt)*] $t:ty => |$v:ident| $bytes:expr, $len:ident($content:expr), $encode:ident($encoded:expr);)*) => {$(
         impl<$($g)*> KeyField for $t {
             const SHAPE: FieldShape = FieldShape::bytes();
 
             #[inline]
             fn encoded_len(&self, mode: FieldMode) -> usize {
                 let $v = self;
-                bytes_len($bytes, mode)
+                $len($content, mode)
             }
 
             #[inline]
             fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
                 let $v = self;
-                encode_bytes($bytes, out, mode)
+                $encode($encoded, out, mode)
             }
 
             #[inline]
@@ -289,16 +400,16 @@ macro_rules! content_field {
 }
 
 content_field! {
-    impl[] str => |v| v.as_bytes();
-    impl[] [u8] => |v| v;
+    impl[] str => |v| v.as_bytes(), str_len(v), encode_str(v);
+    impl[] [u8] => |v| v, bytes_len(v), encode_raw_bytes(v);
 }
 
 #[cfg(feature = "alloc")]
 content_field! {
-    impl[] String => |v| v.as_bytes();
-    impl[] Vec<u8> => |v| v.as_slice();
-    impl['a] Cow<'a, str> => |v| v.as_bytes();
-    impl['a] Cow<'a, [u8]> => |v| v;
+    impl[] String => |v| v.as_bytes(), str_len(v), encode_str(v);
+    impl[] Vec<u8> => |v| v.as_slice(), bytes_len(v), encode_raw_bytes(v);
+    impl['a] Cow<'a, str> => |v| v.as_bytes(), str_len(v), encode_str(v);
+    impl['a] Cow<'a, [u8]> => |v| v, bytes_len(v), encode_raw_bytes(v);
 }
 
 /// A reference keys like its target, so borrowed fields (`&str`, `&[u8]`, `&T`) encode in place.
@@ -336,7 +447,7 @@ impl<'k: 'a, 'a> DecodeField<'k> for &'a [u8] {
 impl<'k: 'a, 'a> DecodeField<'k> for &'a str {
     #[inline]
     fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
-        let (bytes, n) = decode_bytes(input, mode)?;
+        let (bytes, n) = decode_str(input, mode)?;
         Ok((utf8(borrowed_only(bytes)?)?, n))
     }
 }
@@ -358,7 +469,7 @@ impl<'k> DecodeField<'k> for Vec<u8> {
 impl<'k> DecodeField<'k> for String {
     #[inline]
     fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
-        let (bytes, n) = decode_bytes(input, mode)?;
+        let (bytes, n) = decode_str(input, mode)?;
         let s = match bytes {
             Bytes::Borrowed(b) => String::from(utf8(b)?),
             Bytes::Owned(v) => String::from_utf8(v).map_err(|e| {
@@ -386,7 +497,7 @@ impl<'k: 'a, 'a> DecodeField<'k> for Cow<'a, [u8]> {
 impl<'k: 'a, 'a> DecodeField<'k> for Cow<'a, str> {
     #[inline]
     fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
-        let (bytes, n) = decode_bytes(input, mode)?;
+        let (bytes, n) = decode_str(input, mode)?;
         let s = match bytes {
             Bytes::Borrowed(b) => Cow::Borrowed(utf8(b)?),
             Bytes::Owned(v) => Cow::Owned(String::from_utf8(v).map_err(|e| {

@@ -1,7 +1,7 @@
 //! Fixed-width types: integers (big-endian, sign bit flipped for signed ones, optionally narrowed to
 //! `width` bytes), floats (the `total_cmp` order), `bool`, `char` and byte arrays.
 
-use super::{put, take_into, unsupported_width};
+use super::{put, take_into, text, unsupported_text, unsupported_width};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::field::{DecodeField, FieldMode, FieldShape, KeyField};
 
@@ -25,10 +25,14 @@ fn too_wide(width: usize) -> EncodeError {
 macro_rules! unsigned {
     ($($t:ty),*) => {$(
         impl KeyField for $t {
-            const SHAPE: FieldShape = FieldShape::integer(core::mem::size_of::<$t>());
+            const SHAPE: FieldShape = FieldShape::integer(core::mem::size_of::<$t>())
+                .with_text_digits(text::digits_of(<$t>::MAX as u128));
 
             #[inline]
             fn encoded_len(&self, mode: FieldMode) -> usize {
+                if mode.is_text() {
+                    return text::int_len(<$t>::MAX as u128, mode);
+                }
                 match mode.width() {
                     Some(w) => w,
                     None => core::mem::size_of::<$t>(),
@@ -38,6 +42,9 @@ macro_rules! unsigned {
             #[inline]
             fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
                 const SIZE: usize = core::mem::size_of::<$t>();
+                if mode.is_text() {
+                    return text::encode_int(*self as u128, <$t>::MAX as u128, out, mode);
+                }
                 let w = int_width(SIZE, mode)?;
                 if w < SIZE && (*self >> (8 * w)) != 0 {
                     return Err(too_wide(w));
@@ -50,6 +57,10 @@ macro_rules! unsigned {
             #[inline]
             fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
                 const SIZE: usize = core::mem::size_of::<$t>();
+                if mode.is_text() {
+                    let (v, n) = text::decode_int(input, <$t>::MAX as u128, mode)?;
+                    return Ok((v as $t, n));
+                }
                 let w = match mode.width() {
                     Some(w) if w <= SIZE => w,
                     None => SIZE,
@@ -66,10 +77,14 @@ macro_rules! unsigned {
 macro_rules! signed {
     ($($t:ty => $u:ty),*) => {$(
         impl KeyField for $t {
-            const SHAPE: FieldShape = FieldShape::integer(core::mem::size_of::<$t>());
+            const SHAPE: FieldShape = FieldShape::integer(core::mem::size_of::<$t>())
+                .with_text_digits(text::digits_of(<$t>::MAX as u128));
 
             #[inline]
             fn encoded_len(&self, mode: FieldMode) -> usize {
+                if mode.is_text() {
+                    return text::int_len(<$t>::MAX as u128, mode);
+                }
                 match mode.width() {
                     Some(w) => w,
                     None => core::mem::size_of::<$t>(),
@@ -79,6 +94,12 @@ macro_rules! signed {
             #[inline]
             fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
                 const SIZE: usize = core::mem::size_of::<$t>();
+                if mode.is_text() {
+                    if *self < 0 {
+                        return Err(text::negative());
+                    }
+                    return text::encode_int(*self as u128, <$t>::MAX as u128, out, mode);
+                }
                 let w = int_width(SIZE, mode)?;
                 // In w bytes a value fits when every bit above the w-byte sign bit copies it.
                 let high = *self >> (8 * w - 1);
@@ -95,6 +116,10 @@ macro_rules! signed {
             #[inline]
             fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
                 const SIZE: usize = core::mem::size_of::<$t>();
+                if mode.is_text() {
+                    let (v, n) = text::decode_int(input, <$t>::MAX as u128, mode)?;
+                    return Ok((v as $t, n));
+                }
                 let w = match mode.width() {
                     Some(w) if w <= SIZE => w,
                     None => SIZE,
@@ -163,7 +188,10 @@ macro_rules! float {
 
             #[inline]
             fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
-                if mode.width().is_some() {
+                if mode.is_text() {
+            return Err(unsupported_text());
+        }
+        if mode.width().is_some() {
                     return Err(unsupported_width());
                 }
                 const SIGN: $bits = 1 << (<$bits>::BITS - 1);
@@ -200,6 +228,9 @@ impl KeyField for bool {
 
     #[inline]
     fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+        if mode.is_text() {
+            return Err(unsupported_text());
+        }
         if mode.width().is_some() {
             return Err(unsupported_width());
         }
@@ -230,6 +261,9 @@ impl KeyField for char {
 
     #[inline]
     fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+        if mode.is_text() {
+            return Err(unsupported_text());
+        }
         if mode.width().is_some() {
             return Err(unsupported_width());
         }
@@ -259,6 +293,9 @@ impl<const N: usize> KeyField for [u8; N] {
 
     #[inline]
     fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+        if mode.is_text() {
+            return Err(unsupported_text());
+        }
         if mode.width().is_some() {
             return Err(unsupported_width());
         }

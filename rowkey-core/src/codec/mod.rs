@@ -6,6 +6,7 @@
 mod bytes;
 mod fixed;
 mod option;
+pub(crate) mod text;
 #[cfg(feature = "uuid")]
 mod uuid;
 
@@ -74,4 +75,9 @@ pub(crate) fn unsupported_width() -> EncodeError {
     EncodeError::new(EncodeErrorKind::Unsupported(
         "`width` on a type without a width",
     ))
+}
+
+#[cold]
+pub(crate) fn unsupported_text() -> EncodeError {
+    EncodeError::new(EncodeErrorKind::Unsupported("this type has no text format"))
 }

@@ -36,6 +36,17 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
         .collect();
     let take_prefix = prefix::decode_take(s);
     let check_prefix = prefix::decode_check(s, p);
+    let delimiter = s.text().unwrap_or_default();
+    let has_prefix = prefix::prefix_len(s) > 0;
+    let delims: Vec<TokenStream> = (0..s.fields.len())
+        .map(|i| {
+            if !delimiter.is_empty() && (i > 0 || has_prefix) {
+                quote!(__rowkey_r.delimiter(#delimiter)?;)
+            } else {
+                TokenStream::new()
+            }
+        })
+        .collect();
 
     quote! {
         #[automatically_derived]
@@ -47,7 +58,7 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
             ) -> #p::Result<(Self, usize), #p::DecodeError> {
                 let mut __rowkey_r = #p::KeyReader::new(__rowkey_input);
                 #take_prefix
-                #(let #vars = __rowkey_r.field::<#tys>(__rowkey_mode.nest(#modes), #key_name, #names)?;)*
+                #(#delims let #vars = __rowkey_r.field::<#tys>(__rowkey_mode.nest(#modes), #key_name, #names)?;)*
                 let __rowkey_v = #ident { #(#members: #vars),* };
                 #check_prefix
                 #p::Ok((__rowkey_v, __rowkey_r.pos()))

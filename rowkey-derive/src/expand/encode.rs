@@ -19,21 +19,34 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
     let names: Vec<_> = s.fields.iter().map(field_name).collect();
     let prefix = prefix::prefix_const(s, p);
     let reserve = prefix::encode_reserve(s);
-    let prefix_len = s.prefix().len();
+    let prefix_len = prefix::prefix_len(s);
+    // The text format joins segments (the prefix and every field) with the delimiter.
+    let delimiter = s.text().unwrap_or_default();
+    let segments = s.fields.len() + usize::from(prefix_len > 0);
+    let delimiters_len = delimiter.len() * segments.saturating_sub(1);
+    let delims: Vec<TokenStream> = (0..s.fields.len())
+        .map(|i| {
+            if s.text().is_some() && !delimiter.is_empty() && (i > 0 || prefix_len > 0) {
+                quote!(__rowkey_w.delimiter(#delimiter)?;)
+            } else {
+                TokenStream::new()
+            }
+        })
+        .collect();
     let write_prefix = prefix::encode_write(s, p);
 
     quote! {
         #[automatically_derived]
         impl #impl_generics #p::KeyField for #ident #ty_generics #where_clause {
             const SHAPE: #p::FieldShape = #p::FieldShape::record(
-                #p::sum_fixed(&[#(#p::fixed_len::<#tys>(#modes)),*]),
-                #p::sum_fixed(&[#(#p::max_len::<#tys>(#modes)),*]),
+                #p::sum_fixed(&[#(#p::fixed_len::<#tys>(#modes),)* #p::Some(#delimiters_len)]),
+                #p::sum_fixed(&[#(#p::max_len::<#tys>(#modes),)* #p::Some(#delimiters_len)]),
                 #prefix,
             );
 
             #[inline]
             fn encoded_len(&self, __rowkey_mode: #p::FieldMode) -> usize {
-                #prefix_len #(+ #p::KeyField::encoded_len(&self.#members, __rowkey_mode.nest(#modes)))*
+                #prefix_len + #delimiters_len #(+ #p::KeyField::encoded_len(&self.#members, __rowkey_mode.nest(#modes)))*
             }
 
             #[inline]
@@ -44,7 +57,7 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
             ) -> #p::Result<usize, #p::EncodeError> {
                 let mut __rowkey_w = #p::KeyWriter::new(__rowkey_out);
                 #reserve
-                #(__rowkey_w.field(&self.#members, __rowkey_mode.nest(#modes), #key_name, #names)?;)*
+                #(#delims __rowkey_w.field(&self.#members, __rowkey_mode.nest(#modes), #key_name, #names)?;)*
                 #write_prefix
                 #p::Ok(__rowkey_w.written())
             }

@@ -31,11 +31,11 @@ pub fn expand(e: &Enum, p: &TokenStream) -> TokenStream {
 
         #[automatically_derived]
         impl #p::KeyField for #ident {
-            const SHAPE: #p::FieldShape = #p::FieldShape::fixed(1);
+            const SHAPE: #p::FieldShape = #p::ENUM_SHAPE;
 
             #[inline]
-            fn encoded_len(&self, _: #p::FieldMode) -> usize {
-                1
+            fn encoded_len(&self, __rowkey_mode: #p::FieldMode) -> usize {
+                #p::discriminant_len(__rowkey_mode)
             }
 
             #[inline]
@@ -56,8 +56,9 @@ pub fn expand(e: &Enum, p: &TokenStream) -> TokenStream {
                 __rowkey_input: &'__rowkey_k [u8],
                 __rowkey_mode: #p::FieldMode,
             ) -> #p::Result<(Self, usize), #p::DecodeError> {
-                match #p::decode_discriminant(__rowkey_input, __rowkey_mode)? {
-                    #(#consts => #p::Ok((#ident::#variants, 1)),)*
+                let (__rowkey_d, __rowkey_n) = #p::decode_discriminant(__rowkey_input, __rowkey_mode)?;
+                match __rowkey_d {
+                    #(#consts => #p::Ok((#ident::#variants, __rowkey_n)),)*
                     __rowkey_b => #p::Err(#p::unknown_discriminant(__rowkey_b, #name)),
                 }
             }

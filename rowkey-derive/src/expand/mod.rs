@@ -71,13 +71,16 @@ fn expand_struct(s: &Struct) -> TokenStream {
     }
 }
 
-/// The constant `FieldMode` of a field as declared in its key.
+/// The constant `FieldMode` of a field as declared in its key (`text`: the layout's delimiter).
 pub fn field_mode(field: &Field, p: &TokenStream) -> TokenStream {
     let mut mode = if field.last {
         quote!(#p::FieldMode::LAST)
     } else {
         quote!(#p::FieldMode::INNER)
     };
+    if let Some(delimiter) = &field.text {
+        mode = quote!(#mode.with_text(#delimiter));
+    }
     if let Some(w) = field.attrs.width {
         let w = w.value;
         mode = quote!(#mode.with_width(#w));

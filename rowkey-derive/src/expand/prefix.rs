@@ -14,31 +14,58 @@ pub fn prefix_const(s: &Struct, p: &TokenStream) -> TokenStream {
     match s.prefix() {
         Prefix::None => quote!(#p::Prefix::None),
         Prefix::Salt { buckets, hash, .. } => {
-            let salt = salt_const(buckets, hash, p);
+            let salt = salt_const(s, buckets, hash, p);
             quote!(#p::Prefix::Salt(#salt))
         }
-        Prefix::Hash { len, .. } => quote!(#p::Prefix::Hash(#p::hash_prefix(#len))),
+        Prefix::Hash { len, upper, .. } => {
+            let hash = hash_const(s, len, upper, p);
+            quote!(#p::Prefix::Hash(#hash))
+        }
     }
 }
 
-fn salt_const(buckets: u16, hash: SaltHashKind, p: &TokenStream) -> TokenStream {
+/// The bytes the prefix takes: one salt byte (text: the digits of `buckets - 1`), or `len`.
+pub fn prefix_len(s: &Struct) -> usize {
+    match s.prefix() {
+        Prefix::Salt { buckets, .. } if s.text().is_some() => {
+            (buckets.saturating_sub(1)).to_string().len()
+        }
+        other => other.len(),
+    }
+}
+
+fn salt_const(s: &Struct, buckets: u16, hash: SaltHashKind, p: &TokenStream) -> TokenStream {
     let hash = match hash {
         SaltHashKind::Md5 => quote!(Md5),
         SaltHashKind::Java => quote!(Java),
         SaltHashKind::Mod => quote!(Mod),
     };
-    quote!(#p::salt(#buckets, #p::SaltHash::#hash))
+    let text = s.text().is_some().then(|| quote!(.in_text()));
+    quote!(#p::salt(#buckets, #p::SaltHash::#hash) #text)
+}
+
+fn hash_const(s: &Struct, len: usize, upper: bool, p: &TokenStream) -> TokenStream {
+    if s.text().is_some() {
+        quote!(#p::text_hash_prefix(#len, #upper))
+    } else {
+        quote!(#p::hash_prefix(#len))
+    }
 }
 
 /// Statements feeding the value bytes of `sources`, read from `value`, to the hasher `__rowkey_h`.
 fn feed(s: &Struct, sources: &[usize], value: &TokenStream, p: &TokenStream) -> TokenStream {
     let key_name = s.original.ident.to_string();
-    let feeds = sources.iter().map(|&i| {
+    // Text layouts join several sources with the delimiter.
+    let delimiter = s.text().unwrap_or_default();
+    let feeds = sources.iter().enumerate().map(|(n, &i)| {
+        let join = (n > 0 && !delimiter.is_empty())
+            .then(|| quote!(#p::ValueSink::write(__rowkey_h, #delimiter.as_bytes());));
         let field = &s.fields[i];
         let member = field.ident;
         let mode = field_mode(field, p);
         let name = field_name(field);
         quote! {
+            #join
             #p::KeyField::value_bytes(&#value.#member, #mode, __rowkey_h)
                 .map_err(|e| e.in_field(#key_name, #name))?;
         }
@@ -48,10 +75,16 @@ fn feed(s: &Struct, sources: &[usize], value: &TokenStream, p: &TokenStream) -> 
 
 /// Encode, before the fields: reserve the prefix.
 pub fn encode_reserve(s: &Struct) -> TokenStream {
-    match s.prefix().len() {
+    match prefix_len(s) {
         0 => TokenStream::new(),
         n => quote!(__rowkey_w.reserve(#n)?;),
     }
+}
+
+/// Where the body (the key after the prefix and its delimiter) starts.
+fn body_start(s: &Struct) -> usize {
+    let delimiter = s.text().unwrap_or_default();
+    prefix_len(s) + delimiter.len()
 }
 
 /// Encode, after the fields: write the prefix.
@@ -63,10 +96,11 @@ pub fn encode_write(s: &Struct, p: &TokenStream) -> TokenStream {
             hash,
             sources: Sources::WholeKey,
         } => {
-            let salt = salt_const(buckets, hash, p);
+            let salt = salt_const(s, buckets, hash, p);
+            let (n, body) = (prefix_len(s), body_start(s));
             quote! {
-                let __rowkey_b = #p::whole_key_salt_byte(#salt, __rowkey_mode, __rowkey_w.written_from(1))?;
-                __rowkey_w.prefix_mut(1)[0] = __rowkey_b;
+                let __rowkey_b = #p::whole_key_salt_byte(#salt, __rowkey_mode, __rowkey_w.written_from(#body))?;
+                #p::write_salt(#salt, __rowkey_b, __rowkey_w.prefix_mut(#n));
             }
         }
         Prefix::Salt {
@@ -74,17 +108,23 @@ pub fn encode_write(s: &Struct, p: &TokenStream) -> TokenStream {
             hash,
             sources: Sources::Fields(sources),
         } => {
-            let salt = salt_const(buckets, hash, p);
+            let salt = salt_const(s, buckets, hash, p);
             let feed = feed(s, &sources, &quote!(self), p);
+            let n = prefix_len(s);
             quote! {
                 let __rowkey_b = #p::salt_byte(#salt, __rowkey_mode, |__rowkey_h| { #feed })?;
-                __rowkey_w.prefix_mut(1)[0] = __rowkey_b;
+                #p::write_salt(#salt, __rowkey_b, __rowkey_w.prefix_mut(#n));
             }
         }
-        Prefix::Hash { len, sources } => {
+        Prefix::Hash {
+            len,
+            upper,
+            sources,
+        } => {
             let feed = feed(s, &sources, &quote!(self), p);
+            let hash = hash_const(s, len, upper, p);
             quote! {
-                #p::write_hash_prefix(#p::hash_prefix(#len), __rowkey_w.prefix_mut(#len), |__rowkey_h| { #feed })?;
+                #p::write_hash_prefix(#hash, __rowkey_w.prefix_mut(#len), |__rowkey_h| { #feed })?;
             }
         }
     }
@@ -92,7 +132,7 @@ pub fn encode_write(s: &Struct, p: &TokenStream) -> TokenStream {
 
 /// Decode, before the fields: take the prefix bytes.
 pub fn decode_take(s: &Struct) -> TokenStream {
-    match s.prefix().len() {
+    match prefix_len(s) {
         0 => TokenStream::new(),
         n => quote!(let __rowkey_prefix = __rowkey_r.take(#n)?;),
     }
@@ -108,21 +148,31 @@ pub fn decode_check(s: &Struct, p: &TokenStream) -> TokenStream {
             hash,
             sources: Sources::WholeKey,
         } => {
-            let salt = salt_const(buckets, hash, p);
-            quote!(#p::check_whole_key_salt(#salt, __rowkey_mode, __rowkey_prefix[0], __rowkey_r.read_from(1)))
+            let salt = salt_const(s, buckets, hash, p);
+            let body = body_start(s);
+            quote!(#p::read_salt(#salt, __rowkey_prefix).and_then(|__rowkey_found| {
+                #p::check_whole_key_salt(#salt, __rowkey_mode, __rowkey_found, __rowkey_r.read_from(#body))
+            }))
         }
         Prefix::Salt {
             buckets,
             hash,
             sources: Sources::Fields(sources),
         } => {
-            let salt = salt_const(buckets, hash, p);
+            let salt = salt_const(s, buckets, hash, p);
             let feed = feed(s, &sources, &quote!(__rowkey_v), p);
-            quote!(#p::check_salt(#salt, __rowkey_mode, __rowkey_prefix[0], |__rowkey_h| { #feed }))
+            quote!(#p::read_salt(#salt, __rowkey_prefix).and_then(|__rowkey_found| {
+                #p::check_salt(#salt, __rowkey_mode, __rowkey_found, |__rowkey_h| { #feed })
+            }))
         }
-        Prefix::Hash { len, sources } => {
+        Prefix::Hash {
+            len,
+            upper,
+            sources,
+        } => {
             let feed = feed(s, &sources, &quote!(__rowkey_v), p);
-            quote!(#p::check_hash_prefix(#p::hash_prefix(#len), __rowkey_prefix, |__rowkey_h| { #feed }))
+            let hash = hash_const(s, len, upper, p);
+            quote!(#p::check_hash_prefix(#hash, __rowkey_prefix, |__rowkey_h| { #feed }))
         }
     };
     quote!(#check.map_err(|e| e.in_key(#key_name))?;)
@@ -130,9 +180,11 @@ pub fn decode_check(s: &Struct, p: &TokenStream) -> TokenStream {
 
 /// `SaltedKey` and `DecodeSaltedKey`, for layouts with a salt.
 pub fn salted_key_traits(s: &Struct, p: &TokenStream) -> TokenStream {
-    let Prefix::Salt { buckets, .. } = s.prefix() else {
+    let Prefix::Salt { buckets, hash, .. } = s.prefix() else {
         return TokenStream::new();
     };
+    let salt = salt_const(s, buckets, hash, p);
+    let n = prefix_len(s);
     let ident = &s.original.ident;
     let key_name = ident.to_string();
     let generics = super::with_bound(&s.original.generics, quote!(#p::KeyField));
@@ -166,8 +218,10 @@ pub fn salted_key_traits(s: &Struct, p: &TokenStream) -> TokenStream {
                 __rowkey_key: &'__rowkey_k [u8],
             ) -> #p::Result<(Self, u8), #p::DecodeError> {
                 let __rowkey_v = #p::decode_key_in(__rowkey_key, #p::FieldMode::LAST.with_any_bucket(), #key_name)?;
-                // A decoded salted key has its salt byte.
-                #p::Ok((__rowkey_v, __rowkey_key[0]))
+                // A decoded key has its prefix.
+                let __rowkey_prefix = __rowkey_key.get(..#n).unwrap_or_default();
+                let __rowkey_b = #p::read_salt(#salt, __rowkey_prefix)?;
+                #p::Ok((__rowkey_v, __rowkey_b))
             }
         }
     }
