@@ -568,3 +568,8 @@ impl<T: AsRef<[u8]>> KeyField for BytesValue<T> {
         self.0.as_ref().value_bytes(mode, sink)
     }
 }
+
+/// Whether a field type has a text format.
+pub const fn has_text_form(shape: FieldShape) -> bool {
+    !matches!(shape.text_rule(), crate::field::TextRule::None)
+}

@@ -43,7 +43,7 @@ fn check_text(cx: &Ctxt, s: &Struct) {
         if let Some(what) = unsupported {
             cx.error_spanned_by(
                 field.ty,
-                format!("{what} cannot be written in a text layout: it has integers, strings and fieldless enums"),
+                format!("{what} cannot be written in a text layout, whose segments are integers, strings and fieldless enums"),
             );
             continue;
         }

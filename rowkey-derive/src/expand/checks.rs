@@ -42,6 +42,13 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
                 ::core::assert!(#p::shape::<#ty>().accepts_width(#value), #msg);
             });
         }
+        if s.text().is_some() {
+            let span = field.ident.span();
+            let msg = format!("field `{name}`: `{ty_name}` cannot be written in a text layout (integers, strings and fieldless enums can)");
+            checks.push(quote_spanned! {span=>
+                ::core::assert!(#p::has_text_form(#p::shape::<#ty>()), #msg);
+            });
+        }
         let span = field.ident.span();
         let nested = format!("field `{name}`: `{ty_name}` has a salt or hash prefix, which only the outermost key may have");
         checks.push(quote_spanned! {span=>
