@@ -191,12 +191,11 @@ fn text_prefixes() {
         ts: 1_700_000_000_000,
     };
     assert_eq!(text(&w), "1:alice:9223370336854775807");
-    for k in [text(&Salted {
+    let salted = text(&Salted {
         user: 42,
         name: "n".into(),
-    })] {
-        assert_eq!(Salted::decode(k.as_bytes()).unwrap().user, 42);
-    }
+    });
+    assert_eq!(Salted::decode(salted.as_bytes()).unwrap().user, 42);
     assert_eq!(WholeKey::decode(b"1:alice:9223370336854775807").unwrap(), w);
     assert!(matches!(
         WholeKey::decode(b"2:alice:9223370336854775807")
