@@ -771,3 +771,205 @@ fn whole_key_salted_layout_scans_match_brute_force() {
     }
     println!("whole-key salted: {stats:?}");
 }
+
+// ---------------------------------------------------------------- text layouts
+
+#[derive(RowKey, Debug, Clone)]
+#[rowkey(text, delimiter = ":")]
+struct TextSalted {
+    #[rowkey(salt(buckets = 10))]
+    user: u32,
+    region: String,
+    #[rowkey(desc)]
+    ts: u64,
+    page: String,
+}
+
+/// Characters on both sides of the delimiter `:` (0x3A), so segment bytes do not sort as content.
+const TEXT_ALPHA: [char; 6] = ['0', '9', '-', 'a', 'z', 'é'];
+
+#[test]
+fn salted_text_layout_scans_match_brute_force() {
+    let mut rng = Rng(16);
+    let t = load((0..KEYS).map(|_| TextSalted {
+        user: rng.below(200) as u32,
+        region: rng.string(&TEXT_ALPHA, 2),
+        ts: rng.below(1_000),
+        page: rng.string(&TEXT_ALPHA, 3),
+    }));
+    let mut stats = Stats::default();
+    for i in 0..SCANS {
+        let user = rng.below(210) as u32;
+        let region = rng.string(&TEXT_ALPHA, 2);
+        match i % 6 {
+            0 => check(
+                &t,
+                &TextSalted::scan().user(user),
+                |v| v.user == user,
+                true,
+                &mut stats,
+                "text user",
+            ),
+            1 => {
+                let (lo, hi) = (
+                    {
+                        let v = rng.below(210) as u32;
+                        rng.bound(v)
+                    },
+                    {
+                        let v = rng.below(210) as u32;
+                        rng.bound(v)
+                    },
+                );
+                check(
+                    &t,
+                    &TextSalted::scan().user_range((lo, hi)),
+                    |v| in_bounds(&v.user, &lo, &hi),
+                    true,
+                    &mut stats,
+                    "text user_range",
+                )
+            }
+            2 => {
+                let (a, b) = (rng.string(&TEXT_ALPHA, 2), rng.string(&TEXT_ALPHA, 2));
+                let (lo, hi) = (rng.bound(a.as_str()), rng.bound(b.as_str()));
+                let plan = TextSalted::scan().user(user).region_range((lo, hi));
+                assert!(
+                    !plan.is_exact(),
+                    "a range on a text segment that others follow is filtered"
+                );
+                check(
+                    &t,
+                    &plan,
+                    |v| v.user == user && in_bounds(&v.region.as_str(), &lo, &hi),
+                    true,
+                    &mut stats,
+                    "text region_range",
+                )
+            }
+            3 => {
+                let p = rng.string(&TEXT_ALPHA, 1);
+                check(
+                    &t,
+                    &TextSalted::scan().user(user).region_prefix(&p),
+                    |v| v.user == user && v.region.starts_with(&p),
+                    true,
+                    &mut stats,
+                    "text region_prefix",
+                )
+            }
+            4 => {
+                let (lo, hi) = (
+                    {
+                        let v = rng.below(1_100);
+                        rng.bound(v)
+                    },
+                    {
+                        let v = rng.below(1_100);
+                        rng.bound(v)
+                    },
+                );
+                check(
+                    &t,
+                    &TextSalted::scan()
+                        .user(user)
+                        .region(&region)
+                        .ts_range((lo, hi)),
+                    |v| v.user == user && v.region == region && in_bounds(&v.ts, &lo, &hi),
+                    true,
+                    &mut stats,
+                    "text ts_range",
+                )
+            }
+            _ => {
+                let users: Vec<u32> = (0..rng.below(4)).map(|_| rng.below(210) as u32).collect();
+                let ts = rng.below(1_000);
+                let (a, b) = (rng.string(&TEXT_ALPHA, 3), rng.string(&TEXT_ALPHA, 3));
+                let (lo, hi) = (rng.bound(a.as_str()), rng.bound(b.as_str()));
+                check(
+                    &t,
+                    &TextSalted::scan()
+                        .user_in(users.clone())
+                        .region(&region)
+                        .ts(ts)
+                        .page_range((lo, hi)),
+                    |v| {
+                        users.contains(&v.user)
+                            && v.region == region
+                            && v.ts == ts
+                            && in_bounds(&v.page.as_str(), &lo, &hi)
+                    },
+                    true,
+                    &mut stats,
+                    "text page_range",
+                )
+            }
+        }
+    }
+    assert!(stats.expected_rows > SCANS, "{stats:?}");
+    println!("salted text: {stats:?}");
+}
+
+#[derive(RowKey, Debug, Clone)]
+#[rowkey(text, delimiter = "|")]
+struct TextHashed {
+    #[rowkey(hash_prefix(len = 4))]
+    device: String,
+    #[rowkey(width = 6)]
+    seq: u32,
+}
+
+#[test]
+fn hashed_text_layout_scans_match_brute_force() {
+    let mut rng = Rng(17);
+    let t = load((0..KEYS).map(|_| TextHashed {
+        device: rng.string(&TEXT_ALPHA, 3),
+        seq: rng.below(3_000) as u32,
+    }));
+    let mut stats = Stats::default();
+    for i in 0..SCANS {
+        let device = rng.string(&TEXT_ALPHA, 3);
+        match i % 3 {
+            0 => check(
+                &t,
+                &TextHashed::scan().device(&device),
+                |v| v.device == device,
+                false,
+                &mut stats,
+                "text device",
+            ),
+            1 => {
+                let (lo, hi) = (
+                    {
+                        let v = rng.below(3_100) as u32;
+                        rng.bound(v)
+                    },
+                    {
+                        let v = rng.below(3_100) as u32;
+                        rng.bound(v)
+                    },
+                );
+                check(
+                    &t,
+                    &TextHashed::scan().device(&device).seq_range((lo, hi)),
+                    |v| v.device == device && in_bounds(&v.seq, &lo, &hi),
+                    false,
+                    &mut stats,
+                    "text seq_range",
+                )
+            }
+            _ => {
+                let p = rng.string(&TEXT_ALPHA, 1);
+                check(
+                    &t,
+                    &TextHashed::scan().device_prefix(&p),
+                    |v| v.device.starts_with(&p),
+                    false,
+                    &mut stats,
+                    "text device_prefix",
+                )
+            }
+        }
+    }
+    println!("hashed text: {stats:?}");
+}

@@ -359,3 +359,23 @@ proptest! {
         prop_assert_eq!(RoundTrip::decode(&bytes).unwrap(), k);
     }
 }
+
+#[test]
+fn text_split_keys_are_digits_and_hex() {
+    use rowkey::SplitKeys;
+    let splits: Vec<String> = Salted::split_keys(4)
+        .into_iter()
+        .map(|k| String::from_utf8(k).unwrap())
+        .collect();
+    assert_eq!(splits, ["04", "08", "12"]);
+    let splits: Vec<String> = UpperHash::split_keys(4)
+        .into_iter()
+        .map(|k| String::from_utf8(k).unwrap())
+        .collect();
+    assert_eq!(splits, ["40000000", "80000000", "C0000000"]);
+    let splits: Vec<String> = Page::split_keys(2)
+        .into_iter()
+        .map(|k| String::from_utf8(k).unwrap())
+        .collect();
+    assert_eq!(splits, ["800000"]);
+}

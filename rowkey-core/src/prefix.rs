@@ -214,6 +214,11 @@ impl HashPrefix {
         self.text.is_some()
     }
 
+    /// Whether text hex digits are uppercase.
+    pub const fn is_upper(self) -> bool {
+        matches!(self.text, Some(true))
+    }
+
     /// The prefix length in bytes (hex digits in text layouts).
     pub const fn prefix_len(self) -> usize {
         self.len as usize

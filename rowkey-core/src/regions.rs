@@ -33,19 +33,38 @@ pub fn split_points(prefix: Prefix, regions: usize) -> Vec<Vec<u8>> {
     match prefix {
         Prefix::None => Vec::new(),
         Prefix::Salt(salt) => {
-            // Position i/regions of the way through [0, buckets): the bucket, then the fraction of
-            // the way through it as 4 bytes, left out when the point is a bucket boundary.
+            // Position i/regions of the way through [0, buckets): the bucket (text: its digits),
+            // then the fraction of the way through it as 4 bytes, left out when the point is a
+            // bucket boundary.
             let buckets = u128::from(salt.buckets());
             (1..regions)
                 .map(|i| {
                     let scaled = i * buckets;
                     let bucket = (scaled / regions) as u8;
                     let frac = ((scaled % regions) << 32) / regions;
-                    let mut point = alloc::vec![bucket];
+                    let mut point = alloc::vec![0; salt.encoded_len()];
+                    crate::derive_support::write_salt(salt, bucket, &mut point);
                     if frac != 0 {
                         point.extend_from_slice(&(frac as u32).to_be_bytes());
                     }
                     point
+                })
+                .collect()
+        }
+        Prefix::Hash(hash) if hash.is_text() => {
+            // Evenly spaced values of up to 15 hex digits, in the layout's case.
+            let digits = hash.prefix_len().min(15);
+            let space: u128 = 1 << (4 * digits);
+            let upper = hash.is_upper();
+            (1..regions)
+                .map(|i| {
+                    let value = i * space / regions;
+                    let hex = if upper {
+                        alloc::format!("{value:0digits$X}")
+                    } else {
+                        alloc::format!("{value:0digits$x}")
+                    };
+                    hex.into_bytes()
                 })
                 .collect()
         }

@@ -14,7 +14,7 @@ use core::cmp::Ordering;
 use core::marker::PhantomData;
 use core::ops::Bound;
 
-use crate::field::{FieldMode, KeyField};
+use crate::field::{FieldMode, KeyField, TextRule};
 use crate::prefix::{HashPrefixHasher, Prefix, SaltHasher, ValueSink};
 
 /// Bytes kept inline up to this length, so plans over ordinary keys do not allocate.
@@ -227,6 +227,8 @@ pub struct ScanLayout {
     /// Whether every key has the same length: then nothing extends a complete key, and the key
     /// after it is its increment (`01 05` -> `01 06`) rather than its successor (`01 05 00`).
     fixed: bool,
+    /// The delimiter of a text layout.
+    text: Option<&'static str>,
 }
 
 impl ScanLayout {
@@ -243,6 +245,31 @@ impl ScanLayout {
             sources,
             whole_key,
             fixed,
+            text: None,
+        }
+    }
+
+    /// The same layout in the text format with `delimiter`.
+    #[must_use]
+    pub const fn in_text(self, delimiter: &'static str) -> Self {
+        ScanLayout {
+            text: Some(delimiter),
+            ..self
+        }
+    }
+
+    fn delimiter(&self) -> &'static str {
+        match self.text {
+            Some(d) => d,
+            None => "",
+        }
+    }
+
+    /// The bytes of the prefix component in a key, with the text delimiter that follows it.
+    fn prefix_len(&self) -> usize {
+        match self.prefix.encoded_len() {
+            0 => 0,
+            n => n + self.delimiter().len(),
         }
     }
 
@@ -284,6 +311,8 @@ impl ValueSink for Hasher {
 struct Alt {
     body: KeyBuf,
     hasher: Hasher,
+    /// Whether a source was fed (text layouts join sources with the delimiter).
+    fed: bool,
 }
 
 /// The alternatives of a plan: one inline (no allocation for plans without IN lists), or many.
@@ -342,6 +371,39 @@ enum Tail {
     },
     /// No key can match (an empty range, an empty IN list, a prefix longer than a width).
     Empty,
+    /// A text string that other segments follow: its bytes do not sort as its content, so the plan
+    /// covers every key with the bound fields and `matches` reads the segment.
+    TextFilter {
+        filter: TextFilter,
+        /// The segment's width, or `None` when the delimiter ends it.
+        width: Option<usize>,
+    },
+}
+
+/// A condition on a text segment's content.
+#[derive(Clone)]
+enum TextFilter {
+    Range(Bound<KeyBuf>, Bound<KeyBuf>),
+    Prefix(KeyBuf),
+}
+
+impl TextFilter {
+    fn accepts(&self, content: &[u8]) -> bool {
+        match self {
+            TextFilter::Prefix(p) => content.starts_with(p.as_slice()),
+            TextFilter::Range(lo, hi) => {
+                (match lo {
+                    Bound::Included(l) => content >= l.as_slice(),
+                    Bound::Excluded(l) => content > l.as_slice(),
+                    Bound::Unbounded => true,
+                }) && (match hi {
+                    Bound::Included(h) => content <= h.as_slice(),
+                    Bound::Excluded(h) => content < h.as_slice(),
+                    Bound::Unbounded => true,
+                })
+            }
+        }
+    }
 }
 
 /// A scan plan over keys of `K`, built by the generated `K::scan()` (see the `rowkey` crate's
@@ -389,6 +451,7 @@ impl<K: ?Sized> Scan<K> {
             alts: Alts::One(Alt {
                 body: KeyBuf::new(),
                 hasher: Hasher::start(layout),
+                fed: false,
             }),
             eq_bound: 0,
             tail: Tail::Open,
@@ -469,6 +532,20 @@ impl<K: ?Sized> Scan<K> {
         if matches!(self.tail, Tail::Empty) {
             return self;
         }
+        if text_segment_unordered::<T>(mode) {
+            let content = |b: Bound<&T>| -> Bound<KeyBuf> {
+                match b {
+                    Bound::Included(v) => Bound::Included(content_of(v, mode)),
+                    Bound::Excluded(v) => Bound::Excluded(content_of(v, mode)),
+                    Bound::Unbounded => Bound::Unbounded,
+                }
+            };
+            self.tail = Tail::TextFilter {
+                filter: TextFilter::Range(content(start), content(end)),
+                width: mode.width(),
+            };
+            return self;
+        }
         let (Some(lo), Some(hi)) = (encode_bound(start, mode), encode_bound(end, mode)) else {
             self.tail = Tail::Empty;
             return self;
@@ -498,9 +575,14 @@ impl<K: ?Sized> Scan<K> {
     #[doc(hidden)]
     #[must_use]
     pub fn bind_prefix(mut self, prefix: &[u8], mode: FieldMode) -> Self {
-        if !matches!(self.tail, Tail::Empty) {
-            self.tail = prefix_tail(prefix, mode);
+        if matches!(self.tail, Tail::Empty) {
+            return self;
         }
+        self.tail = if mode.is_text() {
+            text_prefix_tail(prefix, mode)
+        } else {
+            prefix_tail(prefix, mode)
+        };
         self
     }
 
@@ -528,6 +610,9 @@ impl<K: ?Sized> Scan<K> {
     /// layout whose hash sources are not all bound: the plan must cover the whole table, and
     /// [`matches`](Scan::matches) tells which rows are wanted.
     pub fn is_exact(&self) -> bool {
+        if matches!(self.tail, Tail::TextFilter { .. }) {
+            return false;
+        }
         !matches!(self.layout.prefix, Prefix::Hash(_))
             || self.prefix_known()
             || self.is_unconstrained()
@@ -540,7 +625,7 @@ impl<K: ?Sized> Scan<K> {
 
     /// Exactly whether `key` satisfies the plan.
     pub fn matches(&self, key: &[u8]) -> bool {
-        let plen = self.layout.prefix.encoded_len();
+        let plen = self.layout.prefix_len();
         let Some(prefix) = key.get(..plen) else {
             return false;
         };
@@ -555,7 +640,31 @@ impl<K: ?Sized> Scan<K> {
             self.range_of(alt, expected.as_slice())
                 .is_some_and(|r| r.contains(key))
                 && prefix_allowed(self.layout, alt, known, prefix)
+                && self.filter_accepts(key, plen + alt.body.len())
         })
+    }
+
+    /// For a text filter: whether the segment that starts at `at` passes it.
+    fn filter_accepts(&self, key: &[u8], at: usize) -> bool {
+        let Tail::TextFilter { filter, width } = &self.tail else {
+            return true;
+        };
+        let rest = key.get(at..).unwrap_or_default();
+        let content = match width {
+            Some(w) => {
+                let stored = rest.get(..*w).unwrap_or(rest);
+                &stored[..stored.iter().rposition(|&b| b != b' ').map_or(0, |i| i + 1)]
+            }
+            None => {
+                let d = self.layout.delimiter().as_bytes();
+                let end = (!d.is_empty())
+                    .then(|| rest.windows(d.len()).position(|w| w == d))
+                    .flatten()
+                    .unwrap_or(rest.len());
+                &rest[..end]
+            }
+        };
+        filter.accepts(content)
     }
 
     /// The ranges to scan: sorted by start, not overlapping, adjacent ones merged except across
@@ -593,7 +702,8 @@ impl<K: ?Sized> Scan<K> {
             match prefix {
                 Prefix::Salt(salt) if !known => {
                     for bucket in 0..salt.buckets() {
-                        ranges.extend(self.range_of(alt, &[bucket as u8]));
+                        let p = salt_prefix(self.layout, salt, bucket as u8);
+                        ranges.extend(self.range_of(alt, p.as_slice()));
                     }
                 }
                 _ => ranges.extend(self.range_of(alt, prefix_of(self.layout, alt).as_slice())),
@@ -618,10 +728,62 @@ fn append<T: KeyField + ?Sized>(
         alt.body.truncate(at);
         return Err(e);
     }
+    if mode.is_text() && mode.is_delimited() {
+        alt.body.extend(mode.delimiter().as_bytes());
+    }
     if source {
+        if alt.fed && mode.is_text() {
+            alt.hasher.write(mode.delimiter().as_bytes());
+        }
         value.value_bytes(mode, &mut alt.hasher)?;
+        alt.fed = true;
     }
     Ok(())
+}
+
+/// Whether a text segment's bytes fail to sort as its value: a string that other segments follow
+/// (its content can hold bytes below the delimiter) or one padded with spaces.
+fn text_segment_unordered<T: KeyField + ?Sized>(mode: FieldMode) -> bool {
+    mode.is_text()
+        && matches!(T::SHAPE.text_rule(), TextRule::Str)
+        && (mode.is_delimited() || mode.width().is_some())
+}
+
+/// The content bytes of a string bound (its value bytes).
+fn content_of<T: KeyField + ?Sized>(v: &T, mode: FieldMode) -> KeyBuf {
+    struct Collect(KeyBuf);
+    impl ValueSink for Collect {
+        fn write(&mut self, bytes: &[u8]) {
+            self.0.extend(bytes);
+        }
+    }
+    let mut c = Collect(KeyBuf::new());
+    let _ = v.value_bytes(mode, &mut c);
+    c.0
+}
+
+/// "Content starts with `prefix`" on a text string segment.
+fn text_prefix_tail(prefix: &[u8], mode: FieldMode) -> Tail {
+    let delimiter = mode.delimiter().as_bytes();
+    if mode.is_delimited()
+        && !delimiter.is_empty()
+        && prefix.windows(delimiter.len()).any(|w| w == delimiter)
+    {
+        return Tail::Empty;
+    }
+    match mode.width() {
+        Some(w) if prefix.len() > w => Tail::Empty,
+        // Padding spaces: content that ends in the prefix's spaces is not a match; let the filter decide.
+        Some(w) if prefix.last() == Some(&b' ') => Tail::TextFilter {
+            filter: TextFilter::Prefix(KeyBuf::from_slice(prefix)),
+            width: Some(w),
+        },
+        _ => Tail::Range {
+            lower: Lower::AtOrAfter(KeyBuf::from_slice(prefix)),
+            upper: Upper::AtOrBefore(KeyBuf::from_slice(prefix)),
+            last: false,
+        },
+    }
 }
 
 /// A value bound encoded with the field's mode; `None` when the value cannot be encoded.
@@ -729,7 +891,7 @@ fn range_of(alt: &Alt, tail: &Tail, point: bool, fixed: bool, prefix: &[u8]) -> 
     match tail {
         Tail::Empty => return None,
         Tail::Open if point => after_key(&mut stop),
-        Tail::Open => stop.advance_to_next_prefix(),
+        Tail::Open | Tail::TextFilter { .. } => stop.advance_to_next_prefix(),
         Tail::Range { lower, upper, last } => {
             match lower {
                 Lower::Unbounded => {}
@@ -763,18 +925,29 @@ fn range_of(alt: &Alt, tail: &Tail, point: bool, fixed: bool, prefix: &[u8]) -> 
     (!bounded || !range.is_empty()).then_some(range)
 }
 
-/// The prefix component of an alternative whose prefix is known (or none).
+/// The prefix component of an alternative whose prefix is known (or none), with the text
+/// delimiter that follows it.
 fn prefix_of(layout: &ScanLayout, alt: &Alt) -> KeyBuf {
     match (&alt.hasher, layout.prefix) {
-        (Hasher::Salt(h), _) => KeyBuf::from_slice(&[h.clone().finish()]),
+        (Hasher::Salt(h), Prefix::Salt(salt)) => salt_prefix(layout, salt, h.clone().finish()),
         (Hasher::Hash(h), Prefix::Hash(hash)) => {
-            KeyBuf::from_slice(&h.clone().finish()[..hash.prefix_len()])
+            let mut p = KeyBuf::from_slice(&h.clone().finish()[..hash.prefix_len()]);
+            p.extend(layout.delimiter().as_bytes());
+            p
         }
         (Hasher::None, Prefix::Salt(salt)) if layout.whole_key => {
-            KeyBuf::from_slice(&[salt.bucket_of(alt.body.as_slice())])
+            salt_prefix(layout, salt, salt.bucket_of(alt.body.as_slice()))
         }
         _ => KeyBuf::new(),
     }
+}
+
+/// A salt bucket as it starts a key: one byte, or digits and the delimiter in text layouts.
+fn salt_prefix(layout: &ScanLayout, salt: crate::prefix::Salt, bucket: u8) -> KeyBuf {
+    let mut p = KeyBuf::new();
+    crate::derive_support::write_salt(salt, bucket, p.grow(salt.encoded_len()));
+    p.extend(layout.delimiter().as_bytes());
+    p
 }
 
 /// Whether a key's prefix component is one the alternative allows.
@@ -783,8 +956,9 @@ fn prefix_allowed(layout: &ScanLayout, alt: &Alt, known: bool, prefix: &[u8]) ->
         Prefix::None => true,
         _ if known => prefix == prefix_of(layout, alt).as_slice(),
         Prefix::Salt(salt) => prefix
-            .first()
-            .is_some_and(|&b| u16::from(b) < salt.buckets()),
+            .get(..salt.encoded_len())
+            .and_then(|digits| crate::derive_support::read_salt(salt, digits).ok())
+            .is_some_and(|b| u16::from(b) < salt.buckets()),
         // Unbound hash sources: the body decides (the plan is not exact).
         Prefix::Hash(_) => true,
     }

@@ -28,6 +28,7 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
         quote!(#ident<#(#statics),*>)
     };
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let in_text = s.text().map(|d| quote!(.in_text(#d)));
     let prefix = s.prefix();
     let whole_key = matches!(
         prefix,
@@ -122,7 +123,7 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
                 &[#(#sources),*],
                 #whole_key,
                 <#concrete as #p::RowKey>::FIXED_LEN.is_some(),
-            );
+            )#in_text;
 
             #(#state_defs)*
 
