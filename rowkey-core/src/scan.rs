@@ -259,10 +259,7 @@ impl ScanLayout {
     }
 
     fn delimiter(&self) -> &'static str {
-        match self.text {
-            Some(d) => d,
-            None => "",
-        }
+        self.text.unwrap_or_default()
     }
 
     /// The bytes of the prefix component in a key, with the text delimiter that follows it.
