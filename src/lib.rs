@@ -63,7 +63,41 @@
 //! | `salt(buckets = N, hash = "md5" \| "java" \| "mod")` | field | the same with a chosen bucket function ([`SaltHash`]): md5 (default), Phoenix/OpenTSDB's Java hash, or the value `% N` |
 //! | `salt(buckets = N[, hash = ...])` | struct | whole-key salt: the bucket of the whole unsalted key (as Phoenix salts tables) |
 //! | `hash_prefix(len = L)` | field | the key begins with the first L bytes (1..=16) of MD5 over the sources' value bytes |
+//! | `hash_prefix(len = L, upper)` | field (text layouts) | L hex digits (1..=32) of the MD5, uppercase with `upper` |
+//! | `text`, `text, delimiter = "s"` | struct | the text format: readable UTF-8 segments joined by the delimiter (empty by default) |
 //! | `crate = "path"` | struct, enum | where the `rowkey` crate is, for crates that re-export it |
+//!
+//! # Text layouts
+//!
+//! `#[rowkey(text, delimiter = ":")]` writes the readable keys that Java, Python and HBase shell
+//! users build by hand: numbers as zero-padded decimal (`desc` as MAX - v, so an `i64` gives Java's
+//! `Long.MAX_VALUE - ts`), strings as their content, the salt in decimal and the hash prefix in hex.
+//!
+//! ```
+//! use rowkey::{DecodeKey, RowKey};
+//!
+//! #[derive(RowKey, Debug, PartialEq)]
+//! #[rowkey(text, delimiter = ":")]
+//! struct Event {
+//!     user: String,
+//!     #[rowkey(desc)]
+//!     ts: i64,
+//! }
+//!
+//! // Java: String.format("%s:%019d", user, Long.MAX_VALUE - ts)
+//! let e = Event { user: "alice".into(), ts: 1_700_000_000_000 };
+//! assert_eq!(e.to_vec()?, b"alice:9223370336854775807");
+//! assert_eq!(Event::decode(b"alice:9223370336854775807")?, e);
+//!
+//! #[derive(RowKey)]
+//! #[rowkey(text, delimiter = "-")]
+//! struct Page {
+//!     #[rowkey(hash_prefix(len = 6))]
+//!     id: String,
+//! }
+//! assert_eq!(Page { id: "user42".into() }.to_vec()?, b"fd8689-user42");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 //!
 //! A field's *value bytes*, the input of salts and hashes, are the content of strings and bytes,
 //! and for numbers their fixed-width big-endian encoding (narrowed to `width`), before `desc` or

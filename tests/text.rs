@@ -295,6 +295,45 @@ fn malformed_text_is_refused_on_decode() {
     ));
 }
 
+#[derive(RowKey, Debug, PartialEq)]
+#[rowkey(text, delimiter = ":")]
+struct JavaSalted {
+    #[rowkey(salt(buckets = 16, hash = "java"))]
+    user: u32,
+}
+
+/// Java: `u = String.format("%010d", user); String.format("%02d:%s", Math.abs(Arrays.hashCode(u.getBytes()) % 16), u)`.
+fn java_salted_key(user: u32) -> String {
+    let u = format!("{user:010}");
+    let mut h: i32 = 1;
+    for b in u.bytes() {
+        h = h.wrapping_mul(31).wrapping_add(i32::from(b as i8));
+    }
+    format!("{:02}:{u}", (h % 16).abs())
+}
+
+#[test]
+fn java_salted_text_keys_match_the_java_expression() {
+    for user in [0, 1, 42, 99_999, 4_000_000_000] {
+        assert_eq!(
+            text(&JavaSalted { user }),
+            java_salted_key(user),
+            "user {user}"
+        );
+    }
+}
+
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(text, delimiter = "/")]
+struct HashedText {
+    #[rowkey(hash_prefix(len = 32, upper))]
+    id: u64,
+    #[rowkey(hash_prefix(len = 32, upper))]
+    name: String,
+    #[rowkey(width = 3)]
+    tag: String,
+}
+
 // ---------------------------------------------------------------- properties
 
 #[derive(RowKey, Debug, Clone, PartialEq)]
@@ -349,6 +388,15 @@ proptest! {
             .then((x.kind as u8).cmp(&(y.kind as u8)))
             .then(x.last.cmp(&y.last));
         prop_assert_eq!(kx.cmp(&ky), model);
+    }
+
+    #[test]
+    fn hashed_text_layouts_round_trip(id in any::<u64>(), name in "[a-z:é]{0,6}", tag in "[a-z]{0,3}") {
+        let k = HashedText { id, name, tag };
+        let bytes = k.to_vec().unwrap();
+        prop_assert_eq!(bytes[32], b'/');
+        prop_assert!(bytes[..32].iter().all(|b| b.is_ascii_digit() || (b'A'..=b'F').contains(b)));
+        prop_assert_eq!(HashedText::decode(&bytes).unwrap(), k);
     }
 
     #[test]
