@@ -520,54 +520,39 @@ pub fn read_salt(salt: Salt, prefix: &[u8]) -> Result<u8, DecodeError> {
 /// An IN-list item of a string field: anything that views as `str` keys as its content.
 pub struct StrValue<T>(pub T);
 
-impl<T: AsRef<str>> KeyField for StrValue<T> {
-    const SHAPE: FieldShape = <str as KeyField>::SHAPE;
-
-    #[inline]
-    fn encoded_len(&self, mode: FieldMode) -> usize {
-        self.0.as_ref().encoded_len(mode)
-    }
-
-    #[inline]
-    fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
-        self.0.as_ref().encode(out, mode)
-    }
-
-    #[inline]
-    fn value_bytes<S: crate::prefix::ValueSink + ?Sized>(
-        &self,
-        mode: FieldMode,
-        sink: &mut S,
-    ) -> Result<(), EncodeError> {
-        self.0.as_ref().value_bytes(mode, sink)
-    }
-}
-
 /// An IN-list item of a bytes field: anything that views as `[u8]` keys as its content.
 pub struct BytesValue<T>(pub T);
 
-impl<T: AsRef<[u8]>> KeyField for BytesValue<T> {
-    const SHAPE: FieldShape = <[u8] as KeyField>::SHAPE;
+/// `KeyField` for a wrapper that views its value as `$target`.
+macro_rules! view_field {
+    ($wrapper:ident, $target:ty) => {
+        impl<T: AsRef<$target>> KeyField for $wrapper<T> {
+            const SHAPE: FieldShape = <$target as KeyField>::SHAPE;
 
-    #[inline]
-    fn encoded_len(&self, mode: FieldMode) -> usize {
-        self.0.as_ref().encoded_len(mode)
-    }
+            #[inline]
+            fn encoded_len(&self, mode: FieldMode) -> usize {
+                self.0.as_ref().encoded_len(mode)
+            }
 
-    #[inline]
-    fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
-        self.0.as_ref().encode(out, mode)
-    }
+            #[inline]
+            fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+                self.0.as_ref().encode(out, mode)
+            }
 
-    #[inline]
-    fn value_bytes<S: crate::prefix::ValueSink + ?Sized>(
-        &self,
-        mode: FieldMode,
-        sink: &mut S,
-    ) -> Result<(), EncodeError> {
-        self.0.as_ref().value_bytes(mode, sink)
-    }
+            #[inline]
+            fn value_bytes<S: crate::prefix::ValueSink + ?Sized>(
+                &self,
+                mode: FieldMode,
+                sink: &mut S,
+            ) -> Result<(), EncodeError> {
+                self.0.as_ref().value_bytes(mode, sink)
+            }
+        }
+    };
 }
+
+view_field!(StrValue, str);
+view_field!(BytesValue, [u8]);
 
 /// Whether a field type has a text format.
 pub const fn has_text_form(shape: FieldShape) -> bool {

@@ -4,26 +4,14 @@
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
-use syn::GenericParam;
 
 use crate::ast::{Struct, TypeKind};
 
 pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
-    let generics = &s.original.generics;
-    if generics
-        .params
-        .iter()
-        .any(|g| !matches!(g, GenericParam::Lifetime(_)))
-    {
+    let Some(concrete) = super::concrete_type(s.original) else {
         return TokenStream::new();
-    }
-    let ident = &s.original.ident;
-    let statics = generics.lifetimes().map(|_| quote!('static));
-    let concrete = if generics.params.is_empty() {
-        quote!(#ident)
-    } else {
-        quote!(#ident<#(#statics),*>)
     };
+    let ident = &s.original.ident;
     let mut checks = Vec::new();
     for field in &s.fields {
         // Syntax already decided these rules for the types it knows (check.rs).

@@ -3,7 +3,7 @@
 
 use proc_macro2::TokenStream;
 use quote::quote;
-use syn::{DeriveInput, GenericParam};
+use syn::DeriveInput;
 
 use super::decode::decode_generics;
 use super::with_bound;
@@ -50,24 +50,11 @@ pub fn expand_key_traits(input: &DeriveInput, p: &TokenStream) -> TokenStream {
 /// parameters (an array length cannot depend on them). A nested type the derive cannot see into
 /// may still be variable: `LEN` and `to_key` then fail to compile only where they are used.
 pub fn expand_fixed(input: &DeriveInput, p: &TokenStream) -> TokenStream {
-    if input
-        .generics
-        .params
-        .iter()
-        .any(|g| !matches!(g, GenericParam::Lifetime(_)))
-    {
+    let Some(concrete) = super::concrete_type(input) else {
         return TokenStream::new();
-    }
+    };
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    // Lifetimes do not change a length; naming the type with 'static keeps the array length free of
-    // generic parameters.
-    let statics = input.generics.lifetimes().map(|_| quote!('static));
-    let concrete = if input.generics.params.is_empty() {
-        quote!(#ident)
-    } else {
-        quote!(#ident<#(#statics),*>)
-    };
     let not_fixed = format!("`{ident}` is not a fixed layout: a field has a variable length");
     let to_key_needs_fixed = format!(
         "`{ident}::to_key` needs a fixed layout, but a field of `{ident}` has a variable length \

@@ -100,6 +100,27 @@ pub fn field_name(field: &Field) -> String {
     name.strip_prefix("r#").map(str::to_owned).unwrap_or(name)
 }
 
+/// The type with every lifetime `'static`, for items whose meaning cannot depend on generic
+/// parameters (array lengths, const checks, scan states); `None` when the type has type or const
+/// parameters, which such items cannot name.
+pub fn concrete_type(input: &DeriveInput) -> Option<TokenStream> {
+    let generics = &input.generics;
+    if generics
+        .params
+        .iter()
+        .any(|g| !matches!(g, syn::GenericParam::Lifetime(_)))
+    {
+        return None;
+    }
+    let ident = &input.ident;
+    let statics = generics.lifetimes().map(|_| quote!('static));
+    Some(if generics.params.is_empty() {
+        quote!(#ident)
+    } else {
+        quote!(#ident<#(#statics),*>)
+    })
+}
+
 /// `generics` with `bound` added to every type parameter.
 pub fn with_bound(generics: &Generics, bound: TokenStream) -> Generics {
     let mut generics = generics.clone();

@@ -5,28 +5,17 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use syn::GenericParam;
 
 use super::{field_mode, field_name};
 use crate::ast::{Field, Prefix, Sources, Struct, TypeKind};
 
 pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
-    let generics = &s.original.generics;
-    if generics
-        .params
-        .iter()
-        .any(|g| !matches!(g, GenericParam::Lifetime(_)))
-    {
+    let Some(concrete) = super::concrete_type(s.original) else {
         return TokenStream::new();
-    }
+    };
+    let generics = &s.original.generics;
     let ident = &s.original.ident;
     let vis = &s.original.vis;
-    let statics = generics.lifetimes().map(|_| quote!('static));
-    let concrete = if generics.params.is_empty() {
-        quote!(#ident)
-    } else {
-        quote!(#ident<#(#statics),*>)
-    };
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let in_text = s.text().map(|d| quote!(.in_text(#d)));
     let prefix = s.prefix();
