@@ -181,8 +181,9 @@
 
 pub use rowkey_core::{
     DecodeError, DecodeErrorKind, DecodeField, DecodeKey, DecodeSaltedKey, EncodeError,
-    EncodeErrorKind, FieldMode, FieldShape, HashPrefix, HashPrefixHasher, KeyField, Prefix, RowKey,
-    Salt, SaltHash, SaltHasher, SaltedKey, SplitKeys, ValueSink, WidthRule,
+    EncodeErrorKind, FieldMode, FieldShape, HashPrefix, HashPrefixHasher, KeyField, Layout, Order,
+    Prefix, RowKey, Salt, SaltHash, SaltHasher, SaltedKey, Segment, SplitKeys, TextRule, ValueSink,
+    WidthRule,
 };
 pub use rowkey_derive::RowKey;
 
@@ -190,7 +191,7 @@ pub use rowkey_core::hbase;
 #[cfg(feature = "alloc")]
 pub use rowkey_core::regions;
 #[cfg(feature = "alloc")]
-pub use rowkey_core::{merge, prefix_stop, KeyRange, Ranges, Scan};
+pub use rowkey_core::{merge, prefix_stop, Explained, ExplainedSegment, KeyRange, Ranges, Scan};
 
 /// Expands to its input when `alloc` is on: generated scan builders need it.
 #[cfg(feature = "alloc")]
@@ -217,8 +218,8 @@ pub mod __private {
     pub use rowkey_core::derive_support::*;
     pub use rowkey_core::{
         DecodeError, DecodeField, DecodeKey, DecodeSaltedKey, EncodeError, FieldMode, FieldShape,
-        KeyField, Prefix, RowKey, SaltHash, SaltedKey, TextRule, ValueSink,
+        KeyField, Layout, Order, Prefix, RowKey, SaltHash, SaltedKey, Segment, TextRule, ValueSink,
     };
     #[cfg(feature = "alloc")]
-    pub use rowkey_core::{Scan, ScanLayout};
+    pub use rowkey_core::{Explained, Scan, ScanLayout};
 }

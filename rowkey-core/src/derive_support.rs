@@ -558,3 +558,49 @@ view_field!(BytesValue, [u8]);
 pub const fn has_text_form(shape: FieldShape) -> bool {
     !matches!(shape.text_rule(), crate::field::TextRule::None)
 }
+
+pub use crate::layout::offset_after;
+
+/// A value to show in `explain`: `Debug` when the type has it, a placeholder otherwise (chosen by
+/// method resolution: `(&Show(&v)).show()` finds `ShowDebug` first, then `ShowOpaque` by autoref).
+#[cfg(feature = "alloc")]
+pub struct Show<'a, T: ?Sized>(pub &'a T);
+
+/// `Show` for types with `Debug`.
+#[cfg(feature = "alloc")]
+pub trait ShowDebug {
+    fn show(&self) -> alloc::string::String;
+}
+
+#[cfg(feature = "alloc")]
+impl<T: core::fmt::Debug + ?Sized> ShowDebug for Show<'_, T> {
+    fn show(&self) -> alloc::string::String {
+        alloc::format!("{:?}", self.0)
+    }
+}
+
+/// `Show` for types without `Debug`.
+#[cfg(feature = "alloc")]
+pub trait ShowOpaque {
+    fn show(&self) -> alloc::string::String;
+}
+
+#[cfg(feature = "alloc")]
+impl<T: ?Sized> ShowOpaque for &Show<'_, T> {
+    fn show(&self) -> alloc::string::String {
+        alloc::string::String::from("(no Debug)")
+    }
+}
+
+/// The value shown for a prefix: the salt bucket, or the hash prefix.
+#[cfg(feature = "alloc")]
+pub fn show_prefix(prefix: crate::prefix::Prefix, bytes: &[u8]) -> alloc::string::String {
+    match prefix {
+        crate::prefix::Prefix::Salt(salt) => match read_salt(salt, bytes) {
+            Ok(b) => alloc::format!("bucket {b} of {}", salt.buckets()),
+            Err(_) => alloc::string::String::from("(not a bucket)"),
+        },
+        crate::prefix::Prefix::Hash(_) => alloc::string::String::from("md5 prefix of the sources"),
+        crate::prefix::Prefix::None => alloc::string::String::new(),
+    }
+}

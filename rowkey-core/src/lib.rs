@@ -30,6 +30,7 @@ mod error;
 mod field;
 pub mod hbase;
 mod key;
+mod layout;
 #[cfg(feature = "alloc")]
 pub mod merge;
 mod prefix;
@@ -41,6 +42,9 @@ mod scan;
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 pub use field::{DecodeField, FieldMode, FieldShape, KeyField, TextRule, WidthRule};
 pub use key::{DecodeKey, DecodeSaltedKey, RowKey, SaltedKey, SplitKeys};
+#[cfg(feature = "alloc")]
+pub use layout::{Explained, ExplainedSegment};
+pub use layout::{Layout, Order, Segment};
 pub use prefix::{HashPrefix, HashPrefixHasher, Prefix, Salt, SaltHash, SaltHasher, ValueSink};
 #[cfg(feature = "alloc")]
 pub use scan::{prefix_stop, KeyRange, Ranges, Scan, ScanLayout};

@@ -6,6 +6,7 @@ mod decode;
 mod encode;
 mod enums;
 mod key;
+mod layout;
 mod prefix;
 mod scan;
 
@@ -61,7 +62,9 @@ fn expand_struct(s: &Struct) -> TokenStream {
     let checks = checks::expand(s, &p);
     let salted = prefix::salted_key_traits(s, &p);
     let scan = scan::expand(s, &p);
+    let layout = layout::expand(s, &p);
     quote! {
+        #layout
         #encode
         #decode
         #key

@@ -1,0 +1,201 @@
+//! `K::LAYOUT` describes the prefix and every segment; its table is what another team needs to write
+//! the same key. `K::explain` shows a stored key field by field.
+
+use std::borrow::Cow;
+
+use rowkey::{Order, Prefix, RowKey};
+
+#[derive(RowKey, Debug, Clone, Copy, PartialEq)]
+enum Kind {
+    View,
+    Click,
+}
+
+#[derive(RowKey, Debug)]
+struct Event {
+    user_id: u64,
+    #[rowkey(desc)]
+    ts: i64,
+    kind: Kind,
+    #[rowkey(width = 2)]
+    shard: u32,
+    host: String,
+}
+
+#[test]
+fn binary_layout_names_offsets_lengths_and_orders() {
+    let l = Event::LAYOUT;
+    assert_eq!(l.name, "Event");
+    assert_eq!((l.text, l.prefix, l.fixed_len), (None, Prefix::None, None));
+    let rows: Vec<_> = l
+        .segments
+        .iter()
+        .map(|s| (s.name, s.ty, s.offset, s.len, s.order))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("user_id", "u64", Some(0), Some(8), Order::Ascending),
+            ("ts", "i64", Some(8), Some(8), Order::Descending),
+            ("kind", "Kind", Some(16), Some(1), Order::Ascending),
+            ("shard", "u32", Some(17), Some(2), Order::Ascending),
+            ("host", "String", Some(19), None, Order::Ascending),
+        ]
+    );
+    assert_eq!(l.segments[0].encoding, "big-endian, 8 bytes");
+    assert_eq!(
+        l.segments[1].encoding,
+        "two's complement with the sign bit flipped, big-endian, 8 bytes, every byte inverted"
+    );
+    assert_eq!(l.segments[3].encoding, "big-endian, narrowed to 2 bytes");
+    assert_eq!(l.segments[4].encoding, "raw content to the end of the key");
+}
+
+#[derive(RowKey)]
+struct AfterVariable {
+    name: String,
+    #[rowkey(reverse)]
+    id: u32,
+}
+
+#[derive(RowKey)]
+#[rowkey(salt(buckets = 16))]
+struct Salted {
+    ts: u64,
+    seq: u32,
+}
+
+#[derive(RowKey)]
+struct Hashed<'a> {
+    #[rowkey(hash_prefix(len = 4))]
+    url: Cow<'a, str>,
+    #[rowkey(hash_prefix(len = 4))]
+    tag: &'a str,
+}
+
+#[test]
+fn offsets_stop_after_a_variable_segment_and_prefixes_shift_them() {
+    let l = AfterVariable::LAYOUT;
+    assert_eq!(l.segments[1].offset, None);
+    assert_eq!(
+        l.segments[0].encoding,
+        "content with 00 escaped as 00 FF, then 00 01"
+    );
+    assert_eq!(l.segments[1].order, Order::Reversed);
+    let l = Salted::LAYOUT;
+    assert_eq!(l.fixed_len, Some(13));
+    assert_eq!(
+        (l.segments[0].offset, l.segments[1].offset),
+        (Some(1), Some(9))
+    );
+    assert_eq!(l.prefix_sources, ["ts", "seq"]);
+    let l = Hashed::LAYOUT;
+    assert_eq!(l.prefix_sources, ["url", "tag"]);
+    assert_eq!(l.segments[0].offset, Some(4));
+    assert_eq!(
+        (l.segments[0].ty, l.segments[1].ty),
+        ("Cow<'a, str>", "&'a str")
+    );
+}
+
+#[derive(RowKey)]
+#[rowkey(text, delimiter = ":")]
+struct Text {
+    #[rowkey(salt(buckets = 16, hash = "java"))]
+    user: u32,
+    #[rowkey(desc)]
+    ts: i64,
+    page: String,
+}
+
+#[test]
+fn text_layout_counts_digits_and_delimiters() {
+    let l = Text::LAYOUT;
+    assert_eq!(l.text, Some(":"));
+    // "07:" then 10 digits, ":", 19 digits, ":".
+    assert_eq!(
+        l.segments.iter().map(|s| s.offset).collect::<Vec<_>>(),
+        [Some(3), Some(14), Some(34)]
+    );
+    assert_eq!(
+        l.segments[1].encoding,
+        "decimal MAX - v, zero-padded to 19 digits"
+    );
+    let table = l.to_string();
+    assert!(
+        table.starts_with("`Text` row key (text, segments joined by \":\", variable length)"),
+        "{table}"
+    );
+    assert!(table.contains("| prefix | salt | bucket | 0 | 2 | decimal digits: abs(Arrays.hashCode(src) % N) (Phoenix, OpenTSDB), N = 16, src = user | - |"), "{table}");
+    assert!(
+        table.contains(
+            "| 1 | ts | `i64` | 14 | 19 | decimal MAX - v, zero-padded to 19 digits | desc |"
+        ),
+        "{table}"
+    );
+    assert!(
+        table
+            .contains("| 2 | page | `String` | 34 | variable | text to the end of the key | asc |"),
+        "{table}"
+    );
+}
+
+#[test]
+fn explain_shows_each_segment_beside_its_value() {
+    let e = Event {
+        user_id: 42,
+        ts: 7,
+        kind: Kind::Click,
+        shard: 3,
+        host: "web-1".into(),
+    };
+    let key = e.to_vec().unwrap();
+    let explained = Event::explain(&key).unwrap();
+    let rows: Vec<_> = explained
+        .rows
+        .iter()
+        .map(|r| (r.segment, r.bytes.as_str(), r.value.as_str()))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("user_id", r"\x00\x00\x00\x00\x00\x00\x00*", "42"),
+            ("ts", r"\x7F\xFF\xFF\xFF\xFF\xFF\xFF\xF8", "7"),
+            ("kind", r"\x01", "Click"),
+            ("shard", r"\x00\x03", "3"),
+            ("host", "web-1", "\"web-1\""),
+        ]
+    );
+    let text = explained.to_string();
+    assert!(text.starts_with("`Event` row key \\x00"), "{text}");
+    let t = Text {
+        user: 42,
+        ts: 1_700_000_000_000,
+        page: "p".into(),
+    };
+    let explained = Text::explain(&t.to_vec().unwrap()).unwrap();
+    assert_eq!(explained.rows[0].segment, "salt");
+    assert!(
+        explained.rows[0].value.starts_with("bucket "),
+        "{explained}"
+    );
+    assert_eq!(explained.rows[2].bytes, "9223370336854775807");
+    assert!(Event::explain(b"short").is_err());
+}
+
+/// A field type without Debug is shown as a placeholder, not refused.
+#[derive(RowKey)]
+struct Opaque {
+    id: NoDebug,
+}
+
+#[derive(RowKey, Clone, Copy)]
+enum NoDebug {
+    A,
+}
+
+#[test]
+fn explain_works_without_debug() {
+    let key = Opaque { id: NoDebug::A }.to_vec().unwrap();
+    assert_eq!(Opaque::explain(&key).unwrap().rows[0].value, "(no Debug)");
+}
