@@ -142,18 +142,21 @@ impl<'a> Input<'a> {
                         .named
                         .iter()
                         .enumerate()
-                        .map(|(i, f)| Field {
-                            ident: f.ident.as_ref().expect("named field"),
-                            ty: &f.ty,
-                            attrs: attr::field_attrs(cx, &f.attrs),
-                            kind: TypeKind::of(&f.ty),
-                            last: i + 1 == count,
-                            text: attrs.text.map(|_| {
-                                attrs
-                                    .delimiter
-                                    .as_ref()
-                                    .map_or_else(String::new, |d| d.value.clone())
-                            }),
+                        // Named fields always have an ident; filter_map keeps the derive panic-free.
+                        .filter_map(|(i, f)| {
+                            Some(Field {
+                                ident: f.ident.as_ref()?,
+                                ty: &f.ty,
+                                attrs: attr::field_attrs(cx, &f.attrs),
+                                kind: TypeKind::of(&f.ty),
+                                last: i + 1 == count,
+                                text: attrs.text.map(|_| {
+                                    attrs
+                                        .delimiter
+                                        .as_ref()
+                                        .map_or_else(String::new, |d| d.value.clone())
+                                }),
+                            })
                         })
                         .collect::<Vec<_>>();
                     if fields.is_empty() {

@@ -170,11 +170,34 @@ fn fallback(input: &DeriveInput, errors: syn::Error) -> TokenStream {
             fn decode(_: &'__rowkey_k [u8]) -> #p::Result<Self, #p::DecodeError> { #stub }
         }
     };
+    // The inherent items too, where the type can name them, so code that uses them compiles.
+    let name = ident.to_string();
+    let inherent = concrete_type(input).map(|_| {
+        quote! {
+            impl #impl_generics #ident #ty_generics #where_clause {
+                #[doc(hidden)]
+                pub const LAYOUT: #p::Layout = #p::Layout {
+                    name: #name,
+                    text: #p::None,
+                    prefix: #p::Prefix::None,
+                    prefix_sources: &[],
+                    segments: &[],
+                    fixed_len: #p::None,
+                };
+            }
+            #p::if_alloc! {
+                impl #impl_generics #ident #ty_generics #where_clause {
+                    #[doc(hidden)]
+                    pub fn explain(_: &[u8]) -> #p::Result<#p::Explained, #p::DecodeError> { #stub }
+                }
+            }
+        }
+    });
     let mut out = errors;
     quote! {
         #[doc(hidden)]
-        #[allow(unreachable_code, clippy::all)]
-        const _: () = { #stubs };
+        #[allow(unreachable_code, dead_code, clippy::all)]
+        const _: () = { #stubs #inherent };
     }
     .to_tokens(&mut out);
     out
