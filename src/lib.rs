@@ -54,6 +54,8 @@
 //!
 //! # Attributes
 //!
+//! The [`attributes`] page has every key with an example.
+//!
 //! | attribute | on | meaning |
 //! |---|---|---|
 //! | `width = N` | integer, string, bytes field | integers narrowed to N big-endian bytes, strings and bytes padded with `00` to N bytes; a value that does not fit is an [`EncodeError`] |
@@ -186,6 +188,8 @@ pub use rowkey_core::{
     WidthRule,
 };
 pub use rowkey_derive::RowKey;
+
+pub mod attributes;
 
 pub use rowkey_core::hbase;
 #[cfg(feature = "alloc")]
