@@ -538,3 +538,48 @@ fn shell_statements_use_the_layouts_split_keys() {
     assert_eq!(hbase::shell_string(b"#{x}\""), r#""\x23{x}\x22""#);
     assert_eq!(hbase::create_statement("it's", &[], &[]), r"create 'it\'s'");
 }
+
+#[derive(RowKey)]
+struct JavaBuilder {
+    #[rowkey(salt(buckets = 16, hash = "java"))]
+    user_id: u64,
+    #[rowkey(desc)]
+    ts: i64,
+    host: String,
+}
+
+/// The README's Java builder: `abs(Arrays.hashCode(Bytes.toBytes(userId)) % 16)`, then
+/// `Bytes.toBytes(userId)`, `Bytes.toBytes(Long.MAX_VALUE - ts)`, `Bytes.toBytes(host)`.
+fn java_builder_key(user_id: i64, ts: i64, host: &str) -> Vec<u8> {
+    let user = user_id.to_be_bytes();
+    let mut h: i32 = 1;
+    for b in user {
+        h = h.wrapping_mul(31).wrapping_add(i32::from(b as i8));
+    }
+    let mut key = vec![(h % 16).unsigned_abs() as u8];
+    key.extend_from_slice(&user);
+    key.extend_from_slice(&(i64::MAX - ts).to_be_bytes());
+    key.extend_from_slice(host.as_bytes());
+    key
+}
+
+#[test]
+fn readme_java_builder_writes_the_same_bytes() {
+    for (user, ts) in [
+        (0i64, 0i64),
+        (42, 1_700_000_000_000),
+        (i64::MAX, 5),
+        (123_456_789, i64::MAX),
+    ] {
+        let k = JavaBuilder {
+            user_id: user as u64,
+            ts,
+            host: "web-1".into(),
+        };
+        assert_eq!(
+            k.to_vec().unwrap(),
+            java_builder_key(user, ts, "web-1"),
+            "user {user}, ts {ts}"
+        );
+    }
+}
