@@ -187,6 +187,26 @@ pub use rowkey_core::{
     Prefix, RowKey, Salt, SaltHash, SaltHasher, SaltedKey, Segment, SplitKeys, TextRule, ValueSink,
     WidthRule,
 };
+/// Derives [`RowKey`](trait@RowKey), [`DecodeKey`], [`KeyField`] and [`DecodeField`] for a struct
+/// with named fields or a fieldless enum, plus `K::scan()`, `K::LAYOUT`, `K::explain`, and for
+/// fixed layouts `K::LEN` and `K::to_key()`. The [`attributes`] page lists every attribute.
+///
+/// ```
+/// use rowkey::{DecodeKey, RowKey};
+///
+/// #[derive(RowKey, Debug, PartialEq)]
+/// struct Reading {
+///     sensor: u16,
+///     #[rowkey(desc)]
+///     ts: i64,
+/// }
+///
+/// let r = Reading { sensor: 7, ts: 1 };
+/// let key: [u8; Reading::LEN] = r.to_key()?;
+/// assert_eq!(key[..2], [0, 7]);
+/// assert_eq!(Reading::decode(&key)?, r);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub use rowkey_derive::RowKey;
 
 pub mod attributes;

@@ -8,6 +8,17 @@
 use core::fmt;
 
 /// Why a key could not be encoded.
+///
+/// ```
+/// use rowkey_core::{EncodeErrorKind, FieldMode, KeyField};
+/// let mut buf = [0u8; 2];
+/// let err = 7u32.encode(&mut buf, FieldMode::LAST).unwrap_err();
+/// assert_eq!(err.kind(), EncodeErrorKind::BufferTooSmall { needed: 4, available: 2 });
+/// // Generated code names the key type and the field on the error's way out.
+/// let err = err.in_field("Event", "user_id");
+/// assert_eq!((err.key(), err.field()), ("Event", "user_id"));
+/// assert!(err.to_string().contains("`Event.user_id`"));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EncodeError {
     key: &'static str,
@@ -16,6 +27,21 @@ pub struct EncodeError {
 }
 
 /// What went wrong while encoding.
+///
+/// ```
+/// use rowkey_core::{EncodeErrorKind, FieldMode, KeyField};
+/// let mut buf = [0u8; 8];
+/// let (width1, text) = (FieldMode::LAST.with_width(1), FieldMode::INNER.with_text(":"));
+/// let kind = |r: Result<usize, rowkey_core::EncodeError>| r.unwrap_err().kind();
+/// // 300 does not fit one byte.
+/// assert_eq!(kind(300u32.encode(&mut buf, width1)), EncodeErrorKind::TooWide { width: 1 });
+/// // Text layouts write numbers as unsigned digits, and segments end at the delimiter.
+/// assert_eq!(kind((-1i32).encode(&mut buf, text)), EncodeErrorKind::Negative);
+/// assert_eq!(kind("a:b".encode(&mut buf, text)), EncodeErrorKind::DelimiterInField);
+/// // Padded with 00, content ending in 00 could not be told apart from the padding.
+/// let padded = FieldMode::LAST.with_width(4);
+/// assert_eq!(kind(b"a\0"[..].encode(&mut buf, padded)), EncodeErrorKind::EndsWithPad);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum EncodeErrorKind {
@@ -59,6 +85,14 @@ pub enum EncodeErrorKind {
 
 impl EncodeError {
     /// An error of `kind`, not yet located in a key.
+    ///
+    /// ```
+    /// use rowkey_core::{EncodeError, EncodeErrorKind};
+    /// let err = EncodeError::new(EncodeErrorKind::TooWide { width: 2 });
+    /// assert_eq!(err.kind(), EncodeErrorKind::TooWide { width: 2 });
+    /// assert_eq!((err.key(), err.field()), ("", "")); // not located yet
+    /// assert_eq!(err, EncodeErrorKind::TooWide { width: 2 }.into());
+    /// ```
     #[cold]
     pub const fn new(kind: EncodeErrorKind) -> Self {
         EncodeError {
@@ -69,21 +103,53 @@ impl EncodeError {
     }
 
     /// The problem.
+    ///
+    /// ```
+    /// use rowkey_core::{EncodeErrorKind, FieldMode, KeyField};
+    /// let mut buf = [0u8; 19];
+    /// let err = (-5i64).encode(&mut buf, FieldMode::LAST.with_text(":")).unwrap_err();
+    /// assert_eq!(err.kind(), EncodeErrorKind::Negative);
+    /// assert!(err.to_string().contains("negative"));
+    /// ```
     pub const fn kind(&self) -> EncodeErrorKind {
         self.kind
     }
 
     /// The key type whose field failed, or `""` when the error was not located.
+    ///
+    /// ```
+    /// use rowkey_core::{EncodeError, EncodeErrorKind};
+    /// let err = EncodeError::new(EncodeErrorKind::EndsWithPad);
+    /// assert_eq!(err.key(), "");
+    /// assert_eq!(err.in_field("Page", "url").key(), "Page");
+    /// ```
     pub const fn key(&self) -> &'static str {
         self.key
     }
 
     /// The field that failed (the innermost one for nested keys), or `""` for errors of the whole key.
+    ///
+    /// ```
+    /// use rowkey_core::{EncodeError, EncodeErrorKind};
+    /// let err = EncodeError::new(EncodeErrorKind::EndsWithPad);
+    /// assert_eq!(err.in_field("Page", "url").field(), "url");
+    /// let whole = EncodeError::new(EncodeErrorKind::RowTooLong { len: 40_000, max: 32_767 });
+    /// assert_eq!(whole.in_key("Page").field(), "");
+    /// ```
     pub const fn field(&self) -> &'static str {
         self.field
     }
 
     /// Names the field the error came from, unless a nested key already named a deeper one.
+    ///
+    /// ```
+    /// use rowkey_core::{EncodeError, EncodeErrorKind};
+    /// // The nested key `Inner` names its field first; the outer key keeps that location.
+    /// let err = EncodeError::new(EncodeErrorKind::TooWide { width: 2 })
+    ///     .in_field("Inner", "code")
+    ///     .in_field("Outer", "inner");
+    /// assert_eq!((err.key(), err.field()), ("Inner", "code"));
+    /// ```
     #[cold]
     #[must_use]
     pub fn in_field(mut self, key: &'static str, field: &'static str) -> Self {
@@ -95,6 +161,14 @@ impl EncodeError {
     }
 
     /// Names the key type for errors of the whole key (buffer size, row limit).
+    ///
+    /// ```
+    /// use rowkey_core::{EncodeError, EncodeErrorKind};
+    /// let kind = EncodeErrorKind::RowTooLong { len: 40_000, max: 32_767 };
+    /// let err = EncodeError::new(kind).in_key("Event");
+    /// assert_eq!((err.key(), err.field()), ("Event", ""));
+    /// assert!(err.to_string().contains("`Event`"));
+    /// ```
     #[cold]
     #[must_use]
     pub fn in_key(mut self, key: &'static str) -> Self {
@@ -161,6 +235,16 @@ impl fmt::Display for EncodeErrorKind {
 }
 
 /// Why bytes could not be decoded as a key.
+///
+/// ```
+/// use rowkey_core::{DecodeErrorKind, DecodeField, FieldMode};
+/// // A u32 field that starts 2 bytes into a key with only 3 bytes left.
+/// let err = u32::decode(&[0x00, 0x00, 0x01], FieldMode::LAST).unwrap_err();
+/// assert_eq!(err.kind(), DecodeErrorKind::Truncated { needed: 4, available: 3 });
+/// let err = err.in_field("Event", "seq", 2);
+/// assert_eq!((err.key(), err.field(), err.offset()), ("Event", "seq", 2));
+/// assert!(err.to_string().contains("`Event.seq`"));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DecodeError {
     key: &'static str,
@@ -170,6 +254,23 @@ pub struct DecodeError {
 }
 
 /// What is wrong with the bytes.
+///
+/// ```
+/// use rowkey_core::{DecodeErrorKind, DecodeField, FieldMode};
+/// use FieldMode as M;
+/// let kind = |e: rowkey_core::DecodeError| e.kind();
+/// assert_eq!(kind(bool::decode(&[2], M::LAST).unwrap_err()), DecodeErrorKind::InvalidBool(2));
+/// let tag = Option::<u8>::decode(&[7, 0], M::LAST).unwrap_err();
+/// assert_eq!(kind(tag), DecodeErrorKind::InvalidOptionTag(7));
+/// // An escaped string must end with `00 01`, and a `00` inside it must be followed by `FF`.
+/// let unterminated = String::decode(b"abc", M::INNER).unwrap_err();
+/// assert_eq!(kind(unterminated), DecodeErrorKind::Unterminated);
+/// let bad = String::decode(&[0x61, 0x00, 0x02], M::INNER).unwrap_err();
+/// assert_eq!(kind(bad), DecodeErrorKind::BadEscape { found: 2 });
+/// // "a\0b" escaped cannot be borrowed as a `&str`: its bytes are not the content.
+/// let escaped = <&str>::decode(&[0x61, 0x00, 0xFF, 0x62, 0x00, 0x01], M::INNER).unwrap_err();
+/// assert_eq!(kind(escaped), DecodeErrorKind::NotBorrowable);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum DecodeErrorKind {
@@ -236,6 +337,13 @@ pub enum DecodeErrorKind {
 
 impl DecodeError {
     /// An error of `kind` at `offset` bytes into the field, not yet located in a key.
+    ///
+    /// ```
+    /// use rowkey_core::{DecodeError, DecodeErrorKind};
+    /// let err = DecodeError::new(DecodeErrorKind::InvalidBool(2), 0);
+    /// assert_eq!(err.kind(), DecodeErrorKind::InvalidBool(2));
+    /// assert_eq!((err.key(), err.field(), err.offset()), ("", "", 0));
+    /// ```
     #[cold]
     pub const fn new(kind: DecodeErrorKind, offset: usize) -> Self {
         DecodeError {
@@ -247,27 +355,67 @@ impl DecodeError {
     }
 
     /// The problem.
+    ///
+    /// ```
+    /// use rowkey_core::{DecodeErrorKind, DecodeField, FieldMode};
+    /// let err = String::decode(&[0xFF], FieldMode::LAST).unwrap_err();
+    /// assert_eq!(err.kind(), DecodeErrorKind::InvalidUtf8);
+    /// assert!(err.to_string().contains("UTF-8"));
+    /// ```
     pub const fn kind(&self) -> DecodeErrorKind {
         self.kind
     }
 
     /// The key type whose field failed, or `""` when the error was not located.
+    ///
+    /// ```
+    /// use rowkey_core::{DecodeError, DecodeErrorKind};
+    /// let err = DecodeError::new(DecodeErrorKind::InvalidUtf8, 0);
+    /// assert_eq!(err.key(), "");
+    /// assert_eq!(err.in_field("Page", "url", 4).key(), "Page");
+    /// ```
     pub const fn key(&self) -> &'static str {
         self.key
     }
 
     /// The field that failed (the innermost one for nested keys), or `""` for errors of the whole key.
+    ///
+    /// ```
+    /// use rowkey_core::{DecodeError, DecodeErrorKind};
+    /// let err = DecodeError::new(DecodeErrorKind::InvalidUtf8, 0);
+    /// assert_eq!(err.in_field("Page", "url", 4).field(), "url");
+    /// let trailing = DecodeError::new(DecodeErrorKind::TrailingBytes { count: 1 }, 8);
+    /// assert_eq!(trailing.in_key("Page").field(), "");
+    /// ```
     pub const fn field(&self) -> &'static str {
         self.field
     }
 
     /// The byte offset in the key where the problem was found.
+    ///
+    /// ```
+    /// use rowkey_core::{DecodeError, DecodeErrorKind};
+    /// // Byte 1 of a field that starts at byte 8 of the key.
+    /// let err = DecodeError::new(DecodeErrorKind::InvalidUtf8, 1).in_field("Page", "url", 8);
+    /// assert_eq!(err.offset(), 9);
+    /// assert!(err.to_string().ends_with("(at byte 9)"));
+    /// ```
     pub const fn offset(&self) -> usize {
         self.offset
     }
 
     /// Moves the error `start` bytes further into the key and names its field, unless a nested key
     /// already named a deeper one.
+    ///
+    /// ```
+    /// use rowkey_core::{DecodeError, DecodeErrorKind};
+    /// // A bad bool at byte 0 of `Inner.flag`, which starts 3 bytes into `Inner`,
+    /// // which starts 5 bytes into `Outer`: the offsets add up, the innermost name stays.
+    /// let err = DecodeError::new(DecodeErrorKind::InvalidBool(2), 0)
+    ///     .in_field("Inner", "flag", 3)
+    ///     .in_field("Outer", "inner", 5);
+    /// assert_eq!((err.key(), err.field(), err.offset()), ("Inner", "flag", 8));
+    /// ```
     #[cold]
     #[must_use]
     pub fn in_field(mut self, key: &'static str, field: &'static str, start: usize) -> Self {
@@ -280,6 +428,13 @@ impl DecodeError {
     }
 
     /// Names the key type for errors of the whole key (trailing bytes).
+    ///
+    /// ```
+    /// use rowkey_core::{DecodeError, DecodeErrorKind};
+    /// let err = DecodeError::new(DecodeErrorKind::TrailingBytes { count: 2 }, 8).in_key("Event");
+    /// assert_eq!((err.key(), err.field(), err.offset()), ("Event", "", 8));
+    /// assert!(err.to_string().contains("`Event`"));
+    /// ```
     #[cold]
     #[must_use]
     pub fn in_key(mut self, key: &'static str) -> Self {

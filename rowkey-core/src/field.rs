@@ -44,6 +44,16 @@ enum SaltChoice {
 impl FieldMode {
     /// The last field of a key, ascending, natural width: variable-length content runs raw to the
     /// end of the key.
+    ///
+    /// ```
+    /// use rowkey_core::{FieldMode, KeyField};
+    /// let mut buf = [0u8; 8];
+    /// // Nothing follows: a string is its raw content, with no terminator.
+    /// let n = "ab".encode(&mut buf, FieldMode::LAST)?;
+    /// assert_eq!(&buf[..n], b"ab");
+    /// assert!(!FieldMode::LAST.is_delimited());
+    /// # Ok::<(), rowkey_core::EncodeError>(())
+    /// ```
     pub const LAST: FieldMode = FieldMode {
         width: 0,
         desc: false,
@@ -54,6 +64,16 @@ impl FieldMode {
     };
 
     /// A field that other fields follow, ascending, natural width.
+    ///
+    /// ```
+    /// use rowkey_core::{FieldMode, KeyField};
+    /// let mut buf = [0u8; 8];
+    /// // Another field follows: `00` becomes `00 FF` and the content ends with `00 01`.
+    /// let n = "a\0b".encode(&mut buf, FieldMode::INNER)?;
+    /// assert_eq!(&buf[..n], [0x61, 0x00, 0xFF, 0x62, 0x00, 0x01]);
+    /// assert!(FieldMode::INNER.is_delimited());
+    /// # Ok::<(), rowkey_core::EncodeError>(())
+    /// ```
     pub const INNER: FieldMode = FieldMode {
         width: 0,
         desc: false,
@@ -64,18 +84,51 @@ impl FieldMode {
     };
 
     /// The same mode with a fixed `width` (`0` means the natural width).
+    ///
+    /// ```
+    /// use rowkey_core::{EncodeErrorKind, FieldMode, KeyField};
+    /// let two = FieldMode::LAST.with_width(2);
+    /// let mut buf = [0u8; 4];
+    /// assert_eq!(7u32.encode(&mut buf, two)?, 2);
+    /// assert_eq!(&buf[..2], [0x00, 0x07]);
+    /// // 0x1_0000 needs three bytes: an error, never truncated.
+    /// let err = 0x1_0000u32.encode(&mut buf, two).unwrap_err();
+    /// assert_eq!(err.kind(), EncodeErrorKind::TooWide { width: 2 });
+    /// # Ok::<(), rowkey_core::EncodeError>(())
+    /// ```
     #[must_use]
     pub const fn with_width(self, width: usize) -> Self {
         FieldMode { width, ..self }
     }
 
     /// The same mode, descending.
+    ///
+    /// ```
+    /// use rowkey_core::{FieldMode, KeyField};
+    /// let desc = FieldMode::LAST.with_desc();
+    /// let (mut one, mut two) = ([0u8; 2], [0u8; 2]);
+    /// 1u16.encode(&mut one, desc)?;
+    /// 2u16.encode(&mut two, desc)?;
+    /// assert_eq!(one, [0xFF, 0xFE]); // `00 01` with every byte inverted
+    /// assert!(two < one);            // 2 sorts before 1
+    /// # Ok::<(), rowkey_core::EncodeError>(())
+    /// ```
     #[must_use]
     pub const fn with_desc(self) -> Self {
         FieldMode { desc: true, ..self }
     }
 
     /// The same mode, stored reversed.
+    ///
+    /// ```
+    /// use rowkey_core::{FieldMode, KeyField};
+    /// let mut buf = [0u8; 3];
+    /// 0x0102u16.encode(&mut buf, FieldMode::LAST.with_reverse())?;
+    /// assert_eq!(buf[..2], [0x02, 0x01]);
+    /// let n = "abc".encode(&mut buf, FieldMode::LAST.with_reverse())?;
+    /// assert_eq!(&buf[..n], b"cba");
+    /// # Ok::<(), rowkey_core::EncodeError>(())
+    /// ```
     #[must_use]
     pub const fn with_reverse(self) -> Self {
         FieldMode {
@@ -85,6 +138,18 @@ impl FieldMode {
     }
 
     /// The same mode in the text format, whose segments are joined by `delimiter`.
+    ///
+    /// ```
+    /// use rowkey_core::{FieldMode, KeyField};
+    /// let text = FieldMode::LAST.with_text(":");
+    /// let mut buf = [0u8; 10];
+    /// // Zero-padded to the 10 digits of u32::MAX (4294967295), or to `width` digits.
+    /// let n = 42u32.encode(&mut buf, text)?;
+    /// assert_eq!(&buf[..n], b"0000000042");
+    /// let n = 42u32.encode(&mut buf, text.with_width(4))?;
+    /// assert_eq!(&buf[..n], b"0042");
+    /// # Ok::<(), rowkey_core::EncodeError>(())
+    /// ```
     #[must_use]
     pub const fn with_text(self, delimiter: &'static str) -> Self {
         FieldMode {
@@ -94,12 +159,26 @@ impl FieldMode {
     }
 
     /// Whether the field is written in the text format.
+    ///
+    /// ```
+    /// use rowkey_core::FieldMode;
+    /// assert!(FieldMode::LAST.with_text(":").is_text());
+    /// assert!(FieldMode::LAST.with_text("").is_text()); // segments simply concatenated
+    /// assert!(!FieldMode::LAST.is_text());
+    /// ```
     #[inline]
     pub const fn is_text(self) -> bool {
         self.text.is_some()
     }
 
     /// The text format's delimiter (empty in the binary format).
+    ///
+    /// ```
+    /// use rowkey_core::FieldMode;
+    /// assert_eq!(FieldMode::INNER.with_text(":").delimiter(), ":");
+    /// assert_eq!(FieldMode::INNER.with_text("").delimiter(), "");
+    /// assert_eq!(FieldMode::INNER.delimiter(), "");
+    /// ```
     #[inline]
     pub const fn delimiter(self) -> &'static str {
         match self.text {
@@ -109,6 +188,13 @@ impl FieldMode {
     }
 
     /// For a salted key: write `bucket` as the salt byte instead of the computed one.
+    ///
+    /// ```
+    /// use rowkey_core::FieldMode;
+    /// let mode = FieldMode::LAST.with_chosen_bucket(3);
+    /// assert_eq!(mode.chosen_bucket(), Some(3));
+    /// assert_eq!(FieldMode::LAST.chosen_bucket(), None); // computed from the sources
+    /// ```
     #[must_use]
     pub const fn with_chosen_bucket(self, bucket: u8) -> Self {
         FieldMode {
@@ -118,6 +204,13 @@ impl FieldMode {
     }
 
     /// For a salted key: accept any bucket below the bucket count when decoding.
+    ///
+    /// ```
+    /// use rowkey_core::FieldMode;
+    /// let mode = FieldMode::LAST.with_any_bucket();
+    /// assert!(mode.accepts_any_bucket());
+    /// assert!(!FieldMode::LAST.accepts_any_bucket()); // the salt byte is checked
+    /// ```
     #[must_use]
     pub const fn with_any_bucket(self) -> Self {
         FieldMode {
@@ -127,6 +220,13 @@ impl FieldMode {
     }
 
     /// The bucket the writer chose, if it chose one.
+    ///
+    /// ```
+    /// use rowkey_core::FieldMode;
+    /// assert_eq!(FieldMode::LAST.with_chosen_bucket(7).chosen_bucket(), Some(7));
+    /// assert_eq!(FieldMode::LAST.with_any_bucket().chosen_bucket(), None);
+    /// assert_eq!(FieldMode::LAST.chosen_bucket(), None);
+    /// ```
     #[inline]
     pub const fn chosen_bucket(self) -> Option<u8> {
         match self.salt {
@@ -136,6 +236,13 @@ impl FieldMode {
     }
 
     /// Whether decoding accepts any bucket.
+    ///
+    /// ```
+    /// use rowkey_core::FieldMode;
+    /// assert!(FieldMode::LAST.with_any_bucket().accepts_any_bucket());
+    /// // Choosing a bucket replaces accepting any: a mode has one salt choice.
+    /// assert!(!FieldMode::LAST.with_any_bucket().with_chosen_bucket(1).accepts_any_bucket());
+    /// ```
     #[inline]
     pub const fn accepts_any_bucket(self) -> bool {
         matches!(self.salt, SaltChoice::Any)
@@ -143,6 +250,16 @@ impl FieldMode {
 
     /// The mode in which a field's value bytes (the input of salts and hashes) are written: its
     /// width, ascending, not reversed, as the last field (strings and bytes: their content).
+    ///
+    /// ```
+    /// use rowkey_core::{FieldMode, KeyField};
+    /// let stored = FieldMode::INNER.with_width(2).with_desc().with_reverse();
+    /// assert_eq!(stored.value_mode(), FieldMode::LAST.with_width(2));
+    /// let mut buf = [0u8; 2];
+    /// 7u32.encode(&mut buf, stored.value_mode())?;
+    /// assert_eq!(buf, [0x00, 0x07]); // big-endian in 2 bytes, before `desc` and `reverse`
+    /// # Ok::<(), rowkey_core::EncodeError>(())
+    /// ```
     #[inline]
     #[must_use]
     pub const fn value_mode(self) -> FieldMode {
@@ -153,6 +270,13 @@ impl FieldMode {
     }
 
     /// The declared width, if any.
+    ///
+    /// ```
+    /// use rowkey_core::FieldMode;
+    /// assert_eq!(FieldMode::LAST.width(), None);
+    /// assert_eq!(FieldMode::LAST.with_width(4).width(), Some(4));
+    /// assert_eq!(FieldMode::LAST.with_width(0).width(), None); // 0: the natural width
+    /// ```
     #[inline]
     pub const fn width(self) -> Option<usize> {
         if self.width == 0 {
@@ -163,12 +287,26 @@ impl FieldMode {
     }
 
     /// Whether every byte of the field is inverted so it sorts descending.
+    ///
+    /// ```
+    /// use rowkey_core::FieldMode;
+    /// assert!(FieldMode::INNER.with_desc().is_desc());
+    /// assert!(!FieldMode::INNER.is_desc());
+    /// assert!(!FieldMode::INNER.with_reverse().is_desc());
+    /// ```
     #[inline]
     pub const fn is_desc(self) -> bool {
         self.desc
     }
 
     /// Whether the field is stored reversed.
+    ///
+    /// ```
+    /// use rowkey_core::FieldMode;
+    /// assert!(FieldMode::LAST.with_reverse().is_reverse());
+    /// assert!(!FieldMode::LAST.is_reverse());
+    /// assert!(!FieldMode::LAST.with_desc().is_reverse());
+    /// ```
     #[inline]
     pub const fn is_reverse(self) -> bool {
         self.reverse
@@ -176,12 +314,28 @@ impl FieldMode {
 
     /// Whether the field's end must be found from its own bytes: another field follows it, or it
     /// sits inside a descending region (inverted raw content would not sort in reverse).
+    ///
+    /// ```
+    /// use rowkey_core::FieldMode;
+    /// assert!(FieldMode::INNER.is_delimited());
+    /// assert!(!FieldMode::LAST.is_delimited());
+    /// // A descending last field too: inverted raw content would not sort in reverse.
+    /// assert!(FieldMode::LAST.with_desc().is_delimited());
+    /// ```
     #[inline]
     pub const fn is_delimited(self) -> bool {
         self.delimited || self.desc
     }
 
     /// Variable-length content in this mode takes the escaped form `... 00 01` (binary format).
+    ///
+    /// ```
+    /// use rowkey_core::FieldMode;
+    /// assert!(FieldMode::INNER.escapes());
+    /// assert!(!FieldMode::LAST.escapes());                 // raw to the end of the key
+    /// assert!(!FieldMode::INNER.with_width(8).escapes());  // padded to 8 bytes instead
+    /// assert!(!FieldMode::INNER.with_text(":").escapes()); // the delimiter ends it
+    /// ```
     #[inline]
     pub const fn escapes(self) -> bool {
         self.width == 0 && self.is_delimited() && self.text.is_none()
@@ -191,6 +345,17 @@ impl FieldMode {
     ///
     /// Inverting a whole nested key inverts each of its fields, so `desc` composes by exclusive or;
     /// a nested key that is delimited or descending needs every field of it delimited.
+    ///
+    /// ```
+    /// use rowkey_core::FieldMode;
+    /// // A `desc` field inside a nested key that is itself `desc`: the inversions cancel.
+    /// let outer = FieldMode::INNER.with_desc();
+    /// let field = outer.nest(FieldMode::LAST.with_desc());
+    /// assert!(!field.is_desc());
+    /// // The nested key is followed by more fields, so its last field must end itself.
+    /// assert!(field.is_delimited());
+    /// assert!(!FieldMode::LAST.nest(FieldMode::LAST).is_delimited());
+    /// ```
     #[inline]
     #[must_use]
     pub const fn nest(self, inner: FieldMode) -> FieldMode {
@@ -206,6 +371,13 @@ impl FieldMode {
 }
 
 /// Which `width` a field type accepts.
+///
+/// ```
+/// use rowkey_core::{KeyField, WidthRule};
+/// assert_eq!(<u32 as KeyField>::SHAPE.width_rule(), WidthRule::Narrow { max: 4 });
+/// assert_eq!(<str as KeyField>::SHAPE.width_rule(), WidthRule::Pad);
+/// assert_eq!(<bool as KeyField>::SHAPE.width_rule(), WidthRule::None);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WidthRule {
     /// `width` does not apply.
@@ -241,6 +413,14 @@ pub struct FieldShape {
 }
 
 /// How a field type is written in the text format.
+///
+/// ```
+/// use rowkey_core::{KeyField, TextRule};
+/// assert_eq!(<u8 as KeyField>::SHAPE.text_rule(), TextRule::Digits(3)); // 255
+/// assert_eq!(<i64 as KeyField>::SHAPE.text_rule(), TextRule::Digits(19)); // 9223372036854775807
+/// assert_eq!(<str as KeyField>::SHAPE.text_rule(), TextRule::Str);
+/// assert_eq!(<f64 as KeyField>::SHAPE.text_rule(), TextRule::None);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TextRule {
     /// Not in text layouts.
@@ -253,6 +433,15 @@ pub enum TextRule {
 
 impl FieldShape {
     /// Always `len` bytes; no `width`, no `reverse` (bool, char, enums).
+    ///
+    /// ```
+    /// use rowkey_core::{FieldMode, FieldShape, KeyField};
+    /// let shape = FieldShape::fixed(4);
+    /// assert_eq!(shape.fixed_len(FieldMode::INNER), Some(4));
+    /// assert!(!shape.accepts_width(2));
+    /// assert!(!shape.is_reversible());
+    /// assert_eq!(shape, <char as KeyField>::SHAPE);
+    /// ```
     pub const fn fixed(len: usize) -> Self {
         FieldShape {
             fixed: Some(len),
@@ -266,6 +455,14 @@ impl FieldShape {
     }
 
     /// The same shape, written in text layouts as `digits` zero-padded decimal digits.
+    ///
+    /// ```
+    /// use rowkey_core::{FieldMode, FieldShape, TextRule};
+    /// let shape = FieldShape::integer(2).with_text_digits(5); // a u16: 65535 has 5 digits
+    /// assert_eq!(shape.text_rule(), TextRule::Digits(5));
+    /// assert_eq!(shape.fixed_len(FieldMode::LAST.with_text(":")), Some(5));
+    /// assert_eq!(shape.fixed_len(FieldMode::LAST), Some(2));
+    /// ```
     #[must_use]
     pub const fn with_text_digits(self, digits: usize) -> Self {
         FieldShape {
@@ -275,11 +472,27 @@ impl FieldShape {
     }
 
     /// How the type is written in text layouts.
+    ///
+    /// ```
+    /// use rowkey_core::{FieldShape, KeyField, TextRule};
+    /// assert_eq!(<u16 as KeyField>::SHAPE.text_rule(), TextRule::Digits(5)); // 65535
+    /// assert_eq!(<String as KeyField>::SHAPE.text_rule(), TextRule::Str);
+    /// assert_eq!(FieldShape::fixed(1).text_rule(), TextRule::None);
+    /// ```
     pub const fn text_rule(self) -> TextRule {
         self.text
     }
 
     /// An integer of `len` bytes: `width` narrows it, `reverse` applies.
+    ///
+    /// ```
+    /// use rowkey_core::{FieldMode, FieldShape};
+    /// let shape = FieldShape::integer(4); // a u32
+    /// assert_eq!(shape.fixed_len(FieldMode::LAST), Some(4));
+    /// assert_eq!(shape.fixed_len(FieldMode::LAST.with_width(3)), Some(3));
+    /// assert!(shape.accepts_width(1) && shape.accepts_width(4) && !shape.accepts_width(5));
+    /// assert!(shape.is_reversible());
+    /// ```
     pub const fn integer(len: usize) -> Self {
         FieldShape {
             width: WidthRule::Narrow { max: len },
@@ -289,6 +502,15 @@ impl FieldShape {
     }
 
     /// Strings and bytes: variable, padded by `width`, reversible.
+    ///
+    /// ```
+    /// use rowkey_core::{FieldMode, FieldShape, WidthRule};
+    /// let shape = FieldShape::bytes();
+    /// assert_eq!(shape.fixed_len(FieldMode::LAST), None);
+    /// assert_eq!(shape.max_len(FieldMode::INNER), None);
+    /// assert_eq!(shape.fixed_len(FieldMode::INNER.with_width(16)), Some(16));
+    /// assert_eq!(shape.width_rule(), WidthRule::Pad);
+    /// ```
     pub const fn bytes() -> Self {
         FieldShape {
             fixed: None,
@@ -302,6 +524,14 @@ impl FieldShape {
     }
 
     /// The same shape, with `reverse` allowed.
+    ///
+    /// ```
+    /// use rowkey_core::{FieldShape, KeyField};
+    /// let shape = FieldShape::fixed(16);
+    /// assert!(!shape.is_reversible());
+    /// assert!(shape.reversible().is_reversible());
+    /// assert_eq!(<[u8; 16] as KeyField>::SHAPE, shape.reversible()); // bytes reverse
+    /// ```
     #[must_use]
     pub const fn reversible(self) -> Self {
         FieldShape {
@@ -311,6 +541,17 @@ impl FieldShape {
     }
 
     /// A key whose fields add up to `fixed` and `max`, behind `prefix`.
+    ///
+    /// ```
+    /// use rowkey_core::{FieldMode, FieldShape, Prefix, Salt, SaltHash};
+    /// let salt = Salt::new(16, SaltHash::Md5).unwrap();
+    /// // A u64 and a u32 (12 bytes) behind a one-byte salt.
+    /// let shape = FieldShape::record(Some(12), Some(12), Prefix::Salt(salt));
+    /// assert_eq!(shape.fixed_len(FieldMode::LAST), Some(13));
+    /// assert_eq!(shape.prefix(), Prefix::Salt(salt));
+    /// // A key ending in a string has neither a fixed length nor a bound.
+    /// assert_eq!(FieldShape::record(None, None, Prefix::None).max_len(FieldMode::LAST), None);
+    /// ```
     pub const fn record(fixed: Option<usize>, max: Option<usize>, prefix: Prefix) -> Self {
         let p = prefix.encoded_len();
         FieldShape {
@@ -331,11 +572,27 @@ impl FieldShape {
     }
 
     /// The key's prefix component (only keys have one; it cannot be nested).
+    ///
+    /// ```
+    /// use rowkey_core::{FieldShape, HashPrefix, KeyField, Prefix};
+    /// assert_eq!(<u64 as KeyField>::SHAPE.prefix(), Prefix::None);
+    /// let md5 = Prefix::Hash(HashPrefix::new(4).unwrap());
+    /// assert_eq!(FieldShape::record(Some(8), Some(8), md5).prefix(), md5);
+    /// ```
     pub const fn prefix(self) -> Prefix {
         self.prefix
     }
 
     /// `Option<T>` for a `T` of this shape: one tag byte in front.
+    ///
+    /// ```
+    /// use rowkey_core::{FieldMode, FieldShape, KeyField};
+    /// let shape = FieldShape::integer(4).optional(); // Option<u32>: `00`, or `01` and 4 bytes
+    /// assert_eq!(shape.fixed_len(FieldMode::LAST), None);
+    /// assert_eq!(shape.max_len(FieldMode::LAST), Some(5));
+    /// assert_eq!(shape.max_len(FieldMode::LAST.with_width(2)), Some(3));
+    /// assert_eq!(shape, <Option<u32> as KeyField>::SHAPE);
+    /// ```
     #[must_use]
     pub const fn optional(self) -> Self {
         FieldShape {
@@ -353,16 +610,40 @@ impl FieldShape {
     }
 
     /// Which `width` the type accepts.
+    ///
+    /// ```
+    /// use rowkey_core::{FieldShape, KeyField, WidthRule};
+    /// assert_eq!(<u64 as KeyField>::SHAPE.width_rule(), WidthRule::Narrow { max: 8 });
+    /// assert_eq!(<Vec<u8> as KeyField>::SHAPE.width_rule(), WidthRule::Pad);
+    /// assert_eq!(FieldShape::fixed(1).width_rule(), WidthRule::None);
+    /// ```
     pub const fn width_rule(self) -> WidthRule {
         self.width
     }
 
     /// Whether `reverse` applies.
+    ///
+    /// ```
+    /// use rowkey_core::KeyField;
+    /// assert!(<u32 as KeyField>::SHAPE.is_reversible()); // its bytes reversed
+    /// assert!(<str as KeyField>::SHAPE.is_reversible()); // its content reversed
+    /// assert!(!<bool as KeyField>::SHAPE.is_reversible());
+    /// ```
     pub const fn is_reversible(self) -> bool {
         self.reversible
     }
 
     /// Whether the type accepts `width = w`.
+    ///
+    /// ```
+    /// use rowkey_core::KeyField;
+    /// let shape = <u16 as KeyField>::SHAPE;
+    /// assert!(shape.accepts_width(1) && shape.accepts_width(2));
+    /// assert!(!shape.accepts_width(3)); // wider than the integer
+    /// assert!(!shape.accepts_width(0));
+    /// assert!(<str as KeyField>::SHAPE.accepts_width(100)); // padded
+    /// assert!(!<bool as KeyField>::SHAPE.accepts_width(1));
+    /// ```
     pub const fn accepts_width(self, w: usize) -> bool {
         match self.width {
             WidthRule::None => false,
@@ -372,6 +653,15 @@ impl FieldShape {
     }
 
     /// The length of every encoding in `mode`, when it is always the same.
+    ///
+    /// ```
+    /// use rowkey_core::{FieldMode, KeyField};
+    /// let shape = <u32 as KeyField>::SHAPE;
+    /// assert_eq!(shape.fixed_len(FieldMode::LAST), Some(4));
+    /// assert_eq!(shape.fixed_len(FieldMode::LAST.with_width(3)), Some(3));
+    /// assert_eq!(shape.fixed_len(FieldMode::LAST.with_text(":")), Some(10)); // 4294967295
+    /// assert_eq!(<str as KeyField>::SHAPE.fixed_len(FieldMode::LAST), None);
+    /// ```
     pub const fn fixed_len(self, mode: FieldMode) -> Option<usize> {
         if mode.is_text() {
             return match (self.text, mode.width()) {
@@ -388,6 +678,13 @@ impl FieldShape {
     }
 
     /// An upper bound of the encoded length in `mode`, when there is one.
+    ///
+    /// ```
+    /// use rowkey_core::{FieldMode, KeyField};
+    /// assert_eq!(<Option<u16> as KeyField>::SHAPE.max_len(FieldMode::LAST), Some(3)); // tag + 2
+    /// assert_eq!(<str as KeyField>::SHAPE.max_len(FieldMode::INNER), None);
+    /// assert_eq!(<str as KeyField>::SHAPE.max_len(FieldMode::INNER.with_width(8)), Some(8));
+    /// ```
     pub const fn max_len(self, mode: FieldMode) -> Option<usize> {
         if mode.is_text() {
             return self.fixed_len(mode);
@@ -444,12 +741,43 @@ impl FieldShape {
 /// [`EncodeErrorKind::BufferTooSmall`]: crate::EncodeErrorKind::BufferTooSmall
 pub trait KeyField {
     /// Length facts, and which attributes the type accepts.
+    ///
+    /// ```
+    /// use rowkey_core::{FieldMode, KeyField};
+    /// assert_eq!(<u64 as KeyField>::SHAPE.fixed_len(FieldMode::LAST), Some(8));
+    /// assert_eq!(<bool as KeyField>::SHAPE.fixed_len(FieldMode::LAST), Some(1));
+    /// assert_eq!(<char as KeyField>::SHAPE.fixed_len(FieldMode::LAST), Some(4));
+    /// assert!(<i32 as KeyField>::SHAPE.accepts_width(2));
+    /// ```
     const SHAPE: FieldShape;
 
     /// The number of bytes [`encode`](KeyField::encode) writes in `mode`.
+    ///
+    /// ```
+    /// use rowkey_core::{FieldMode, KeyField};
+    /// // Last: the 3 bytes as they are. Inner: 61 00 FF 62 00 01.
+    /// assert_eq!("a\0b".encoded_len(FieldMode::LAST), 3);
+    /// assert_eq!("a\0b".encoded_len(FieldMode::INNER), 6);
+    /// assert_eq!(Some(7u32).encoded_len(FieldMode::LAST), 5);
+    /// assert_eq!(None::<u32>.encoded_len(FieldMode::LAST), 1);
+    /// ```
     fn encoded_len(&self, mode: FieldMode) -> usize;
 
     /// Writes the field at the start of `out` and returns the number of bytes written.
+    ///
+    /// ```
+    /// use rowkey_core::{FieldMode, KeyField};
+    /// // ("a\0b", 7u8) is 61 00 FF 62 00 01 07: fields are written one after another.
+    /// let mut key = [0u8; 7];
+    /// let n = "a\0b".encode(&mut key, FieldMode::INNER)?;
+    /// let m = 7u8.encode(&mut key[n..], FieldMode::LAST)?;
+    /// assert_eq!((n, m), (6, 1));
+    /// assert_eq!(key, [0x61, 0x00, 0xFF, 0x62, 0x00, 0x01, 0x07]);
+    /// // Signed integers flip the sign bit, so -1 sorts before 0.
+    /// (-1i32).encode(&mut key, FieldMode::LAST)?;
+    /// assert_eq!(key[..4], [0x7F, 0xFF, 0xFF, 0xFF]);
+    /// # Ok::<(), rowkey_core::EncodeError>(())
+    /// ```
     fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError>;
 
     /// Feeds the field's *value bytes*, the input of salts and hash prefixes, to `sink`: the content
@@ -458,6 +786,19 @@ pub trait KeyField {
     ///
     /// The provided implementation encodes into a 64-byte stack buffer; types whose value bytes can
     /// be longer override it.
+    ///
+    /// ```
+    /// use rowkey_core::{FieldMode, KeyField, ValueSink};
+    /// struct Collect(Vec<u8>);
+    /// impl ValueSink for Collect {
+    ///     fn write(&mut self, bytes: &[u8]) { self.0.extend_from_slice(bytes) }
+    /// }
+    /// let mut src = Collect(Vec::new());
+    /// 7u32.value_bytes(FieldMode::INNER.with_desc(), &mut src)?; // big-endian, before `desc`
+    /// "ab".value_bytes(FieldMode::INNER, &mut src)?;             // the content, no terminator
+    /// assert_eq!(src.0, [0, 0, 0, 7, b'a', b'b']);
+    /// # Ok::<(), rowkey_core::EncodeError>(())
+    /// ```
     fn value_bytes<S: ValueSink + ?Sized>(
         &self,
         mode: FieldMode,
@@ -482,7 +823,28 @@ pub trait KeyField {
 /// A type that can be read back from one field of a row key (the decoding half).
 ///
 /// `'k` is the lifetime of the key bytes: `&'k str` and `Cow<'k, str>` borrow from them.
+///
+/// ```
+/// use rowkey_core::{DecodeField, FieldMode};
+/// // 61 00 FF 62 00 01 07: an escaped string that another field follows, then a u8.
+/// let key = [0x61, 0x00, 0xFF, 0x62, 0x00, 0x01, 0x07];
+/// let (s, n) = String::decode(&key, FieldMode::INNER)?;
+/// let (v, m) = u8::decode(&key[n..], FieldMode::LAST)?;
+/// assert_eq!((s.as_str(), n, v, m), ("a\0b", 6, 7, 1));
+/// # Ok::<(), rowkey_core::DecodeError>(())
+/// ```
 pub trait DecodeField<'k>: KeyField + Sized {
     /// Reads the field from the start of `input` and returns it with the number of bytes it took.
+    ///
+    /// ```
+    /// use rowkey_core::{DecodeErrorKind, DecodeField, FieldMode};
+    /// // The count tells the next field where to start.
+    /// assert_eq!(u16::decode(&[0x01, 0x02, 0xFF], FieldMode::INNER)?, (0x0102, 2));
+    /// // The raw content of a last field is borrowed from the key.
+    /// assert_eq!(<&str>::decode(b"web-2", FieldMode::LAST)?, ("web-2", 5));
+    /// let err = u32::decode(&[0x00, 0x01], FieldMode::LAST).unwrap_err();
+    /// assert_eq!(err.kind(), DecodeErrorKind::Truncated { needed: 4, available: 2 });
+    /// # Ok::<(), rowkey_core::DecodeError>(())
+    /// ```
     fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError>;
 }

@@ -1,9 +1,24 @@
 //! What HBase imposes on row keys, and helpers for working beside the HBase shell.
+//!
+//! ```
+//! use rowkey_core::hbase::{from_string_binary, to_string_binary};
+//! // The key 00 00 00 2A "web" as the HBase shell prints it (0x2A is `*`), and back.
+//! let key = [0x00, 0x00, 0x00, 0x2A, b'w', b'e', b'b'];
+//! assert_eq!(to_string_binary(&key), r"\x00\x00\x00*web");
+//! assert_eq!(from_string_binary(r"\x00\x00\x00*web"), key);
+//! ```
 
 /// HBase's limit on the length of a row key (`HConstants.MAX_ROW_LENGTH`, `Short.MAX_VALUE`).
 ///
 /// Encoding a longer key is an [`EncodeError`](crate::EncodeError); a fixed layout longer than this
 /// does not compile.
+///
+/// ```
+/// use rowkey_core::{hbase::MAX_ROW_LENGTH, EncodeError, EncodeErrorKind};
+/// assert_eq!(MAX_ROW_LENGTH, i16::MAX as usize); // Java's Short.MAX_VALUE
+/// let err = EncodeError::new(EncodeErrorKind::RowTooLong { len: 40_000, max: MAX_ROW_LENGTH });
+/// assert!(err.to_string().contains("40000 bytes, longer than the row limit of 32767"));
+/// ```
 pub const MAX_ROW_LENGTH: usize = 32767;
 
 #[cfg(feature = "alloc")]

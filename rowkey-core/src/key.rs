@@ -11,17 +11,80 @@ use crate::prefix::Prefix;
 /// the values, field by field.
 ///
 /// Derive it; see the `rowkey` crate for the attributes.
+///
+/// ```
+/// use rowkey_core::{EncodeError, FieldMode, KeyField, RowKey};
+///
+/// // What `#[derive(RowKey)]` writes for `struct Event { user_id: u64, #[rowkey(desc)] ts: i64 }`.
+/// struct Event { user_id: u64, ts: i64 }
+/// impl RowKey for Event {
+///     const FIXED_LEN: Option<usize> = Some(16);
+///     const MAX_LEN: Option<usize> = Some(16);
+///     fn encoded_len(&self) -> usize { 16 }
+///     fn encode_into(&self, out: &mut [u8]) -> Result<usize, EncodeError> {
+///         let n = self.user_id.encode(out, FieldMode::INNER)?;
+///         Ok(n + self.ts.encode(&mut out[n..], FieldMode::LAST.with_desc())?)
+///     }
+/// }
+///
+/// let key = Event { user_id: 42, ts: 0 }.to_vec()?;
+/// // 42 big-endian, then ts = 0 as Java's Long.MAX_VALUE - 0.
+/// assert_eq!(key, [0, 0, 0, 0, 0, 0, 0, 42, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]);
+/// assert!(Event { user_id: 42, ts: 1 }.to_vec()? < key); // newest first
+/// # Ok::<(), EncodeError>(())
+/// ```
 pub trait RowKey {
     /// The length of every key, when every field has a fixed width.
+    ///
+    /// ```
+    /// # use rowkey_core::doc_support::{Id, MaybeId};
+    /// # use rowkey_core::{EncodeError, FieldMode, KeyField, RowKey};
+    /// // `Id` is one u32 field; `MaybeId` one Option<u32> (1 or 5 bytes).
+    /// assert_eq!(Id::FIXED_LEN, Some(4));
+    /// let mut buf = [0u8; 4]; // a stack buffer is enough for every `Id`
+    /// assert_eq!(Id(7).encode_into(&mut buf)?, 4);
+    /// assert_eq!(MaybeId::FIXED_LEN, None);
+    /// # Ok::<(), EncodeError>(())
+    /// ```
     const FIXED_LEN: Option<usize>;
 
     /// An upper bound of the key length, when every field is bounded.
+    ///
+    /// ```
+    /// # use rowkey_core::doc_support::{Id, MaybeId};
+    /// # use rowkey_core::{EncodeError, FieldMode, KeyField, RowKey};
+    /// // `MaybeId` is one Option<u32>: `00`, or `01` and 4 bytes.
+    /// assert_eq!(MaybeId::MAX_LEN, Some(5));
+    /// assert_eq!(MaybeId(None).encoded_len(), 1);
+    /// assert_eq!(MaybeId(Some(7)).encoded_len(), 5);
+    /// assert_eq!(Id::MAX_LEN, Id::FIXED_LEN); // fixed keys are bounded by their length
+    /// ```
     const MAX_LEN: Option<usize>;
 
     /// The prefix component: a salt byte, an MD5 prefix, or none.
+    ///
+    /// ```
+    /// # use rowkey_core::doc_support::{Seq, SEQ_SALT};
+    /// # use rowkey_core::{EncodeError, EncodeErrorKind, FieldMode, KeyField, Prefix, RowKey, Salt, SaltHash, SaltedKey};
+    /// // `Seq` is a u32 behind a one-byte salt, `seq % 4`.
+    /// assert_eq!(Seq::PREFIX.encoded_len(), 1);
+    /// assert_eq!(Seq(7).to_vec()?, [3, 0, 0, 0, 7]); // 7 % 4 = 3
+    /// # Ok::<(), EncodeError>(())
+    /// ```
     const PREFIX: Prefix = Prefix::None;
 
     /// The exact length [`encode_into`](RowKey::encode_into) writes.
+    ///
+    /// ```
+    /// # use rowkey_core::doc_support::{Host};
+    /// # use rowkey_core::{DecodeError, DecodeErrorKind, DecodeField, DecodeKey, EncodeError, FieldMode, KeyField, RowKey};
+    /// // `Host { name: String, port: u16 }`: the name escaped, since the port follows it.
+    /// let host = Host { name: "a\0b".into(), port: 80 };
+    /// assert_eq!(host.encoded_len(), 6 + 2); // 61 00 FF 62 00 01, then 00 50
+    /// let mut buf = [0u8; 16];
+    /// assert_eq!(host.encode_into(&mut buf)?, host.encoded_len());
+    /// # Ok::<(), EncodeError>(())
+    /// ```
     fn encoded_len(&self) -> usize;
 
     /// Writes the key at the start of `out` and returns its length. Never allocates.
@@ -29,9 +92,32 @@ pub trait RowKey {
     /// Fails when `out` is too short, a value does not fit its `width`, or the key is longer than
     /// [`hbase::MAX_ROW_LENGTH`](crate::hbase::MAX_ROW_LENGTH); what `out` holds after an error is
     /// unspecified.
+    ///
+    /// ```
+    /// # use rowkey_core::doc_support::{Host};
+    /// # use rowkey_core::{DecodeError, DecodeErrorKind, DecodeField, DecodeKey, EncodeError, FieldMode, KeyField, RowKey};
+    /// // `Host { name: String, port: u16 }`: the name escaped, since the port follows it.
+    /// let host = Host { name: "a\0b".into(), port: 80 };
+    /// let mut buf = [0u8; 16];
+    /// let n = host.encode_into(&mut buf)?;
+    /// assert_eq!(&buf[..n], [0x61, 0x00, 0xFF, 0x62, 0x00, 0x01, 0x00, 0x50]);
+    /// // A short buffer is an error, not a panic.
+    /// assert!(host.encode_into(&mut [0u8; 4]).is_err());
+    /// # Ok::<(), EncodeError>(())
+    /// ```
     fn encode_into(&self, out: &mut [u8]) -> Result<usize, EncodeError>;
 
     /// The key as a new vector.
+    ///
+    /// ```
+    /// # use rowkey_core::doc_support::{Host};
+    /// # use rowkey_core::{DecodeError, DecodeErrorKind, DecodeField, DecodeKey, EncodeError, FieldMode, KeyField, RowKey};
+    /// // `Host { name: String, port: u16 }`: "web", its terminator 00 01, then 443 = 01 BB.
+    /// let key = Host { name: "web".into(), port: 443 }.to_vec()?;
+    /// assert_eq!(key, b"web\x00\x01\x01\xBB");
+    /// assert_eq!(Host::decode(&key)?, Host { name: "web".into(), port: 443 });
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[cfg(feature = "alloc")]
     fn to_vec(&self) -> Result<Vec<u8>, EncodeError> {
         let mut key = alloc::vec![0; self.encoded_len()];
@@ -44,6 +130,17 @@ pub trait RowKey {
 impl<K: RowKey + ?Sized> SplitKeys for K {}
 
 /// Split points for pre-splitting a table, implemented for every [`RowKey`].
+///
+/// ```
+/// # use rowkey_core::doc_support::{Seq, SEQ_SALT};
+/// use rowkey_core::{hbase::create_statement, SplitKeys};
+/// # use rowkey_core::{EncodeError, EncodeErrorKind, FieldMode, KeyField, Prefix, RowKey, Salt, SaltHash, SaltedKey};
+/// // `Seq` is a u32 behind a one-byte salt of 4 buckets.
+/// assert_eq!(
+///     create_statement("seq", &["d"], &Seq::split_keys(4)),
+///     r#"create 'seq', 'd', SPLITS => ["\x01", "\x02", "\x03"]"#,
+/// );
+/// ```
 pub trait SplitKeys: RowKey {
     /// `regions - 1` sorted split points that divide the key space of a salted or hash-prefixed
     /// layout evenly: at bucket boundaries for a salt (between them, as if the rest of the key were
@@ -53,6 +150,16 @@ pub trait SplitKeys: RowKey {
     ///
     /// Region `i` holds the keys from split point `i - 1` (inclusive) to split point `i`
     /// (exclusive), as in HBase.
+    ///
+    /// ```
+    /// # use rowkey_core::doc_support::{Seq, SEQ_SALT};
+    /// use rowkey_core::SplitKeys;
+    /// # use rowkey_core::{EncodeError, EncodeErrorKind, FieldMode, KeyField, Prefix, RowKey, Salt, SaltHash, SaltedKey};
+    /// // `Seq` is a u32 behind a one-byte salt of 4 buckets.
+    /// assert_eq!(Seq::split_keys(4), [[1], [2], [3]]); // one bucket per region
+    /// assert_eq!(Seq::split_keys(2), [[2]]);           // buckets 0-1, then 2-3
+    /// assert!(Seq::split_keys(1).is_empty());
+    /// ```
     #[cfg(feature = "alloc")]
     fn split_keys(regions: usize) -> Vec<Vec<u8>> {
         crate::regions::split_points(Self::PREFIX, regions)
@@ -69,14 +176,56 @@ pub trait SplitKeys: RowKey {
 /// against the computed bucket and refuses them.
 ///
 /// `#[derive(RowKey)]` implements it for layouts with a salt.
+///
+/// ```
+/// # use rowkey_core::doc_support::{Seq, SEQ_SALT};
+/// # use rowkey_core::{EncodeError, EncodeErrorKind, FieldMode, KeyField, Prefix, RowKey, Salt, SaltHash, SaltedKey};
+/// // `Seq` is a u32 behind a salt byte, computed as `seq % 4` unless the writer chooses it.
+/// let key = Seq(7);
+/// assert_eq!(key.to_vec()?, [3, 0, 0, 0, 7]);
+/// assert_eq!(key.to_vec_in_bucket(1)?, [1, 0, 0, 0, 7]);
+/// // Readers cannot tell which bucket a writer chose: a Get tries all of them.
+/// assert_eq!(key.bucket_keys()?.len(), 4);
+/// # Ok::<(), EncodeError>(())
+/// ```
 pub trait SaltedKey: RowKey {
     /// The number of salt buckets.
+    ///
+    /// ```
+    /// # use rowkey_core::doc_support::{Seq, SEQ_SALT};
+    /// # use rowkey_core::{EncodeError, EncodeErrorKind, FieldMode, KeyField, Prefix, RowKey, Salt, SaltHash, SaltedKey};
+    /// // `Seq` is a u32 behind a salt byte of 4 buckets.
+    /// assert_eq!(Seq::BUCKETS, 4);
+    /// assert!(Seq(7).to_vec_in_bucket((Seq::BUCKETS - 1) as u8).is_ok());
+    /// assert!(Seq(7).to_vec_in_bucket(Seq::BUCKETS as u8).is_err()); // not below the count
+    /// ```
     const BUCKETS: u16;
 
     /// Encodes the key with `bucket` as its salt byte instead of the computed one.
+    ///
+    /// ```
+    /// # use rowkey_core::doc_support::{Seq, SEQ_SALT};
+    /// # use rowkey_core::{EncodeError, EncodeErrorKind, FieldMode, KeyField, Prefix, RowKey, Salt, SaltHash, SaltedKey};
+    /// // `Seq` is a u32 behind a salt byte of 4 buckets.
+    /// let mut buf = [0u8; 5];
+    /// let n = Seq(7).encode_into_bucket(2, &mut buf)?;
+    /// assert_eq!(&buf[..n], [2, 0, 0, 0, 7]);
+    /// let err = Seq(7).encode_into_bucket(4, &mut buf).unwrap_err();
+    /// assert_eq!(err.kind(), EncodeErrorKind::BucketOutOfRange { bucket: 4, buckets: 4 });
+    /// # Ok::<(), EncodeError>(())
+    /// ```
     fn encode_into_bucket(&self, bucket: u8, out: &mut [u8]) -> Result<usize, EncodeError>;
 
     /// The key with `bucket` as its salt byte, as a new vector.
+    ///
+    /// ```
+    /// # use rowkey_core::doc_support::{Seq, SEQ_SALT};
+    /// # use rowkey_core::{EncodeError, EncodeErrorKind, FieldMode, KeyField, Prefix, RowKey, Salt, SaltHash, SaltedKey};
+    /// // `Seq` is a u32 behind a salt byte of 4 buckets; 258 is 00 00 01 02.
+    /// assert_eq!(Seq(258).to_vec_in_bucket(0)?, [0, 0, 0, 1, 2]);
+    /// assert_eq!(Seq(258).to_vec()?, [2, 0, 0, 1, 2]); // the computed bucket: 258 % 4
+    /// # Ok::<(), EncodeError>(())
+    /// ```
     #[cfg(feature = "alloc")]
     fn to_vec_in_bucket(&self, bucket: u8) -> Result<Vec<u8>, EncodeError> {
         let mut key = alloc::vec![0; self.encoded_len()];
@@ -86,6 +235,17 @@ pub trait SaltedKey: RowKey {
     }
 
     /// The key in every bucket, in bucket order: what a Get must try when writers choose buckets.
+    ///
+    /// ```
+    /// # use rowkey_core::doc_support::{Seq, SEQ_SALT};
+    /// # use rowkey_core::{EncodeError, EncodeErrorKind, FieldMode, KeyField, Prefix, RowKey, Salt, SaltHash, SaltedKey};
+    /// // `Seq` is a u32 behind a salt byte of 4 buckets.
+    /// assert_eq!(
+    ///     Seq(1).bucket_keys()?,
+    ///     [[0, 0, 0, 0, 1], [1, 0, 0, 0, 1], [2, 0, 0, 0, 1], [3, 0, 0, 0, 1]],
+    /// );
+    /// # Ok::<(), EncodeError>(())
+    /// ```
     #[cfg(feature = "alloc")]
     fn bucket_keys(&self) -> Result<Vec<Vec<u8>>, EncodeError> {
         (0..Self::BUCKETS)
@@ -95,16 +255,72 @@ pub trait SaltedKey: RowKey {
 }
 
 /// Decoding of [`SaltedKey`]s written with a writer-chosen bucket.
+///
+/// ```
+/// # use rowkey_core::doc_support::{Seq, SEQ_SALT};
+/// # use rowkey_core::{EncodeError, EncodeErrorKind, FieldMode, KeyField, Prefix, RowKey, Salt, SaltHash, SaltedKey};
+/// # use rowkey_core::{DecodeError, DecodeErrorKind, DecodeField, DecodeKey, DecodeSaltedKey};
+/// // `Seq` is a u32 behind a salt byte, `seq % 4`; this writer put it in bucket 1.
+/// let key = Seq(7).to_vec_in_bucket(1)?;
+/// let err = Seq::decode(&key).unwrap_err(); // the salt byte is checked...
+/// assert_eq!(err.kind(), DecodeErrorKind::WrongSalt { expected: 3, found: 1 });
+/// let (seq, bucket) = Seq::decode_any_bucket(&key)?; // ...unless any bucket is accepted
+/// assert_eq!((seq.0, bucket), (7, 1));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub trait DecodeSaltedKey<'k>: SaltedKey + DecodeKey<'k> {
     /// Decodes a key whose salt byte may be any bucket below [`SaltedKey::BUCKETS`], and returns
     /// it with that bucket.
+    ///
+    /// ```
+    /// # use rowkey_core::doc_support::{Seq, SEQ_SALT};
+    /// # use rowkey_core::{EncodeError, EncodeErrorKind, FieldMode, KeyField, Prefix, RowKey, Salt, SaltHash, SaltedKey};
+    /// # use rowkey_core::{DecodeError, DecodeErrorKind, DecodeField, DecodeKey, DecodeSaltedKey};
+    /// // `Seq` is a u32 behind a salt byte of 4 buckets.
+    /// let (seq, bucket) = Seq::decode_any_bucket(&[2, 0, 0, 0, 9])?;
+    /// assert_eq!((seq.0, bucket), (9, 2));
+    /// let err = Seq::decode_any_bucket(&[4, 0, 0, 0, 9]).unwrap_err(); // bucket 4 of 0..4
+    /// assert_eq!(err.kind(), DecodeErrorKind::BucketOutOfRange { bucket: 4, buckets: 4 });
+    /// # Ok::<(), DecodeError>(())
+    /// ```
     fn decode_any_bucket(key: &'k [u8]) -> Result<(Self, u8), DecodeError>;
 }
 
 /// A key type that can be read back from its bytes. `'k` is the lifetime of those bytes, which
 /// `&str`, `&[u8]` and `Cow` fields borrow.
+///
+/// ```
+/// use rowkey_core::{DecodeError, DecodeErrorKind, DecodeField, DecodeKey, FieldMode};
+///
+/// // What `#[derive(RowKey)]` writes to decode `struct Page<'k> { url: &'k str }`.
+/// struct Page<'k> { url: &'k str }
+/// impl<'k> DecodeKey<'k> for Page<'k> {
+///     fn decode(key: &'k [u8]) -> Result<Self, DecodeError> {
+///         let (url, _) = <&str>::decode(key, FieldMode::LAST)?; // the last field takes the rest
+///         Ok(Page { url })
+///     }
+/// }
+///
+/// let key = b"example.com/a".to_vec();
+/// let page = Page::decode(&key)?;
+/// assert_eq!(page.url, "example.com/a");
+/// assert_eq!(page.url.as_ptr(), key.as_ptr()); // borrowed from the key, not copied
+/// # Ok::<(), DecodeError>(())
+/// ```
 pub trait DecodeKey<'k>: Sized {
     /// Decodes a whole key: every byte must be consumed, and salt bytes and hash prefixes must
     /// match the fields. Never panics, whatever the input.
+    ///
+    /// ```
+    /// # use rowkey_core::doc_support::{Host};
+    /// # use rowkey_core::{DecodeError, DecodeErrorKind, DecodeField, DecodeKey, EncodeError, FieldMode, KeyField, RowKey};
+    /// // `Host { name: String, port: u16 }`: "web", its terminator 00 01, then 443 = 01 BB.
+    /// let host = Host::decode(b"web\x00\x01\x01\xBB")?;
+    /// assert_eq!(host, Host { name: "web".into(), port: 443 });
+    /// let err = Host::decode(b"web\x00\x01\x01\xBB\xFF").unwrap_err();
+    /// assert_eq!(err.kind(), DecodeErrorKind::TrailingBytes { count: 1 });
+    /// assert!(Host::decode(b"web").is_err()); // no terminator
+    /// # Ok::<(), DecodeError>(())
+    /// ```
     fn decode(key: &'k [u8]) -> Result<Self, DecodeError>;
 }

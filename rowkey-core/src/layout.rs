@@ -7,6 +7,26 @@ use core::fmt;
 use crate::prefix::{Prefix, SaltHash};
 
 /// How a segment sorts.
+///
+/// ```
+/// use rowkey_core::{Layout, Order, Prefix, Segment};
+/// let layout = Layout {
+///     name: "Hit",
+///     text: None,
+///     prefix: Prefix::None,
+///     prefix_sources: &[],
+///     segments: &[Segment {
+///         name: "id",
+///         ty: "u32",
+///         offset: Some(0),
+///         len: Some(4),
+///         encoding: "big-endian",
+///         order: Order::Reversed, // `#[rowkey(reverse)]`
+///     }],
+///     fixed_len: Some(4),
+/// };
+/// assert!(layout.to_string().contains("| 0 | id | `u32` | 0 | 4 | big-endian | reversed |"));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Order {
     /// In the order of its values.
@@ -18,6 +38,24 @@ pub enum Order {
 }
 
 /// One field of a key.
+///
+/// ```
+/// use rowkey_core::{Layout, Order, Prefix, Segment};
+/// const HOST: Segment = Segment {
+///     name: "host",
+///     ty: "String",
+///     offset: None, // after a variable-length field
+///     len: None,    // variable length
+///     encoding: "escaped",
+///     order: Order::Ascending,
+/// };
+/// let segments = &[HOST];
+/// let layout = Layout {
+///     name: "K", text: None, prefix: Prefix::None, prefix_sources: &[], segments, fixed_len: None,
+/// };
+/// let row = "| 0 | host | `String` | after the previous segment | variable | escaped | asc |";
+/// assert!(layout.to_string().contains(row));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Segment {
     /// The field's name.
@@ -181,6 +219,27 @@ pub const fn offset_after(lens: &[Option<usize>]) -> Option<usize> {
 
 /// A stored key explained field by field: each segment's bytes beside its decoded value. Made by
 /// the generated `K::explain(&key)`, for a row seen in the HBase shell.
+///
+/// ```
+/// use rowkey_core::{Explained, ExplainedSegment};
+/// // The key 00 00 00 2A 77 65 62: the u32 42, then "web" (0x2A is `*`).
+/// let explained = Explained {
+///     name: "Event",
+///     key: r"\x00\x00\x00*web".into(),
+///     rows: vec![
+///         ExplainedSegment {
+///             segment: "user_id",
+///             bytes: r"\x00\x00\x00*".into(),
+///             value: "42".into(),
+///         },
+///         ExplainedSegment { segment: "host", bytes: "web".into(), value: r#""web""#.into() },
+///     ],
+/// };
+/// let text = explained.to_string();
+/// let lines: Vec<&str> = text.lines().collect();
+/// assert_eq!(lines[0], r"`Event` row key \x00\x00\x00*web");
+/// assert_eq!(lines[1], r"  user_id  \x00\x00\x00*  42"); // columns padded to the widest entry
+/// ```
 #[cfg(feature = "alloc")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Explained {
@@ -193,6 +252,14 @@ pub struct Explained {
 }
 
 /// One segment of an [`Explained`] key.
+///
+/// ```
+/// use rowkey_core::{Explained, ExplainedSegment};
+/// let salt = ExplainedSegment { segment: "salt", bytes: r"\x0B".into(), value: "11".into() };
+/// let explained = Explained { name: "Event", key: r"\x0Bweb".into(), rows: vec![salt] };
+/// assert_eq!(explained.rows[0].value, "11");
+/// assert!(explained.to_string().ends_with("  salt  \\x0B  11\n"));
+/// ```
 #[cfg(feature = "alloc")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExplainedSegment {

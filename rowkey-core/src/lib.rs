@@ -14,6 +14,21 @@
 //! | [`merge`] | k-way merge of per-bucket streams back into key order |
 //! | [`regions`] | split points, the region of a key, per-region counts and skew |
 //! | [`hbase`] | HBase's row limit, `toStringBinary`, and shell commands |
+//!
+//! Every field type writes itself in its position of a key, as the generated code does it:
+//!
+//! ```
+//! use rowkey_core::{DecodeField, FieldMode, KeyField};
+//! // `user_id: u64`, then `#[rowkey(desc)] ts: i64` (newest first).
+//! let ts = 1_700_000_000_000i64;
+//! let mut key = [0u8; 16];
+//! let n = 42u64.encode(&mut key, FieldMode::INNER)?;
+//! ts.encode(&mut key[n..], FieldMode::LAST.with_desc())?;
+//! assert_eq!(key[..n], 42u64.to_be_bytes()); // Java's Bytes.toBytes(long)
+//! assert_eq!(key[n..], (i64::MAX - ts).to_be_bytes()); // Bytes.toBytes(Long.MAX_VALUE - ts)
+//! assert_eq!(i64::decode(&key[n..], FieldMode::LAST.with_desc())?, (ts, 8));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 #![no_std]
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
@@ -26,6 +41,8 @@ extern crate std;
 mod codec;
 #[doc(hidden)]
 pub mod derive_support;
+#[doc(hidden)]
+pub mod doc_support;
 mod error;
 mod field;
 pub mod hbase;

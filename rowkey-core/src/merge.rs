@@ -22,6 +22,19 @@ use core::cmp::{Ordering, Reverse};
 /// bytes, into one stream in that order. Ties keep the order of the streams.
 ///
 /// Each stream is read lazily, one item ahead; the heap holds one item per stream.
+///
+/// ```
+/// use rowkey_core::merge::merge_by_key;
+/// // Rows of two salt buckets, each sorted by the key after its one-byte salt.
+/// let bucket0 = vec![(vec![0, 5], "a"), (vec![0, 9], "b")];
+/// let bucket1 = vec![(vec![1, 5], "c"), (vec![1, 7], "d")];
+/// let streams = vec![bucket0.into_iter(), bucket1.into_iter()];
+/// let merged: Vec<&str> = merge_by_key(streams, 1, |(key, _): &(Vec<u8>, &str)| key.as_slice())
+///     .map(|(_, value)| value)
+///     .collect();
+/// // 5, 5, 7, 9; on the tie at 5, bucket 0's row comes first.
+/// assert_eq!(merged, ["a", "c", "d", "b"]);
+/// ```
 pub fn merge_by_key<I, F>(streams: Vec<I>, prefix_len: usize, key_of: F) -> MergeByKey<I, F>
 where
     I: Iterator,
@@ -40,6 +53,16 @@ where
 }
 
 /// The iterator of [`merge_by_key`].
+///
+/// ```
+/// use rowkey_core::merge::merge_by_key;
+/// let streams = vec![vec![[0u8, 2]].into_iter(), vec![[1, 1], [1, 3]].into_iter()];
+/// let mut merged = merge_by_key(streams, 1, |k: &[u8; 2]| &k[..]);
+/// assert_eq!(merged.next(), Some([1, 1]));
+/// assert_eq!(merged.next(), Some([0, 2]));
+/// assert_eq!(merged.next(), Some([1, 3]));
+/// assert_eq!(merged.next(), None);
+/// ```
 pub struct MergeByKey<I: Iterator, F> {
     streams: Vec<I>,
     heap: BinaryHeap<Reverse<Head<I::Item>>>,

@@ -25,6 +25,20 @@ use crate::prefix::Prefix;
 
 /// Split points that divide the key space of `prefix` into `regions` even parts.
 /// See [`SplitKeys::split_keys`](crate::SplitKeys::split_keys).
+///
+/// ```
+/// use rowkey_core::regions::split_points;
+/// use rowkey_core::{HashPrefix, Prefix, Salt, SaltHash};
+/// let salt = |n| Prefix::Salt(Salt::new(n, SaltHash::Md5).unwrap());
+/// // 16 buckets in 4 regions: boundaries at buckets 4, 8 and 12.
+/// assert_eq!(split_points(salt(16), 4), [[4], [8], [12]]);
+/// // More regions than buckets: halfway through each bucket (as if the rest were uniform).
+/// assert_eq!(split_points(salt(2), 4), [vec![0, 0x80, 0, 0, 0], vec![1], vec![1, 0x80, 0, 0, 0]]);
+/// // A 2-byte md5 prefix: evenly spaced values.
+/// let hash = Prefix::Hash(HashPrefix::new(2).unwrap());
+/// assert_eq!(split_points(hash, 4), [[0x40, 0x00], [0x80, 0x00], [0xC0, 0x00]]);
+/// assert!(split_points(Prefix::None, 4).is_empty());
+/// ```
 pub fn split_points(prefix: Prefix, regions: usize) -> Vec<Vec<u8>> {
     if regions <= 1 {
         return Vec::new();
@@ -83,6 +97,14 @@ pub fn split_points(prefix: Prefix, regions: usize) -> Vec<Vec<u8>> {
 }
 
 /// Split points that are not strictly increasing, or an empty split point.
+///
+/// ```
+/// use rowkey_core::regions::Regions;
+/// let err = Regions::new(vec![vec![0x80], vec![0x40]]).unwrap_err();
+/// assert!(err.to_string().contains("split point 1"));
+/// assert!(Regions::new(vec![vec![0x40], vec![0x40]]).is_err()); // repeated
+/// assert!(Regions::new(vec![vec![]]).is_err());                 // empty
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SplitError {
     index: usize,
@@ -102,6 +124,16 @@ impl fmt::Display for SplitError {
 impl std::error::Error for SplitError {}
 
 /// A table split into regions by sorted split points.
+///
+/// ```
+/// use rowkey_core::regions::Regions;
+/// let regions = Regions::new(vec![b"g".to_vec(), b"p".to_vec()])?;
+/// assert_eq!(regions.len(), 3);
+/// assert_eq!(regions.region_of(b"apple"), 0);
+/// assert_eq!(regions.region_of(b"g"), 1); // a split point starts its region
+/// assert_eq!(regions.region_of(b"zebra"), 2);
+/// # Ok::<(), rowkey_core::regions::SplitError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Regions {
     splits: Vec<Vec<u8>>,
@@ -110,6 +142,14 @@ pub struct Regions {
 impl Regions {
     /// Regions bounded by `splits`, which must be non-empty byte strings in strictly increasing
     /// order. No split points make one region.
+    ///
+    /// ```
+    /// use rowkey_core::regions::Regions;
+    /// assert_eq!(Regions::new(vec![vec![0x80]])?.len(), 2);
+    /// assert_eq!(Regions::new(vec![])?.len(), 1); // the whole table
+    /// assert!(Regions::new(vec![vec![0x80], vec![0x40]]).is_err()); // out of order
+    /// # Ok::<(), rowkey_core::regions::SplitError>(())
+    /// ```
     pub fn new(splits: Vec<Vec<u8>>) -> Result<Regions, SplitError> {
         for (index, s) in splits.iter().enumerate() {
             if s.is_empty() || (index > 0 && splits[index - 1] >= *s) {
@@ -120,27 +160,71 @@ impl Regions {
     }
 
     /// The number of regions: one more than the split points.
+    ///
+    /// ```
+    /// use rowkey_core::regions::Regions;
+    /// let regions = Regions::new(vec![vec![0x40], vec![0x80], vec![0xC0]])?;
+    /// assert_eq!(regions.len(), 4);
+    /// assert_eq!(regions.len(), regions.splits().len() + 1);
+    /// # Ok::<(), rowkey_core::regions::SplitError>(())
+    /// ```
     pub fn len(&self) -> usize {
         self.splits.len() + 1
     }
 
     /// Always false: a table has at least one region.
+    ///
+    /// ```
+    /// use rowkey_core::regions::Regions;
+    /// let one = Regions::new(vec![])?;
+    /// assert!(!one.is_empty());
+    /// assert_eq!(one.len(), 1);
+    /// # Ok::<(), rowkey_core::regions::SplitError>(())
+    /// ```
     pub fn is_empty(&self) -> bool {
         false
     }
 
     /// The split points.
+    ///
+    /// ```
+    /// use rowkey_core::regions::Regions;
+    /// let splits = vec![vec![0x40], vec![0x80]];
+    /// let regions = Regions::new(splits.clone())?;
+    /// assert_eq!(regions.splits(), splits.as_slice());
+    /// # Ok::<(), rowkey_core::regions::SplitError>(())
+    /// ```
     pub fn splits(&self) -> &[Vec<u8>] {
         &self.splits
     }
 
     /// The region that holds `key`.
+    ///
+    /// ```
+    /// use rowkey_core::regions::Regions;
+    /// let regions = Regions::new(vec![vec![0x40], vec![0x80]])?;
+    /// assert_eq!(regions.region_of(&[]), 0);
+    /// assert_eq!(regions.region_of(&[0x3F, 0xFF]), 0);
+    /// assert_eq!(regions.region_of(&[0x40]), 1); // split points are inclusive starts
+    /// assert_eq!(regions.region_of(&[0xFF]), 2);
+    /// # Ok::<(), rowkey_core::regions::SplitError>(())
+    /// ```
     pub fn region_of(&self, key: &[u8]) -> usize {
         self.splits.partition_point(|s| s.as_slice() <= key)
     }
 
     /// The start of region `i` (inclusive; empty for the first) and its end (exclusive; empty for
     /// the last), or `None` past the last region.
+    ///
+    /// ```
+    /// use rowkey_core::regions::Regions;
+    /// let regions = Regions::new(vec![vec![0x40], vec![0x80]])?;
+    /// assert_eq!(regions.bounds(0), Some((&[][..], &[0x40][..])));
+    /// assert_eq!(regions.bounds(1), Some((&[0x40][..], &[0x80][..])));
+    /// assert_eq!(regions.bounds(2), Some((&[0x80][..], &[][..])));
+    /// assert_eq!(regions.bounds(3), None);
+    /// # Ok::<(), rowkey_core::regions::SplitError>(())
+    /// ```
     pub fn bounds(&self, i: usize) -> Option<(&[u8], &[u8])> {
         if i >= self.len() {
             return None;
@@ -155,6 +239,16 @@ impl Regions {
     }
 
     /// A counter of keys per region.
+    ///
+    /// ```
+    /// use rowkey_core::regions::Regions;
+    /// let regions = Regions::new(vec![vec![0x80]])?;
+    /// let mut counts = regions.counter();
+    /// assert_eq!(counts.counts(), &[0, 0]);
+    /// counts.add(&[0x90]);
+    /// assert_eq!(counts.counts(), &[0, 1]);
+    /// # Ok::<(), rowkey_core::regions::SplitError>(())
+    /// ```
     pub fn counter(&self) -> RegionCounts<'_> {
         RegionCounts {
             regions: self,
@@ -164,6 +258,19 @@ impl Regions {
 }
 
 /// How many keys fall in each region.
+///
+/// ```
+/// use rowkey_core::regions::Regions;
+/// // Sequential keys all land in the last region: a hotspot.
+/// let regions = Regions::new(vec![vec![0x40], vec![0x80], vec![0xC0]])?;
+/// let mut counts = regions.counter();
+/// for seq in 0xF0u8..0xF8 {
+///     counts.add(&[seq]);
+/// }
+/// assert_eq!(counts.counts(), &[0, 0, 0, 8]);
+/// assert_eq!(counts.skew(), Some(4.0)); // 8 over a mean of 2
+/// # Ok::<(), rowkey_core::regions::SplitError>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct RegionCounts<'r> {
     regions: &'r Regions,
@@ -172,23 +279,68 @@ pub struct RegionCounts<'r> {
 
 impl RegionCounts<'_> {
     /// Counts `key` in its region.
+    ///
+    /// ```
+    /// use rowkey_core::regions::Regions;
+    /// let regions = Regions::new(vec![b"m".to_vec()])?;
+    /// let mut counts = regions.counter();
+    /// for key in ["apple", "kiwi", "mango", "pear", "plum"] {
+    ///     counts.add(key.as_bytes());
+    /// }
+    /// assert_eq!(counts.counts(), &[2, 3]);
+    /// # Ok::<(), rowkey_core::regions::SplitError>(())
+    /// ```
     pub fn add(&mut self, key: &[u8]) {
         let i = self.regions.region_of(key);
         self.counts[i] += 1;
     }
 
     /// The count of each region, in region order.
+    ///
+    /// ```
+    /// use rowkey_core::regions::Regions;
+    /// let regions = Regions::new(vec![vec![0x80]])?;
+    /// let mut counts = regions.counter();
+    /// counts.add(&[0x00]);
+    /// counts.add(&[0x80]);
+    /// counts.add(&[0x81]);
+    /// assert_eq!(counts.counts(), &[1, 2]);
+    /// # Ok::<(), rowkey_core::regions::SplitError>(())
+    /// ```
     pub fn counts(&self) -> &[u64] {
         &self.counts
     }
 
     /// The number of keys counted.
+    ///
+    /// ```
+    /// use rowkey_core::regions::Regions;
+    /// let regions = Regions::new(vec![vec![0x80]])?;
+    /// let mut counts = regions.counter();
+    /// assert_eq!(counts.total(), 0);
+    /// counts.add(&[0x01]);
+    /// counts.add(&[0x02]);
+    /// assert_eq!(counts.total(), 2);
+    /// # Ok::<(), rowkey_core::regions::SplitError>(())
+    /// ```
     pub fn total(&self) -> u64 {
         self.counts.iter().sum()
     }
 
     /// The busiest region's count over the mean: 1.0 is perfectly even; a value near the number
     /// of regions means one region takes everything (a hotspot). `None` before any key.
+    ///
+    /// ```
+    /// use rowkey_core::regions::Regions;
+    /// let regions = Regions::new(vec![vec![0x80]])?;
+    /// let mut counts = regions.counter();
+    /// assert_eq!(counts.skew(), None);
+    /// counts.add(&[0x01]);
+    /// assert_eq!(counts.skew(), Some(2.0)); // 1 over a mean of 0.5: everything on one of 2
+    /// counts.add(&[0x81]);
+    /// assert_eq!(counts.skew(), Some(1.0));
+    /// # Ok::<(), rowkey_core::regions::SplitError>(())
+    /// ```
     pub fn skew(&self) -> Option<f64> {
         let total = self.total();
         if total == 0 {

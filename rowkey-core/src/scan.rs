@@ -159,6 +159,16 @@ fn next_prefix(prefix: &[u8]) -> KeyBuf {
 }
 
 /// A half-open range of keys `[start, stop)`; an empty `stop` means the end of the table.
+///
+/// ```
+/// use rowkey_core::KeyRange;
+/// let r = KeyRange::new(&[0x02], &[0x03]);
+/// assert!(r.contains(&[0x02]) && r.contains(&[0x02, 0xFF, 0xFF]));
+/// assert!(!r.contains(&[0x03])); // the stop is excluded
+/// assert_eq!(format!("{r:?}"), r"[\x02, \x03)");
+/// // An empty stop: to the end of the table.
+/// assert!(KeyRange::new(&[0xFF], &[]).contains(&[0xFF, 0xFF]));
+/// ```
 #[derive(Clone, PartialEq, Eq)]
 pub struct KeyRange {
     start: KeyBuf,
@@ -167,6 +177,14 @@ pub struct KeyRange {
 
 impl KeyRange {
     /// The range `[start, stop)`.
+    ///
+    /// ```
+    /// use rowkey_core::KeyRange;
+    /// let r = KeyRange::new(b"user1", b"user2");
+    /// assert_eq!((r.start(), r.stop()), (&b"user1"[..], &b"user2"[..]));
+    /// assert!(r.contains(b"user1:2024"));
+    /// assert_eq!(KeyRange::new(&[], &[]).start(), &[] as &[u8]); // the whole table
+    /// ```
     pub fn new(start: &[u8], stop: &[u8]) -> KeyRange {
         KeyRange {
             start: KeyBuf::from_slice(start),
@@ -175,26 +193,68 @@ impl KeyRange {
     }
 
     /// The first key of the range (inclusive); empty for the start of the table.
+    ///
+    /// ```
+    /// use rowkey_core::KeyRange;
+    /// assert_eq!(KeyRange::new(&[0x02, 0x05], &[0x02, 0x14]).start(), [0x02, 0x05]);
+    /// assert!(KeyRange::new(&[], &[0x80]).start().is_empty());
+    /// assert!(KeyRange::new(&[], &[0x80]).contains(&[0x00]));
+    /// ```
     pub fn start(&self) -> &[u8] {
         self.start.as_slice()
     }
 
     /// The key after the range (exclusive); empty for the end of the table.
+    ///
+    /// ```
+    /// use rowkey_core::{prefix_stop, KeyRange};
+    /// // Every key that starts with 02 FF: the stop drops the trailing FF and increments.
+    /// let r = KeyRange::new(&[0x02, 0xFF], &prefix_stop(&[0x02, 0xFF]));
+    /// assert_eq!(r.stop(), [0x03]);
+    /// assert!(KeyRange::new(&[0x80], &[]).stop().is_empty());
+    /// ```
     pub fn stop(&self) -> &[u8] {
         self.stop.as_slice()
     }
 
     /// Whether `key` lies in the range.
+    ///
+    /// ```
+    /// use rowkey_core::KeyRange;
+    /// let r = KeyRange::new(&[0x02, 0x05], &[0x02, 0x14]);
+    /// assert!(r.contains(&[0x02, 0x05]));       // start included
+    /// assert!(r.contains(&[0x02, 0x13, 0xFF])); // anything below the stop
+    /// assert!(!r.contains(&[0x02, 0x14]));      // stop excluded
+    /// assert!(!r.contains(&[0x02]));            // sorts before the start
+    /// ```
     pub fn contains(&self, key: &[u8]) -> bool {
         key >= self.start() && (self.stop().is_empty() || key < self.stop())
     }
 
     /// Whether the range holds no key at all.
+    ///
+    /// ```
+    /// use rowkey_core::KeyRange;
+    /// assert!(KeyRange::new(&[0x02], &[0x02]).is_empty());
+    /// assert!(KeyRange::new(&[0x03], &[0x02]).is_empty());
+    /// assert!(!KeyRange::new(&[0x02], &[0x02, 0x00]).is_empty()); // holds 02 itself
+    /// assert!(!KeyRange::new(&[0xFF], &[]).is_empty());           // to the end of the table
+    /// ```
     pub fn is_empty(&self) -> bool {
         !self.stop().is_empty() && self.start() >= self.stop()
     }
 
     /// The HBase shell `scan` of this range on `table`.
+    ///
+    /// ```
+    /// use rowkey_core::KeyRange;
+    /// let r = KeyRange::new(&[0x02, b'a'], &[0x03]);
+    /// assert_eq!(
+    ///     r.to_shell_scan("events"),
+    ///     r#"scan 'events', {STARTROW => "\x02a", STOPROW => "\x03"}"#
+    /// );
+    /// assert_eq!(KeyRange::new(&[], &[]).to_shell_scan("events"), "scan 'events'");
+    /// ```
     pub fn to_shell_scan(&self, table: &str) -> alloc::string::String {
         crate::hbase::scan_command(table, self.start(), self.stop())
     }
@@ -217,6 +277,18 @@ impl core::fmt::Debug for KeyRange {
 }
 
 /// What the generated builder knows of a layout, for planning.
+///
+/// ```
+/// use rowkey_core::{FieldMode, KeyRange, Prefix, Salt, SaltHash, Scan, ScanLayout};
+/// // How the derive describes `K { #[rowkey(salt(buckets = 4, hash = "mod"))] user: u8, ts: u8 }`.
+/// const SALT: Salt = match Salt::new(4, SaltHash::Mod) { Some(s) => s, None => panic!() };
+/// static LAYOUT: ScanLayout = ScanLayout::new(Prefix::Salt(SALT), &[true, false], false, true);
+/// // The generated `K::scan()` starts from `Scan::new(&LAYOUT)`.
+/// assert_eq!(Scan::<()>::new(&LAYOUT).ranges().count(), 4); // one range per bucket
+/// // `K::scan().user(6)`: user 6 is in bucket 6 % 4 = 2.
+/// let plan = Scan::<()>::new(&LAYOUT).bind_eq(&6u8, FieldMode::INNER);
+/// assert_eq!(plan.ranges().collect::<Vec<_>>(), [KeyRange::new(&[2, 6], &[2, 7])]);
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct ScanLayout {
     prefix: Prefix,
@@ -234,6 +306,15 @@ pub struct ScanLayout {
 impl ScanLayout {
     /// A layout of `sources.len()` fields behind `prefix`; `whole_key` for a whole-key salt;
     /// `fixed` when every key has the same length.
+    ///
+    /// ```
+    /// use rowkey_core::{FieldMode, KeyRange, Prefix, Scan, ScanLayout};
+    /// // `K { user: u8, ts: u8 }`: two fields, no prefix, every key 2 bytes.
+    /// static LAYOUT: ScanLayout = ScanLayout::new(Prefix::None, &[false, false], false, true);
+    /// // `K::scan().user(2)` (what the generated builder does): every key that starts with 02.
+    /// let plan = Scan::<()>::new(&LAYOUT).bind_eq(&2u8, FieldMode::INNER);
+    /// assert_eq!(plan.ranges().collect::<Vec<_>>(), [KeyRange::new(&[2], &[3])]);
+    /// ```
     pub const fn new(
         prefix: Prefix,
         sources: &'static [bool],
@@ -250,6 +331,19 @@ impl ScanLayout {
     }
 
     /// The same layout in the text format with `delimiter`.
+    ///
+    /// ```
+    /// use rowkey_core::{FieldMode, Prefix, Scan, ScanLayout};
+    /// // `#[rowkey(text, delimiter = ":")] K { user: u32, ts: u32 }`: 10 digits each.
+    /// static LAYOUT: ScanLayout =
+    ///     ScanLayout::new(Prefix::None, &[false, false], false, true).in_text(":");
+    /// // `K::scan().user(42)`
+    /// let plan = Scan::<()>::new(&LAYOUT).bind_eq(&42u32, FieldMode::INNER.with_text(":"));
+    /// let r = plan.ranges().next().unwrap();
+    /// assert_eq!(r.start(), b"0000000042:");
+    /// assert_eq!(r.stop(), b"0000000042;"); // ':' + 1 is ';'
+    /// assert!(plan.matches(b"0000000042:0000000007"));
+    /// ```
     #[must_use]
     pub const fn in_text(self, delimiter: &'static str) -> Self {
         ScanLayout {
@@ -408,6 +502,19 @@ impl TextFilter {
 ///
 /// For `K { user: u8, ts: u8 }`, `K::scan().user(2).ts_range(5..20)` is the one range
 /// `[02 05, 02 14)`: it matches the key `02 07` and not `02 14`.
+///
+/// ```
+/// use core::ops::Bound;
+/// use rowkey_core::{FieldMode, KeyRange, Prefix, Scan, ScanLayout};
+/// // `K { user: u8, ts: u8 }`; the calls below are what `K::scan().user(2).ts_range(5..20)` makes.
+/// static LAYOUT: ScanLayout = ScanLayout::new(Prefix::None, &[false, false], false, true);
+/// let plan = Scan::<()>::new(&LAYOUT)
+///     .bind_eq(&2u8, FieldMode::INNER)
+///     .bind_range(Bound::Included(&5u8), Bound::Excluded(&20u8), FieldMode::LAST);
+/// assert_eq!(plan.ranges().collect::<Vec<_>>(), [KeyRange::new(&[2, 5], &[2, 20])]);
+/// assert!(plan.matches(&[2, 7]) && !plan.matches(&[2, 20]));
+/// assert!(plan.is_exact());
+/// ```
 pub struct Scan<K: ?Sized> {
     layout: &'static ScanLayout,
     alts: Alts,
@@ -606,6 +713,18 @@ impl<K: ?Sized> Scan<K> {
     /// Whether every key inside [`ranges`](Scan::ranges) matches. False only for a hash-prefixed
     /// layout whose hash sources are not all bound: the plan must cover the whole table, and
     /// [`matches`](Scan::matches) tells which rows are wanted.
+    ///
+    /// ```
+    /// use rowkey_core::{FieldMode, HashPrefix, KeyRange, Prefix, Scan, ScanLayout};
+    /// // `K { user: u8, #[rowkey(hash_prefix(len = 2))] ts: u8 }`: md5(ts) in 2 bytes comes first.
+    /// const HASH: HashPrefix = match HashPrefix::new(2) { Some(h) => h, None => panic!() };
+    /// static LAYOUT: ScanLayout = ScanLayout::new(Prefix::Hash(HASH), &[false, true], false, true);
+    /// // `K::scan().user(2)`: without `ts` the prefix is unknown, so the plan is the whole table.
+    /// let plan = Scan::<()>::new(&LAYOUT).bind_eq(&2u8, FieldMode::INNER);
+    /// assert!(!plan.is_exact());
+    /// assert_eq!(plan.ranges().collect::<Vec<_>>(), [KeyRange::new(&[], &[])]);
+    /// assert!(plan.matches(&[0xAB, 0xCD, 2, 9]) && !plan.matches(&[0xAB, 0xCD, 3, 9]));
+    /// ```
     pub fn is_exact(&self) -> bool {
         if matches!(self.tail, Tail::TextFilter { .. }) {
             return false;
@@ -621,6 +740,18 @@ impl<K: ?Sized> Scan<K> {
     }
 
     /// Exactly whether `key` satisfies the plan.
+    ///
+    /// ```
+    /// use core::ops::Bound;
+    /// use rowkey_core::{FieldMode, Prefix, Scan, ScanLayout};
+    /// // `K { user: u8, ts: u8 }`, and the plan of `K::scan().user(2).ts_range(5..=19)`.
+    /// static LAYOUT: ScanLayout = ScanLayout::new(Prefix::None, &[false, false], false, true);
+    /// let plan = Scan::<()>::new(&LAYOUT)
+    ///     .bind_eq(&2u8, FieldMode::INNER)
+    ///     .bind_range(Bound::Included(&5u8), Bound::Included(&19u8), FieldMode::LAST);
+    /// assert!(plan.matches(&[2, 5]) && plan.matches(&[2, 19]));
+    /// assert!(!plan.matches(&[2, 20]) && !plan.matches(&[3, 7]));
+    /// ```
     pub fn matches(&self, key: &[u8]) -> bool {
         let plen = self.layout.prefix_len();
         let Some(prefix) = key.get(..plen) else {
@@ -667,6 +798,23 @@ impl<K: ?Sized> Scan<K> {
     /// The ranges to scan: sorted by start, not overlapping, adjacent ones merged except across
     /// salt buckets. Empty when nothing can match; one range `[, )` over the whole table when the
     /// plan cannot be narrowed (check [`is_exact`](Scan::is_exact)).
+    ///
+    /// ```
+    /// use core::ops::Bound;
+    /// use rowkey_core::{FieldMode, KeyRange, Prefix, Scan, ScanLayout};
+    /// // `K { user: u8, #[rowkey(desc)] ts: u8 }`
+    /// static LAYOUT: ScanLayout = ScanLayout::new(Prefix::None, &[false, false], false, true);
+    /// // `K::scan().user_in([7, 2, 3, 7])`: sorted, duplicates dropped, 2 and 3 merged.
+    /// let plan = Scan::<()>::new(&LAYOUT).bind_in([7u8, 2, 3, 7], FieldMode::INNER);
+    /// let ranges: Vec<KeyRange> = plan.ranges().collect();
+    /// assert_eq!(ranges, [KeyRange::new(&[2], &[4]), KeyRange::new(&[7], &[8])]);
+    /// // `K::scan().user(2).ts_range(5..20)` on the desc `ts`: stored from !19 = EC through !5 = FA.
+    /// let desc = FieldMode::LAST.with_desc();
+    /// let plan = Scan::<()>::new(&LAYOUT)
+    ///     .bind_eq(&2u8, FieldMode::INNER)
+    ///     .bind_range(Bound::Included(&5u8), Bound::Excluded(&20u8), desc);
+    /// assert_eq!(plan.ranges().collect::<Vec<_>>(), [KeyRange::new(&[2, 0xEC], &[2, 0xFB])]);
+    /// ```
     pub fn ranges(&self) -> Ranges {
         let prefix = self.layout.prefix;
         if !self.is_exact() {
@@ -981,6 +1129,16 @@ fn merge(ranges: Vec<KeyRange>, buckets: bool) -> Vec<KeyRange> {
 }
 
 /// The ranges of a plan, in order.
+///
+/// ```
+/// use rowkey_core::{FieldMode, Prefix, Scan, ScanLayout};
+/// // `K { user: u8, ts: u8 }`, and the plan of `K::scan().user_in([9, 1, 5])`.
+/// static LAYOUT: ScanLayout = ScanLayout::new(Prefix::None, &[false, false], false, true);
+/// let ranges = Scan::<()>::new(&LAYOUT).bind_in([9u8, 1, 5], FieldMode::INNER).ranges();
+/// assert_eq!(ranges.len(), 3);
+/// let starts: Vec<Vec<u8>> = ranges.map(|r| r.start().to_vec()).collect();
+/// assert_eq!(starts, [[1], [5], [9]]);
+/// ```
 pub struct Ranges {
     inner: RangesInner,
 }
