@@ -28,7 +28,7 @@ macro_rules! unsigned {
             const SHAPE: FieldShape = FieldShape::integer(core::mem::size_of::<$t>())
                 .with_text_digits(text::digits_of(<$t>::MAX as u128));
 
-            #[inline]
+            #[inline(always)]
             fn encoded_len(&self, mode: FieldMode) -> usize {
                 if mode.is_text() {
                     return text::int_len(<$t>::MAX as u128, mode);
@@ -39,7 +39,7 @@ macro_rules! unsigned {
                 }
             }
 
-            #[inline]
+            #[inline(always)]
             fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
                 const SIZE: usize = core::mem::size_of::<$t>();
                 if mode.is_text() {
@@ -54,7 +54,7 @@ macro_rules! unsigned {
         }
 
         impl<'k> DecodeField<'k> for $t {
-            #[inline]
+            #[inline(always)]
             fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
                 const SIZE: usize = core::mem::size_of::<$t>();
                 if mode.is_text() {
@@ -80,7 +80,7 @@ macro_rules! signed {
             const SHAPE: FieldShape = FieldShape::integer(core::mem::size_of::<$t>())
                 .with_text_digits(text::digits_of(<$t>::MAX as u128));
 
-            #[inline]
+            #[inline(always)]
             fn encoded_len(&self, mode: FieldMode) -> usize {
                 if mode.is_text() {
                     return text::int_len(<$t>::MAX as u128, mode);
@@ -91,7 +91,7 @@ macro_rules! signed {
                 }
             }
 
-            #[inline]
+            #[inline(always)]
             fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
                 const SIZE: usize = core::mem::size_of::<$t>();
                 if mode.is_text() {
@@ -113,7 +113,7 @@ macro_rules! signed {
         }
 
         impl<'k> DecodeField<'k> for $t {
-            #[inline]
+            #[inline(always)]
             fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
                 const SIZE: usize = core::mem::size_of::<$t>();
                 if mode.is_text() {
@@ -150,19 +150,19 @@ macro_rules! pointer_sized {
         impl KeyField for $t {
             const SHAPE: FieldShape = <$wide as KeyField>::SHAPE;
 
-            #[inline]
+            #[inline(always)]
             fn encoded_len(&self, mode: FieldMode) -> usize {
                 (*self as $wide).encoded_len(mode)
             }
 
-            #[inline]
+            #[inline(always)]
             fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
                 (*self as $wide).encode(out, mode)
             }
         }
 
         impl<'k> DecodeField<'k> for $t {
-            #[inline]
+            #[inline(always)]
             fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
                 let (wide, n) = <$wide>::decode(input, mode)?;
                 let v = <$t>::try_from(wide).map_err(|_| {
@@ -181,12 +181,12 @@ macro_rules! float {
         impl KeyField for $t {
             const SHAPE: FieldShape = FieldShape::fixed(core::mem::size_of::<$t>()).reversible();
 
-            #[inline]
+            #[inline(always)]
             fn encoded_len(&self, _mode: FieldMode) -> usize {
                 core::mem::size_of::<$t>()
             }
 
-            #[inline]
+            #[inline(always)]
             fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
                 if mode.is_text() {
             return Err(unsupported_text());
@@ -203,7 +203,7 @@ macro_rules! float {
         }
 
         impl<'k> DecodeField<'k> for $t {
-            #[inline]
+            #[inline(always)]
             fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
                 const SIGN: $bits = 1 << (<$bits>::BITS - 1);
                 let mut buf = [0u8; core::mem::size_of::<$t>()];
@@ -221,12 +221,12 @@ float!(f32 => u32, f64 => u64);
 impl KeyField for bool {
     const SHAPE: FieldShape = FieldShape::fixed(1);
 
-    #[inline]
+    #[inline(always)]
     fn encoded_len(&self, _mode: FieldMode) -> usize {
         1
     }
 
-    #[inline]
+    #[inline(always)]
     fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
         if mode.is_text() {
             return Err(unsupported_text());
@@ -239,7 +239,7 @@ impl KeyField for bool {
 }
 
 impl<'k> DecodeField<'k> for bool {
-    #[inline]
+    #[inline(always)]
     fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
         let mut b = [0u8];
         take_into(input, &mut b, mode)?;
@@ -254,12 +254,12 @@ impl<'k> DecodeField<'k> for bool {
 impl KeyField for char {
     const SHAPE: FieldShape = FieldShape::fixed(4);
 
-    #[inline]
+    #[inline(always)]
     fn encoded_len(&self, _mode: FieldMode) -> usize {
         4
     }
 
-    #[inline]
+    #[inline(always)]
     fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
         if mode.is_text() {
             return Err(unsupported_text());
@@ -272,7 +272,7 @@ impl KeyField for char {
 }
 
 impl<'k> DecodeField<'k> for char {
-    #[inline]
+    #[inline(always)]
     fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
         let mut buf = [0u8; 4];
         take_into(input, &mut buf, mode)?;
@@ -286,12 +286,12 @@ impl<'k> DecodeField<'k> for char {
 impl<const N: usize> KeyField for [u8; N] {
     const SHAPE: FieldShape = FieldShape::fixed(N).reversible();
 
-    #[inline]
+    #[inline(always)]
     fn encoded_len(&self, _mode: FieldMode) -> usize {
         N
     }
 
-    #[inline]
+    #[inline(always)]
     fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
         if mode.is_text() {
             return Err(unsupported_text());
@@ -304,7 +304,7 @@ impl<const N: usize> KeyField for [u8; N] {
 }
 
 impl<'k, const N: usize> DecodeField<'k> for [u8; N] {
-    #[inline]
+    #[inline(always)]
     fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
         let mut buf = [0u8; N];
         take_into(input, &mut buf, mode)?;

@@ -51,7 +51,7 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
     quote! {
         #[automatically_derived]
         impl #impl_generics #p::DecodeField<'__rowkey_k> for #ident #ty_generics #where_clause {
-            #[inline]
+            #[inline(always)]
             fn decode(
                 __rowkey_input: &'__rowkey_k [u8],
                 __rowkey_mode: #p::FieldMode,

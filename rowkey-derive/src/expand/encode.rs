@@ -44,12 +44,12 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
                 #prefix,
             );
 
-            #[inline]
+            #[inline(always)]
             fn encoded_len(&self, __rowkey_mode: #p::FieldMode) -> usize {
                 #prefix_len + #delimiters_len #(+ #p::KeyField::encoded_len(&self.#members, __rowkey_mode.nest(#modes)))*
             }
 
-            #[inline]
+            #[inline(always)]
             fn encode(
                 &self,
                 __rowkey_out: &mut [u8],

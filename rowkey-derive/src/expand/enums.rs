@@ -33,12 +33,12 @@ pub fn expand(e: &Enum, p: &TokenStream) -> TokenStream {
         impl #p::KeyField for #ident {
             const SHAPE: #p::FieldShape = #p::ENUM_SHAPE;
 
-            #[inline]
+            #[inline(always)]
             fn encoded_len(&self, __rowkey_mode: #p::FieldMode) -> usize {
                 #p::discriminant_len(__rowkey_mode)
             }
 
-            #[inline]
+            #[inline(always)]
             fn encode(
                 &self,
                 __rowkey_out: &mut [u8],
@@ -51,7 +51,7 @@ pub fn expand(e: &Enum, p: &TokenStream) -> TokenStream {
 
         #[automatically_derived]
         impl<'__rowkey_k> #p::DecodeField<'__rowkey_k> for #ident {
-            #[inline]
+            #[inline(always)]
             fn decode(
                 __rowkey_input: &'__rowkey_k [u8],
                 __rowkey_mode: #p::FieldMode,

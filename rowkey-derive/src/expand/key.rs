@@ -25,12 +25,12 @@ pub fn expand_key_traits(input: &DeriveInput, p: &TokenStream) -> TokenStream {
                 <Self as #p::KeyField>::SHAPE.max_len(#p::FieldMode::LAST);
             const PREFIX: #p::Prefix = <Self as #p::KeyField>::SHAPE.prefix();
 
-            #[inline]
+            #[inline(always)]
             fn encoded_len(&self) -> usize {
                 #p::KeyField::encoded_len(self, #p::FieldMode::LAST)
             }
 
-            #[inline]
+            #[inline(always)]
             fn encode_into(&self, __rowkey_out: &mut [u8]) -> #p::Result<usize, #p::EncodeError> {
                 #p::encode_key(self, __rowkey_out, #key_name)
             }
@@ -38,7 +38,7 @@ pub fn expand_key_traits(input: &DeriveInput, p: &TokenStream) -> TokenStream {
 
         #[automatically_derived]
         impl #dimpl_generics #p::DecodeKey<'__rowkey_k> for #ident #ty_generics #dwhere_clause {
-            #[inline]
+            #[inline(always)]
             fn decode(__rowkey_key: &'__rowkey_k [u8]) -> #p::Result<Self, #p::DecodeError> {
                 #p::decode_key(__rowkey_key, #key_name)
             }
@@ -85,7 +85,7 @@ pub fn expand_fixed(input: &DeriveInput, p: &TokenStream) -> TokenStream {
             };
 
             #[doc = #to_key_doc]
-            #[inline]
+            #[inline(always)]
             pub fn to_key(
                 &self,
             ) -> #p::Result<[u8; #p::fixed_or_zero(<#concrete as #p::RowKey>::FIXED_LEN)], #p::EncodeError> {

@@ -1,0 +1,356 @@
+//! Encode and decode cost beside hand-written code and the order-preserving crates a Rust user
+//! would pick instead (storekey 0.11, memcomparable 0.2, foundationdb-tuple 0.11), each on its
+//! buffer-reusing path, in one criterion run so the ratios compare like with like.
+//!
+//! Run with `cargo bench --bench codec`; BENCHMARKS.md records the figures.
+
+use std::fmt::Write as _;
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use md5::{Digest, Md5};
+use rowkey::{DecodeKey, RowKey};
+use serde::Serialize;
+
+// ---------------------------------------------------------------- (1) fixed layout
+
+#[derive(RowKey, Debug, PartialEq)]
+struct Fixed {
+    user: u64,
+    #[rowkey(desc)]
+    ts: i64,
+    kind: u32,
+}
+
+/// The same bytes, written by hand: u64 big-endian, !(i64 ^ MIN) big-endian, u32 big-endian.
+fn hand_fixed_encode(user: u64, ts: i64, kind: u32, out: &mut [u8; 20]) {
+    out[..8].copy_from_slice(&user.to_be_bytes());
+    out[8..16].copy_from_slice(&(!((ts as u64) ^ (1 << 63))).to_be_bytes());
+    out[16..].copy_from_slice(&kind.to_be_bytes());
+}
+
+fn hand_fixed_decode(key: &[u8]) -> Option<(u64, i64, u32)> {
+    let key: &[u8; 20] = key.try_into().ok()?;
+    let user = u64::from_be_bytes(key[..8].try_into().ok()?);
+    let ts = (!u64::from_be_bytes(key[8..16].try_into().ok()?) ^ (1 << 63)) as i64;
+    let kind = u32::from_be_bytes(key[16..].try_into().ok()?);
+    Some((user, ts, kind))
+}
+
+fn fixed(c: &mut Criterion) {
+    let mut g = c.benchmark_group("(1) fixed layout (u64, desc i64, u32)");
+    let mut buf = [0u8; 20];
+    g.bench_function("hand-written encode (to_be_bytes)", |b| {
+        b.iter(|| {
+            hand_fixed_encode(
+                black_box(42),
+                black_box(1_700_000_000_000),
+                black_box(7),
+                &mut buf,
+            );
+            black_box(&buf);
+        })
+    });
+    g.bench_function("rowkey encode_into", |b| {
+        b.iter(|| {
+            let k = Fixed {
+                user: black_box(42),
+                ts: black_box(1_700_000_000_000),
+                kind: black_box(7),
+            };
+            black_box(k.encode_into(&mut buf).unwrap());
+        })
+    });
+    let key = Fixed {
+        user: 42,
+        ts: 1_700_000_000_000,
+        kind: 7,
+    }
+    .to_key()
+    .unwrap();
+    assert_eq!(hand_fixed_decode(&key), Some((42, 1_700_000_000_000, 7)));
+    g.bench_function("hand-written decode", |b| {
+        b.iter(|| black_box(hand_fixed_decode(black_box(&key))))
+    });
+    g.bench_function("rowkey decode", |b| {
+        b.iter(|| black_box(Fixed::decode(black_box(&key)).unwrap()))
+    });
+    g.finish();
+}
+
+// ---------------------------------------------------------------- (2) (u64, i64, String)
+
+#[derive(RowKey, Debug, PartialEq)]
+struct Mixed {
+    id: u64,
+    ts: i64,
+    name: String,
+}
+
+#[derive(RowKey, Debug, PartialEq)]
+struct MixedRef<'a> {
+    id: u64,
+    ts: i64,
+    name: &'a str,
+}
+
+fn hand_mixed_encode(id: u64, ts: i64, name: &str, out: &mut Vec<u8>) {
+    out.clear();
+    out.extend_from_slice(&id.to_be_bytes());
+    out.extend_from_slice(&((ts as u64) ^ (1 << 63)).to_be_bytes());
+    out.extend_from_slice(name.as_bytes());
+}
+
+fn hand_mixed_decode(key: &[u8]) -> Option<(u64, i64, &str)> {
+    let id = u64::from_be_bytes(key.get(..8)?.try_into().ok()?);
+    let ts = (u64::from_be_bytes(key.get(8..16)?.try_into().ok()?) ^ (1 << 63)) as i64;
+    let name = std::str::from_utf8(key.get(16..)?).ok()?;
+    Some((id, ts, name))
+}
+
+fn mixed(c: &mut Criterion) {
+    let mut g = c.benchmark_group("(2) (u64, i64, String) key");
+    let name = String::from("web-17.example.com");
+    let tuple = (42u64, 1_700_000_000_000i64, name.clone());
+    let mut buf: Vec<u8> = Vec::with_capacity(64);
+    g.bench_function("encode: hand-written (same bytes, reused Vec)", |b| {
+        b.iter(|| {
+            hand_mixed_encode(
+                black_box(42),
+                black_box(1_700_000_000_000),
+                black_box(&name),
+                &mut buf,
+            );
+            black_box(&buf);
+        })
+    });
+    let mut stack = [0u8; 64];
+    g.bench_function("encode: rowkey encode_into (borrowed &str)", |b| {
+        b.iter(|| {
+            let k = MixedRef {
+                id: black_box(42),
+                ts: black_box(1_700_000_000_000),
+                name: black_box(&name),
+            };
+            black_box(k.encode_into(&mut stack).unwrap());
+        })
+    });
+    g.bench_function("encode: storekey 0.11 (reused Vec)", |b| {
+        b.iter(|| {
+            buf.clear();
+            storekey::encode(&mut buf, black_box(&tuple)).unwrap();
+            black_box(&buf);
+        })
+    });
+    g.bench_function("encode: memcomparable 0.2 (reused Vec)", |b| {
+        b.iter(|| {
+            buf.clear();
+            let mut ser = memcomparable::Serializer::new(&mut buf);
+            black_box(&tuple).serialize(&mut ser).unwrap();
+            black_box(&buf);
+        })
+    });
+    g.bench_function("encode: foundationdb-tuple 0.11 (reused Vec)", |b| {
+        b.iter(|| {
+            buf.clear();
+            foundationdb_tuple::pack_into(black_box(&tuple), &mut buf);
+            black_box(&buf);
+        })
+    });
+
+    let key = MixedRef {
+        id: 42,
+        ts: 1_700_000_000_000,
+        name: &name,
+    }
+    .to_vec()
+    .unwrap();
+    assert_eq!(
+        hand_mixed_decode(&key),
+        Some((42, 1_700_000_000_000, name.as_str()))
+    );
+    let storekey_key = storekey::encode_vec(&tuple).unwrap();
+    let memcmp_key = memcomparable::to_vec(&tuple).unwrap();
+    let fdb_key = foundationdb_tuple::pack(&tuple);
+    g.bench_function("decode: hand-written (borrowed &str)", |b| {
+        b.iter(|| black_box(hand_mixed_decode(black_box(&key))))
+    });
+    g.bench_function("decode: rowkey (borrowed &str)", |b| {
+        b.iter(|| black_box(MixedRef::decode(black_box(&key)).unwrap()))
+    });
+    g.bench_function("decode: rowkey (owned String)", |b| {
+        b.iter(|| black_box(Mixed::decode(black_box(&key)).unwrap()))
+    });
+    g.bench_function("decode: storekey 0.11 (owned String)", |b| {
+        b.iter(|| {
+            black_box(
+                storekey::decode_borrow::<(u64, i64, String)>(black_box(&storekey_key)).unwrap(),
+            )
+        })
+    });
+    g.bench_function("decode: memcomparable 0.2 (owned String)", |b| {
+        b.iter(|| {
+            black_box(
+                memcomparable::from_slice::<(u64, i64, String)>(black_box(&memcmp_key)).unwrap(),
+            )
+        })
+    });
+    g.bench_function("decode: foundationdb-tuple 0.11 (owned String)", |b| {
+        b.iter(|| {
+            black_box(
+                foundationdb_tuple::unpack::<(u64, i64, String)>(black_box(&fdb_key)).unwrap(),
+            )
+        })
+    });
+    g.finish();
+}
+
+// ---------------------------------------------------------------- (3) md5 prefix and salt
+
+#[derive(RowKey)]
+struct Hashed<'a> {
+    #[rowkey(hash_prefix(len = 4))]
+    id: u64,
+    ts: i64,
+    #[rowkey(hash_prefix(len = 4))]
+    name: &'a str,
+}
+
+#[derive(RowKey)]
+struct Salted<'a> {
+    #[rowkey(salt(buckets = 16))]
+    id: u64,
+    ts: i64,
+    #[rowkey(salt(buckets = 16))]
+    name: &'a str,
+}
+
+#[derive(RowKey)]
+struct Unprefixed<'a> {
+    id: u64,
+    ts: i64,
+    name: &'a str,
+}
+
+fn prefixes(c: &mut Criterion) {
+    let mut g = c.benchmark_group("(3) md5 hash prefix and salt");
+    let name = "web-17.example.com";
+    let mut out = [0u8; 64];
+    g.bench_function("md5 alone of the sources' bytes", |b| {
+        b.iter(|| {
+            let mut h = Md5::new();
+            h.update(black_box(42u64).to_be_bytes());
+            h.update(black_box(name).as_bytes());
+            black_box(h.finalize());
+        })
+    });
+    g.bench_function("plain encode (no prefix)", |b| {
+        b.iter(|| {
+            black_box(
+                Unprefixed {
+                    id: black_box(42),
+                    name: black_box(name),
+                    ts: black_box(5),
+                }
+                .encode_into(&mut out)
+                .unwrap(),
+            )
+        })
+    });
+    g.bench_function("rowkey hash_prefix(len = 4) encode", |b| {
+        b.iter(|| {
+            black_box(
+                Hashed {
+                    id: black_box(42),
+                    name: black_box(name),
+                    ts: black_box(5),
+                }
+                .encode_into(&mut out)
+                .unwrap(),
+            )
+        })
+    });
+    g.bench_function("rowkey salt(buckets = 16) encode", |b| {
+        b.iter(|| {
+            black_box(
+                Salted {
+                    id: black_box(42),
+                    name: black_box(name),
+                    ts: black_box(5),
+                }
+                .encode_into(&mut out)
+                .unwrap(),
+            )
+        })
+    });
+    g.finish();
+}
+
+// ---------------------------------------------------------------- (5) text
+
+#[derive(RowKey)]
+#[rowkey(text, delimiter = ":")]
+struct TextKey<'a> {
+    user: &'a str,
+    #[rowkey(desc)]
+    ts: i64,
+    #[rowkey(width = 4)]
+    shard: u32,
+}
+
+fn text(c: &mut Criterion) {
+    let mut g = c.benchmark_group("(5) text layout (user:MAX-ts:shard)");
+    let mut s = String::with_capacity(64);
+    g.bench_function(
+        "hand-written write!(\"{}:{:019}:{:04}\") into a reused String",
+        |b| {
+            b.iter(|| {
+                s.clear();
+                write!(
+                    s,
+                    "{}:{:019}:{:04}",
+                    black_box("alice"),
+                    i64::MAX - black_box(1_700_000_000_000i64),
+                    black_box(7u32)
+                )
+                .unwrap();
+                black_box(&s);
+            })
+        },
+    );
+    let mut out = [0u8; 64];
+    g.bench_function("rowkey text encode_into", |b| {
+        b.iter(|| {
+            black_box(
+                TextKey {
+                    user: black_box("alice"),
+                    ts: black_box(1_700_000_000_000),
+                    shard: black_box(7),
+                }
+                .encode_into(&mut out)
+                .unwrap(),
+            )
+        })
+    });
+    let n = TextKey {
+        user: "alice",
+        ts: 1_700_000_000_000,
+        shard: 7,
+    }
+    .encode_into(&mut out)
+    .unwrap();
+    s.clear();
+    let user = "alice";
+    write!(
+        s,
+        "{user}:{:019}:{:04}",
+        i64::MAX - 1_700_000_000_000i64,
+        7u32
+    )
+    .unwrap();
+    assert_eq!(&out[..n], s.as_bytes());
+    g.finish();
+}
+
+criterion_group!(benches, fixed, mixed, prefixes, text);
+criterion_main!(benches);
