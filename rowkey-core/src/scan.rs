@@ -608,7 +608,7 @@ impl<K: ?Sized> Scan<K> {
         }
         // Duplicate values give equal alternatives; removing them keeps `ranges` proportional to
         // the distinct values.
-        out.sort_by(|a, b| a.body.as_slice().cmp(b.body.as_slice()));
+        out.sort_unstable_by(|a, b| a.body.as_slice().cmp(b.body.as_slice()));
         out.dedup_by(|a, b| a.body == b.body);
         let empty = out.is_empty();
         self.alts = Alts::Many(out);
@@ -854,7 +854,11 @@ impl<K: ?Sized> Scan<K> {
                 _ => ranges.extend(self.range_of(alt, prefix_of(self.layout, alt).as_slice())),
             }
         }
-        ranges.sort_by(KeyRange::cmp_start);
+        // Alternatives are sorted by body, so without a prefix (or with one known salt byte per
+        // alternative) the ranges usually come out in order already.
+        if !ranges.windows(2).all(|w| w[0].start() <= w[1].start()) {
+            ranges.sort_unstable_by(KeyRange::cmp_start);
+        }
         Ranges::many(merge(ranges, matches!(prefix, Prefix::Salt(_))))
     }
 }
