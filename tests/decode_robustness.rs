@@ -6,6 +6,9 @@ use std::borrow::Cow;
 
 use rowkey::{DecodeKey, RowKey};
 
+mod common;
+use common::Rng;
+
 #[derive(RowKey, Debug, PartialEq)]
 enum Kind {
     A,
@@ -84,32 +87,6 @@ struct LastDesc {
     s: Vec<u8>,
 }
 
-/// xorshift64*: deterministic, so a failure replays.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn byte(&mut self) -> u8 {
-        // Bias towards the bytes the formats give meaning to.
-        const SPECIAL: [u8; 6] = [0x00, 0x01, 0xFE, 0xFF, 0x80, 0x7F];
-        if self.below(3) == 0 {
-            SPECIAL[self.below(SPECIAL.len())]
-        } else {
-            self.next() as u8
-        }
-    }
-}
-
 fn check<'k, K: DecodeKey<'k> + RowKey + std::fmt::Debug>(input: &'k [u8]) -> bool {
     match K::decode(input) {
         Ok(k) => {
@@ -136,25 +113,25 @@ fn check<'k, K: DecodeKey<'k> + RowKey + std::fmt::Debug>(input: &'k [u8]) -> bo
 }
 
 fn mutate(rng: &mut Rng, key: &mut Vec<u8>) {
-    for _ in 0..1 + rng.below(3) {
-        match rng.below(5) {
+    for _ in 0..1 + rng.index(3) {
+        match rng.index(5) {
             0 if !key.is_empty() => {
-                let i = rng.below(key.len());
+                let i = rng.index(key.len());
                 key[i] = rng.byte();
             }
             1 => {
-                let i = rng.below(key.len() + 1);
+                let i = rng.index(key.len() + 1);
                 key.insert(i, rng.byte());
             }
             2 if !key.is_empty() => {
-                let i = rng.below(key.len());
+                let i = rng.index(key.len());
                 key.remove(i);
             }
-            3 => key.truncate(rng.below(key.len() + 1)),
+            3 => key.truncate(rng.index(key.len() + 1)),
             _ => {
                 if !key.is_empty() {
-                    let i = rng.below(key.len());
-                    key[i] ^= 1 << rng.below(8);
+                    let i = rng.index(key.len());
+                    key[i] ^= 1 << rng.index(8);
                 }
             }
         }
@@ -229,10 +206,10 @@ fn a_million_random_and_mutated_inputs_never_panic() {
     for round in 0..1_000_000 {
         input.clear();
         if round % 2 == 0 {
-            let len = rng.below(48);
+            let len = rng.index(48);
             input.extend((0..len).map(|_| rng.byte()));
         } else {
-            input.extend_from_slice(&seeds[rng.below(seeds.len())]);
+            input.extend_from_slice(&seeds[rng.index(seeds.len())]);
             mutate(&mut rng, &mut input);
         }
         accepted[0] += usize::from(check::<Fixed>(&input));

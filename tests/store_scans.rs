@@ -13,39 +13,12 @@ use redb::{Database, TableDefinition};
 use rowkey::merge::merge_by_key;
 use rowkey::{DecodeKey, KeyRange, RowKey, Scan};
 
+mod common;
+use common::Rng;
+
 const TABLE: TableDefinition<&[u8], ()> = TableDefinition::new("rows");
 const KEYS: usize = 100_000;
 const SCANS: usize = 1_000;
-
-/// xorshift64*: deterministic, so a failure replays.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len() as u64) as usize]
-    }
-    fn string(&mut self, alphabet: &[char], max: u64) -> String {
-        (0..self.below(max + 1))
-            .map(|_| *self.pick(alphabet))
-            .collect()
-    }
-    fn bound<T>(&mut self, v: T) -> Bound<T> {
-        match self.below(3) {
-            0 => Bound::Included(v),
-            1 => Bound::Excluded(v),
-            _ => Bound::Unbounded,
-        }
-    }
-}
 
 /// A loaded table: the store, and every key with its decoded value.
 struct Loaded<K> {

@@ -1,0 +1,56 @@
+//! Helpers shared by the integration tests. Each test binary uses only some of them.
+#![allow(dead_code)]
+
+use std::ops::Bound;
+
+/// xorshift64*: deterministic, so a failing test replays with the same inputs.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A number below `n`.
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+
+    /// An index below `n`.
+    pub fn index(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    /// A byte, biased towards the ones the formats give meaning to.
+    pub fn byte(&mut self) -> u8 {
+        const SPECIAL: [u8; 6] = [0x00, 0x01, 0xFE, 0xFF, 0x80, 0x7F];
+        if self.index(3) == 0 {
+            SPECIAL[self.index(SPECIAL.len())]
+        } else {
+            self.next() as u8
+        }
+    }
+
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.index(items.len())]
+    }
+
+    /// Up to `max` characters of `alphabet`.
+    pub fn string(&mut self, alphabet: &[char], max: u64) -> String {
+        (0..self.below(max + 1))
+            .map(|_| *self.pick(alphabet))
+            .collect()
+    }
+
+    /// `v` as an inclusive, exclusive or no bound.
+    pub fn bound<T>(&mut self, v: T) -> Bound<T> {
+        match self.below(3) {
+            0 => Bound::Included(v),
+            1 => Bound::Excluded(v),
+            _ => Bound::Unbounded,
+        }
+    }
+}
