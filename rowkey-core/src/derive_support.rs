@@ -158,6 +158,16 @@ pub fn encode_key_in<K: RowKey + KeyField + ?Sized>(
     name: &'static str,
 ) -> Result<usize, EncodeError> {
     let available = out.len();
+    // A fixed layout checks the buffer once, up front. The fields then write at offsets the
+    // compiler knows into a slice it knows is long enough, and their own checks fold away.
+    if let Some(len) = const { K::SHAPE.fixed_len(FieldMode::LAST) } {
+        if let Some(exact) = out.get_mut(..len) {
+            return match key.encode(exact, mode) {
+                Ok(n) => Ok(n),
+                Err(e) => Err(locate_encode_error(e, key, available, name)),
+            };
+        }
+    }
     let n = match key.encode(out, mode) {
         Ok(n) => n,
         Err(e) => return Err(locate_encode_error(e, key, available, name)),
@@ -213,6 +223,16 @@ pub fn decode_key_in<'k, K: DecodeField<'k>>(
     mode: FieldMode,
     name: &'static str,
 ) -> Result<K, DecodeError> {
+    // A key of a fixed layout's exact length takes a copy of the decoder specialised to that
+    // length, with every field's bounds check folded away; other lengths take the general one,
+    // which locates the error.
+    if let Some(len) = const { K::SHAPE.fixed_len(FieldMode::LAST) } {
+        if input.len() == len {
+            if let Ok((key, _)) = K::decode(input, mode) {
+                return Ok(key);
+            }
+        }
+    }
     let (key, n) = K::decode(input, mode).map_err(|e| e.in_key(name))?;
     if n != input.len() {
         return Err(DecodeError::new(

@@ -16,6 +16,53 @@ const ESCAPE: u8 = 0x00;
 const ESCAPED_ZERO: u8 = 0xFF;
 const TERMINATOR: u8 = 0x01;
 
+/// Whether the stored bytes are the content itself: a binary field in the last position, neither
+/// escaped, padded, reversed nor inverted. The codecs below check this first, inline, so the
+/// common last string of a key is a bare copy (or borrow) and the general code stays out of line.
+#[inline(always)]
+fn stored_as_is(mode: FieldMode) -> bool {
+    !mode.is_text()
+        && mode.width().is_none()
+        && !mode.escapes()
+        && !mode.is_reverse()
+        && !mode.is_desc()
+}
+
+/// Borrows the content of a string or byte string stored as is, or escaped without a zero inside:
+/// the cases that need no copy, checked inline before the general decoder.
+#[inline(always)]
+fn borrow_content(input: &[u8], mode: FieldMode) -> Option<(&[u8], usize)> {
+    if stored_as_is(mode) {
+        return Some((input, input.len()));
+    }
+    if !mode.is_text()
+        && mode.width().is_none()
+        && mode.escapes()
+        && !mode.is_reverse()
+        && !mode.is_desc()
+    {
+        let z = input.iter().position(|&b| b == ESCAPE)?;
+        if input.get(z + 1) == Some(&TERMINATOR) {
+            return Some((&input[..z], z + 2));
+        }
+    }
+    None
+}
+
+/// [`core::str::from_utf8`] with the error path out of line.
+#[inline(always)]
+fn utf8_inline(bytes: &[u8]) -> Result<&str, DecodeError> {
+    match core::str::from_utf8(bytes) {
+        Ok(s) => Ok(s),
+        Err(e) => Err(invalid_utf8(e.valid_up_to())),
+    }
+}
+
+#[cold]
+fn invalid_utf8(valid_up_to: usize) -> DecodeError {
+    DecodeError::new(DecodeErrorKind::InvalidUtf8, valid_up_to)
+}
+
 fn bytes_len(content: &[u8], mode: FieldMode) -> usize {
     match mode.width() {
         Some(w) => w,
@@ -383,9 +430,14 @@ macro_rules! content_field {
                 $len($content, mode)
             }
 
-            #[inline]
+            #[inline(always)]
             fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
                 let $v = self;
+                if stored_as_is(mode) {
+                    let content = $bytes;
+                    out_prefix(out, content.len())?.copy_from_slice(content);
+                    return Ok(content.len());
+                }
                 $encode($encoded, out, mode)
             }
 
@@ -416,17 +468,17 @@ content_field! {
 impl<T: KeyField + ?Sized> KeyField for &T {
     const SHAPE: FieldShape = T::SHAPE;
 
-    #[inline]
+    #[inline(always)]
     fn encoded_len(&self, mode: FieldMode) -> usize {
         (**self).encoded_len(mode)
     }
 
-    #[inline]
+    #[inline(always)]
     fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
         (**self).encode(out, mode)
     }
 
-    #[inline]
+    #[inline(always)]
     fn value_bytes<S: ValueSink + ?Sized>(
         &self,
         mode: FieldMode,
@@ -437,16 +489,22 @@ impl<T: KeyField + ?Sized> KeyField for &T {
 }
 
 impl<'k: 'a, 'a> DecodeField<'k> for &'a [u8] {
-    #[inline]
+    #[inline(always)]
     fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+        if let Some(found) = borrow_content(input, mode) {
+            return Ok(found);
+        }
         let (bytes, n) = decode_bytes(input, mode)?;
         Ok((borrowed_only(bytes)?, n))
     }
 }
 
 impl<'k: 'a, 'a> DecodeField<'k> for &'a str {
-    #[inline]
+    #[inline(always)]
     fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+        if let Some((content, n)) = borrow_content(input, mode) {
+            return Ok((utf8_inline(content)?, n));
+        }
         let (bytes, n) = decode_str(input, mode)?;
         Ok((utf8(borrowed_only(bytes)?)?, n))
     }
@@ -454,8 +512,11 @@ impl<'k: 'a, 'a> DecodeField<'k> for &'a str {
 
 #[cfg(feature = "alloc")]
 impl<'k> DecodeField<'k> for Vec<u8> {
-    #[inline]
+    #[inline(always)]
     fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+        if let Some((content, n)) = borrow_content(input, mode) {
+            return Ok((content.to_vec(), n));
+        }
         let (bytes, n) = decode_bytes(input, mode)?;
         let v = match bytes {
             Bytes::Borrowed(b) => b.to_vec(),
@@ -467,8 +528,11 @@ impl<'k> DecodeField<'k> for Vec<u8> {
 
 #[cfg(feature = "alloc")]
 impl<'k> DecodeField<'k> for String {
-    #[inline]
+    #[inline(always)]
     fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+        if let Some((content, n)) = borrow_content(input, mode) {
+            return Ok((String::from(utf8_inline(content)?), n));
+        }
         let (bytes, n) = decode_str(input, mode)?;
         let s = match bytes {
             Bytes::Borrowed(b) => String::from(utf8(b)?),

@@ -1,7 +1,7 @@
 //! Fixed-width types: integers (big-endian, sign bit flipped for signed ones, optionally narrowed to
 //! `width` bytes), floats (the `total_cmp` order), `bool`, `char` and byte arrays.
 
-use super::{put, take_into, text, unsupported_text, unsupported_width};
+use super::{put, put_int, take_int, take_into, text, unsupported_text, unsupported_width};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::field::{DecodeField, FieldMode, FieldShape, KeyField};
 
@@ -49,7 +49,8 @@ macro_rules! unsigned {
                 if w < SIZE && (*self >> (8 * w)) != 0 {
                     return Err(too_wide(w));
                 }
-                put(&self.to_be_bytes()[SIZE - w..], out, mode)
+                let v = if mode.is_desc() { !*self } else { *self };
+                put_int(v.to_be_bytes(), v.to_le_bytes(), w, out, mode)
             }
         }
 
@@ -66,9 +67,13 @@ macro_rules! unsigned {
                     None => SIZE,
                     Some(_) => return Err(DecodeError::new(DecodeErrorKind::Invalid("integer `width` wider than the type"), 0)),
                 };
-                let mut buf = [0u8; SIZE];
-                take_into(input, &mut buf[SIZE - w..], mode)?;
-                Ok((<$t>::from_be_bytes(buf), w))
+                let v = match input.first_chunk::<SIZE>() {
+                    Some(whole) if w == SIZE && !mode.is_reverse() => <$t>::from_be_bytes(*whole),
+                    _ => <$t>::from_be_bytes(take_int(input, w, mode)?),
+                };
+                // `desc` stored the complement of the low w bytes.
+                let v = if mode.is_desc() { !v & (<$t>::MAX >> (8 * (SIZE - w))) } else { v };
+                Ok((v, w))
             }
         }
     )*};
@@ -108,7 +113,8 @@ macro_rules! signed {
                 }
                 // Flipping the sign bit of the w-byte two's complement maps MIN..=MAX to 0..=2^8w-1.
                 let biased = (*self as $u) ^ (1 << (8 * w - 1));
-                put(&biased.to_be_bytes()[SIZE - w..], out, mode)
+                let v = if mode.is_desc() { !biased } else { biased };
+                put_int(v.to_be_bytes(), v.to_le_bytes(), w, out, mode)
             }
         }
 
@@ -125,16 +131,15 @@ macro_rules! signed {
                     None => SIZE,
                     Some(_) => return Err(DecodeError::new(DecodeErrorKind::Invalid("integer `width` wider than the type"), 0)),
                 };
-                let mut buf = [0u8; SIZE];
-                take_into(input, &mut buf[SIZE - w..], mode)?;
-                buf[SIZE - w] ^= 0x80;
-                if buf[SIZE - w] & 0x80 != 0 {
-                    // Sign-extend the narrowed value.
-                    for b in &mut buf[..SIZE - w] {
-                        *b = 0xFF;
-                    }
-                }
-                Ok((<$t>::from_be_bytes(buf), w))
+                let stored = match input.first_chunk::<SIZE>() {
+                    Some(whole) if w == SIZE && !mode.is_reverse() => <$u>::from_be_bytes(*whole),
+                    _ => <$u>::from_be_bytes(take_int(input, w, mode)?),
+                };
+                let biased = if mode.is_desc() { !stored } else { stored };
+                // Undo the sign flip of the w-byte value, then sign-extend it from its top bit.
+                let unbiased = biased ^ (1 << (8 * w - 1));
+                let shift = 8 * (SIZE - w) as u32;
+                Ok((((unbiased << shift) as $t) >> shift, w))
             }
         }
     )*};
@@ -198,7 +203,8 @@ macro_rules! float {
                 let bits = self.to_bits();
                 // Negative values: flip every bit (larger magnitudes sort first); others: the sign bit.
                 let ordered = if bits & SIGN != 0 { !bits } else { bits | SIGN };
-                put(&ordered.to_be_bytes(), out, mode)
+                let v = if mode.is_desc() { !ordered } else { ordered };
+                put_int(v.to_be_bytes(), v.to_le_bytes(), core::mem::size_of::<$t>(), out, mode)
             }
         }
 
@@ -206,11 +212,14 @@ macro_rules! float {
             #[inline(always)]
             fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
                 const SIGN: $bits = 1 << (<$bits>::BITS - 1);
-                let mut buf = [0u8; core::mem::size_of::<$t>()];
-                take_into(input, &mut buf, mode)?;
-                let ordered = <$bits>::from_be_bytes(buf);
+                const SIZE: usize = core::mem::size_of::<$t>();
+                let stored = match input.first_chunk::<SIZE>() {
+                    Some(whole) if !mode.is_reverse() => <$bits>::from_be_bytes(*whole),
+                    _ => <$bits>::from_be_bytes(take_int(input, SIZE, mode)?),
+                };
+                let ordered = if mode.is_desc() { !stored } else { stored };
                 let bits = if ordered & SIGN != 0 { ordered ^ SIGN } else { !ordered };
-                Ok((<$t>::from_bits(bits), buf.len()))
+                Ok((<$t>::from_bits(bits), SIZE))
             }
         }
     )*};

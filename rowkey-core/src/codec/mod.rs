@@ -70,6 +70,45 @@ pub(crate) fn take_into(input: &[u8], dst: &mut [u8], mode: FieldMode) -> Result
     Ok(())
 }
 
+/// Writes the low `w` bytes of an integer image, big-endian, or little-endian when the field is
+/// reversed. The caller applies `desc` to the integer itself: one `!` on a register instead of a
+/// loop over bytes, which is what lets a fixed layout match hand-written `to_be_bytes` code.
+#[inline(always)]
+pub(crate) fn put_int<const SIZE: usize>(
+    be: [u8; SIZE],
+    le: [u8; SIZE],
+    w: usize,
+    out: &mut [u8],
+    mode: FieldMode,
+) -> Result<usize, EncodeError> {
+    let src = if mode.is_reverse() {
+        &le[..w]
+    } else {
+        &be[SIZE - w..]
+    };
+    out_prefix(out, w)?.copy_from_slice(src);
+    Ok(w)
+}
+
+/// Reads `w` bytes written by [`put_int`] into the low end of a big-endian image of `SIZE` bytes
+/// (zero above), undoing `reverse`; the caller undoes `desc` on the integer. Callers read a
+/// full-width, unreversed integer straight from the key first: returned through this `Result`, the
+/// array was split by LLVM into parts stored one by one and reloaded whole (a store-forwarding stall).
+#[inline(always)]
+pub(crate) fn take_int<const SIZE: usize>(
+    input: &[u8],
+    w: usize,
+    mode: FieldMode,
+) -> Result<[u8; SIZE], DecodeError> {
+    let mut image = [0u8; SIZE];
+    let low = &mut image[SIZE - w..];
+    low.copy_from_slice(take(input, w)?);
+    if mode.is_reverse() {
+        low.reverse();
+    }
+    Ok(image)
+}
+
 #[cold]
 pub(crate) fn unsupported_width() -> EncodeError {
     EncodeError::new(EncodeErrorKind::Unsupported(
