@@ -215,7 +215,9 @@ pub use rowkey_core::hbase;
 #[cfg(feature = "alloc")]
 pub use rowkey_core::regions;
 #[cfg(feature = "alloc")]
-pub use rowkey_core::{merge, prefix_stop, Explained, ExplainedSegment, KeyRange, Ranges, Scan};
+pub use rowkey_core::{
+    merge, prefix_stop, Explained, ExplainedSegment, FixedRange, FixedScan, KeyRange, Ranges, Scan,
+};
 
 /// Expands to its input when `alloc` is on: generated scan builders need it.
 #[cfg(feature = "alloc")]
@@ -245,5 +247,5 @@ pub mod __private {
         KeyField, Layout, Order, Prefix, RowKey, SaltHash, SaltedKey, Segment, TextRule, ValueSink,
     };
     #[cfg(feature = "alloc")]
-    pub use rowkey_core::{Explained, Scan, ScanLayout};
+    pub use rowkey_core::{Explained, FixedRange, FixedScan, Scan, ScanLayout};
 }

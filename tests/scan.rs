@@ -3,8 +3,10 @@
 
 use rowkey::{prefix_stop, KeyRange, RowKey, Scan, SplitKeys};
 
-fn ranges<K>(plan: &Scan<K>) -> Vec<(Vec<u8>, Vec<u8>)> {
-    plan.ranges()
+/// Any state of the builder converts into the plan it stands for.
+fn ranges<K>(plan: impl Into<Scan<K>>) -> Vec<(Vec<u8>, Vec<u8>)> {
+    plan.into()
+        .ranges()
         .map(|r| (r.start().to_vec(), r.stop().to_vec()))
         .collect()
 }
@@ -17,9 +19,9 @@ struct K {
 
 #[test]
 fn design_section_7_examples() {
-    assert_eq!(ranges(&K::scan().user(2)), [(vec![0x02], vec![0x03])]);
+    assert_eq!(ranges(K::scan().user(2)), [(vec![0x02], vec![0x03])]);
     assert_eq!(
-        ranges(&K::scan().user(2).ts_range(5..20)),
+        ranges(K::scan().user(2).ts_range(5..20)),
         [(vec![0x02, 0x05], vec![0x02, 0x14])]
     );
 }
@@ -33,13 +35,13 @@ fn stop_rows_follow_hbase_for_trailing_ff() {
     assert_eq!(prefix_stop(&[0xFF]), Vec::<u8>::new());
     assert_eq!(prefix_stop(&[0xFF, 0xFF, 0xFF]), Vec::<u8>::new());
     assert_eq!(prefix_stop(&[]), Vec::<u8>::new());
-    assert_eq!(ranges(&K::scan().user(0xFF)), [(vec![0xFF], vec![])]);
+    assert_eq!(ranges(K::scan().user(0xFF)), [(vec![0xFF], vec![])]);
     assert_eq!(
-        ranges(&K::scan().user(0x7F).ts_range(0xF0..)),
+        ranges(K::scan().user(0x7F).ts_range(0xF0..)),
         [(vec![0x7F, 0xF0], vec![0x80])]
     );
     assert_eq!(
-        ranges(&K::scan().user(0xFF).ts_range(0xF0..)),
+        ranges(K::scan().user(0xFF).ts_range(0xF0..)),
         [(vec![0xFF, 0xF0], vec![])]
     );
 }
@@ -47,20 +49,20 @@ fn stop_rows_follow_hbase_for_trailing_ff() {
 #[test]
 fn inclusive_and_exclusive_bounds() {
     assert_eq!(
-        ranges(&K::scan().user(1).ts_range(5..=20)),
+        ranges(K::scan().user(1).ts_range(5..=20)),
         [(vec![1, 5], vec![1, 21])]
     );
     assert_eq!(
-        ranges(&K::scan().user(1).ts_range(..20)),
+        ranges(K::scan().user(1).ts_range(..20)),
         [(vec![1], vec![1, 20])]
     );
     use std::ops::Bound::{Excluded, Included};
     assert_eq!(
-        ranges(&K::scan().user(1).ts_range((Excluded(5), Included(6)))),
+        ranges(K::scan().user(1).ts_range((Excluded(5), Included(6)))),
         [(vec![1, 6], vec![1, 7])]
     );
-    assert_eq!(ranges(&K::scan().user_range(3..5)), [(vec![3], vec![5])]);
-    assert_eq!(ranges(&K::scan()), [(vec![], vec![])]);
+    assert_eq!(ranges(K::scan().user_range(3..5)), [(vec![3], vec![5])]);
+    assert_eq!(ranges(K::scan()), [(vec![], vec![])]);
 }
 
 #[derive(RowKey)]
@@ -74,7 +76,7 @@ struct Desc {
 fn desc_bounds_keep_the_field_order() {
     // 5 <= ts < 20 is stored as !19 ..= !5, that is EC ..= FA.
     let plan = Desc::scan().user(1).ts_range(5..20);
-    assert_eq!(ranges(&plan), [(vec![1, 0xEC], vec![1, 0xFB])]);
+    assert_eq!(ranges(plan.clone()), [(vec![1, 0xEC], vec![1, 0xFB])]);
     let key = |ts| Desc { user: 1, ts }.to_vec().unwrap();
     assert!(plan.matches(&key(5)) && plan.matches(&key(19)));
     assert!(!plan.matches(&key(4)) && !plan.matches(&key(20)));
@@ -84,23 +86,23 @@ fn desc_bounds_keep_the_field_order() {
 fn empty_ranges_and_lists_give_empty_plans() {
     #[allow(clippy::reversed_empty_ranges)]
     let backwards = K::scan().user(1).ts_range(9..3);
-    assert!(ranges(&backwards).is_empty());
+    assert!(ranges(backwards.clone()).is_empty());
     assert!(!backwards.matches(&[1, 5]));
-    assert!(ranges(&K::scan().user(1).ts_range(5..5)).is_empty());
-    assert!(ranges(&K::scan().user_in(Vec::new())).is_empty());
+    assert!(ranges(K::scan().user(1).ts_range(5..5)).is_empty());
+    assert!(ranges(K::scan().user_in(Vec::new())).is_empty());
     assert!(!K::scan().user_in([]).matches(&[1, 1]));
-    assert!(ranges(&K::scan().user_in([]).ts(3)).is_empty());
+    assert!(ranges(K::scan().user_in([]).ts(3)).is_empty());
 }
 
 #[test]
 fn in_lists_are_sorted_deduplicated_and_merged() {
     assert_eq!(
-        ranges(&K::scan().user_in([3, 1, 2, 2, 9])),
+        ranges(K::scan().user_in([3, 1, 2, 2, 9])),
         [(vec![1], vec![4]), (vec![9], vec![10])]
     );
     let plan = K::scan().user_in([2, 1]).ts_in([7, 5]);
     assert_eq!(
-        ranges(&plan),
+        ranges(plan.clone()),
         [
             (vec![1, 5], vec![1, 6]),
             (vec![1, 7], vec![1, 8]),
@@ -120,11 +122,11 @@ struct Last {
 #[test]
 fn last_string_equality_is_one_key_and_prefixes_are_prefixes() {
     assert_eq!(
-        ranges(&Last::scan().a(1).name("ab")),
+        ranges(Last::scan().a(1).name("ab")),
         [(b"\x01ab".to_vec(), b"\x01ab\x00".to_vec())]
     );
     assert_eq!(
-        ranges(&Last::scan().a(1).name_prefix("ab")),
+        ranges(Last::scan().a(1).name_prefix("ab")),
         [(b"\x01ab".to_vec(), b"\x01ac".to_vec())]
     );
     let after = Last::scan()
@@ -133,7 +135,7 @@ fn last_string_equality_is_one_key_and_prefixes_are_prefixes() {
             std::ops::Bound::Excluded("ab"),
             std::ops::Bound::Unbounded,
         ));
-    assert_eq!(ranges(&after), [(b"\x01ab\x00".to_vec(), vec![0x02])]);
+    assert_eq!(ranges(after), [(b"\x01ab\x00".to_vec(), vec![0x02])]);
 }
 
 #[derive(RowKey)]
@@ -145,7 +147,7 @@ struct Salted {
 
 #[test]
 fn salted_scans_fan_out_per_bucket_and_never_merge_across_buckets() {
-    let all = ranges(&Salted::scan());
+    let all = ranges(Salted::scan());
     assert_eq!(
         all,
         [
@@ -155,18 +157,18 @@ fn salted_scans_fan_out_per_bucket_and_never_merge_across_buckets() {
             (vec![3], vec![4])
         ]
     );
-    let by_ts = ranges(&Salted::scan().user_range(..).clone());
+    let by_ts = ranges(Salted::scan().user_range(..).clone());
     assert_eq!(by_ts.len(), 4);
     let one = Salted::scan().user(9);
     let key = Salted { user: 9, ts: 1 }.to_vec().unwrap();
-    assert_eq!(ranges(&one), [(vec![key[0], 9], vec![key[0], 10])]);
+    assert_eq!(ranges(one.clone()), [(vec![key[0], 9], vec![key[0], 10])]);
     assert!(one.matches(&key));
     let mut wrong_bucket = key.clone();
     wrong_bucket[0] = (key[0] + 1) % 4;
     assert!(!one.matches(&wrong_bucket));
     // A range over the salt source cannot know the bucket: one range per bucket.
     let r = Salted::scan().user_range(1..3);
-    let got = ranges(&r);
+    let got = ranges(r);
     assert_eq!(got.len(), 4);
     assert!(got
         .iter()
@@ -188,7 +190,7 @@ fn hash_prefixed_scans_are_exact_only_when_sources_are_bound() {
     let key = Hashed { id: 7, seq: 2 }.to_vec().unwrap();
     assert!(bound.is_exact());
     assert_eq!(
-        ranges(&bound),
+        ranges(bound),
         [(
             [&key[..2], &[0, 7, 1]].concat(),
             [&key[..2], &[0, 7, 3]].concat()
@@ -196,7 +198,7 @@ fn hash_prefixed_scans_are_exact_only_when_sources_are_bound() {
     );
     let unbound = Hashed::scan().id_range(5..10);
     assert!(!unbound.is_exact());
-    assert_eq!(ranges(&unbound), [(vec![], vec![])]);
+    assert_eq!(ranges(unbound.clone()), [(vec![], vec![])]);
     assert!(
         unbound.matches(&key) && !unbound.matches(&Hashed { id: 10, seq: 2 }.to_vec().unwrap())
     );
@@ -212,12 +214,12 @@ struct Narrow {
 
 #[test]
 fn values_too_wide_for_their_width_match_nothing() {
-    assert!(ranges(&Narrow::scan().shard(300)).is_empty());
+    assert!(ranges(Narrow::scan().shard(300)).is_empty());
     assert_eq!(
-        ranges(&Narrow::scan().shard_in([300, 2])),
+        ranges(Narrow::scan().shard_in([300, 2])),
         [(vec![2], vec![3])]
     );
-    assert!(ranges(&Narrow::scan().shard_range(300..400)).is_empty());
+    assert!(ranges(Narrow::scan().shard_range(300..400)).is_empty());
 }
 
 #[test]

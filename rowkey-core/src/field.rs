@@ -818,6 +818,24 @@ pub trait KeyField {
             Err(e) => Err(e),
         }
     }
+
+    /// For a value too wide for the `width` of `mode`: whether it lies below (`Less`) or above
+    /// (`Greater`) every value the field can store. Scan planning uses it to clamp a range bound
+    /// such as `..=u64::MAX` on a narrowed integer instead of treating it as matching nothing.
+    /// `None` (the default) when the value fits, or the type has no such order.
+    ///
+    /// ```
+    /// use core::cmp::Ordering;
+    /// use rowkey_core::{FieldMode, KeyField};
+    /// let w2 = FieldMode::LAST.with_width(2);
+    /// assert_eq!(70_000u32.beyond_width(w2), Some(Ordering::Greater));
+    /// assert_eq!((-40_000i32).beyond_width(w2), Some(Ordering::Less));
+    /// assert_eq!(7u32.beyond_width(w2), None);
+    /// ```
+    fn beyond_width(&self, mode: FieldMode) -> Option<core::cmp::Ordering> {
+        let _ = mode;
+        None
+    }
 }
 
 /// A type that can be read back from one field of a row key (the decoding half).

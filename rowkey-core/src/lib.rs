@@ -10,7 +10,7 @@
 //! | [`KeyField`], [`DecodeField`], [`FieldMode`] | one field in one position of a key |
 //! | [`Salt`], [`HashPrefix`], [`Prefix`] | the prefix component that spreads keys over regions |
 //! | [`EncodeError`], [`DecodeError`] | what went wrong, and in which field |
-//! | [`Scan`], [`KeyRange`] | scan plans: the ranges that hold the rows a query asks for |
+//! | [`Scan`], [`FixedScan`], [`KeyRange`] | scan plans: the ranges that hold the rows a query asks for |
 //! | [`merge`] | k-way merge of per-bucket streams back into key order |
 //! | [`regions`] | split points, the region of a key, per-region counts and skew |
 //! | [`hbase`] | HBase's row limit, `toStringBinary`, and shell commands |
@@ -64,4 +64,4 @@ pub use layout::{Explained, ExplainedSegment};
 pub use layout::{Layout, Order, Segment};
 pub use prefix::{HashPrefix, HashPrefixHasher, Prefix, Salt, SaltHash, SaltHasher, ValueSink};
 #[cfg(feature = "alloc")]
-pub use scan::{prefix_stop, KeyRange, Ranges, Scan, ScanLayout};
+pub use scan::{prefix_stop, FixedRange, FixedScan, KeyRange, Ranges, Scan, ScanLayout};

@@ -479,6 +479,11 @@ impl<T: KeyField + ?Sized> KeyField for &T {
     }
 
     #[inline(always)]
+    fn beyond_width(&self, mode: FieldMode) -> Option<core::cmp::Ordering> {
+        (**self).beyond_width(mode)
+    }
+
+    #[inline(always)]
     fn value_bytes<S: ValueSink + ?Sized>(
         &self,
         mode: FieldMode,

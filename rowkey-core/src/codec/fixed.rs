@@ -52,6 +52,15 @@ macro_rules! unsigned {
                 let v = if mode.is_desc() { !*self } else { *self };
                 put_int(v.to_be_bytes(), v.to_le_bytes(), w, out, mode)
             }
+
+            #[inline]
+            fn beyond_width(&self, mode: FieldMode) -> Option<core::cmp::Ordering> {
+                const SIZE: usize = core::mem::size_of::<$t>();
+                match mode.width() {
+                    Some(w) if w < SIZE && (*self >> (8 * w)) != 0 => Some(core::cmp::Ordering::Greater),
+                    _ => None,
+                }
+            }
         }
 
         impl<'k> DecodeField<'k> for $t {
@@ -116,6 +125,14 @@ macro_rules! signed {
                 let v = if mode.is_desc() { !biased } else { biased };
                 put_int(v.to_be_bytes(), v.to_le_bytes(), w, out, mode)
             }
+
+            #[inline]
+            fn beyond_width(&self, mode: FieldMode) -> Option<core::cmp::Ordering> {
+                const SIZE: usize = core::mem::size_of::<$t>();
+                let w = mode.width().filter(|&w| w < SIZE)?;
+                let high = *self >> (8 * w - 1);
+                (high != 0 && high != -1).then(|| if *self < 0 { core::cmp::Ordering::Less } else { core::cmp::Ordering::Greater })
+            }
         }
 
         impl<'k> DecodeField<'k> for $t {
@@ -163,6 +180,11 @@ macro_rules! pointer_sized {
             #[inline(always)]
             fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
                 (*self as $wide).encode(out, mode)
+            }
+
+            #[inline]
+            fn beyond_width(&self, mode: FieldMode) -> Option<core::cmp::Ordering> {
+                (*self as $wide).beyond_width(mode)
             }
         }
 

@@ -39,6 +39,12 @@ impl<T: KeyField> KeyField for Option<T> {
         }
     }
 
+    /// `None` is the least value and always fits; `Some` asks its value.
+    #[inline]
+    fn beyond_width(&self, mode: FieldMode) -> Option<core::cmp::Ordering> {
+        self.as_ref().and_then(|v| v.beyond_width(mode))
+    }
+
     #[inline]
     fn value_bytes<S: ValueSink + ?Sized>(
         &self,

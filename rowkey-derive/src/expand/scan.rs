@@ -48,6 +48,24 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
         .map(|f| format_ident!("{}ScanNext{}", ident, camel(&field_name(f))))
         .collect();
     let scan = quote!(#p::Scan<#concrete>);
+    // Keys of one length without a prefix component take the fixed-layout lane, which writes the
+    // bound bytes at known offsets. If a nested type turns out variable, the length is 0 and the
+    // lane hands over to the general planner from the start.
+    let fixed_lane = matches!(prefix, Prefix::None)
+        && s.text().is_none()
+        && !s
+            .fields
+            .iter()
+            .any(|f| f.kind.is_variable(f.attrs.width.map(|w| w.value)));
+    let len = quote!({ #p::fixed_or_zero(<#concrete as #p::RowKey>::FIXED_LEN) });
+    let (state_inner, range_final) = if fixed_lane {
+        (
+            quote!(#p::FixedScan<#concrete, #len>),
+            quote!(#p::FixedRange<#concrete, #len>),
+        )
+    } else {
+        (scan.clone(), scan.clone())
+    };
     let field_list = s
         .fields
         .iter()
@@ -71,9 +89,9 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
         let wrap_next = if i + 1 < s.fields.len() {
             quote!(#next)
         } else {
-            quote!()
+            quote!(::core::convert::From::from)
         };
-        let methods = field_methods(field, p, &next, &wrap_next, &scan);
+        let methods = field_methods(field, p, &next, &wrap_next, &scan, &range_final);
         let doc = format!(
             "A scan over `{ident}` keys whose next field is `{}`.",
             field_name(field)
@@ -81,7 +99,7 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
         quote! {
             #[doc = #doc]
             #[must_use]
-            #vis struct #state(#scan);
+            #vis struct #state(#state_inner);
 
             #[automatically_derived]
             impl #state {
@@ -90,8 +108,8 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
 
             #[automatically_derived]
             impl ::core::ops::Deref for #state {
-                type Target = #scan;
-                fn deref(&self) -> &#scan {
+                type Target = #state_inner;
+                fn deref(&self) -> &#state_inner {
                     &self.0
                 }
             }
@@ -99,7 +117,7 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
             #[automatically_derived]
             impl ::core::convert::From<#state> for #scan {
                 fn from(state: #state) -> #scan {
-                    state.0
+                    ::core::convert::From::from(state.0)
                 }
             }
         }
@@ -119,8 +137,9 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
             #[automatically_derived]
             impl #impl_generics #ident #ty_generics #where_clause {
                 #[doc = #scan_doc]
+                #[inline]
                 pub fn scan() -> #first {
-                    #first(#p::Scan::new(&__ROWKEY_SCAN_LAYOUT))
+                    #first(<#state_inner>::new(&__ROWKEY_SCAN_LAYOUT))
                 }
             }
         }
@@ -151,6 +170,7 @@ fn field_methods(
     next: &TokenStream,
     wrap_next: &TokenStream,
     scan: &TokenStream,
+    range_final: &TokenStream,
 ) -> TokenStream {
     let name = field_name(field);
     let f = format_ident!("{}", name, span = field.ident.span());
@@ -165,11 +185,13 @@ fn field_methods(
     let (eq, in_list, range_ty) = match arg_of(field) {
         Arg::Str => (
             quote! {
+                #[inline]
                 pub fn #f(self, value: &str) -> #next {
                     #wrap_next(self.0.bind_eq(value, #mode))
                 }
             },
             quote! {
+                #[inline]
                 pub fn #f_in<I>(self, values: I) -> #next
                 where
                     I: ::core::iter::IntoIterator,
@@ -182,11 +204,13 @@ fn field_methods(
         ),
         Arg::Bytes => (
             quote! {
+                #[inline]
                 pub fn #f(self, value: &[u8]) -> #next {
                     #wrap_next(self.0.bind_eq(value, #mode))
                 }
             },
             quote! {
+                #[inline]
                 pub fn #f_in<I>(self, values: I) -> #next
                 where
                     I: ::core::iter::IntoIterator,
@@ -199,11 +223,13 @@ fn field_methods(
         ),
         Arg::Own(ty) => (
             quote! {
+                #[inline]
                 pub fn #f(self, value: #ty) -> #next {
                     #wrap_next(self.0.bind_eq(&value, #mode))
                 }
             },
             quote! {
+                #[inline]
                 pub fn #f_in<I>(self, values: I) -> #next
                 where
                     I: ::core::iter::IntoIterator<Item = #ty>,
@@ -219,7 +245,8 @@ fn field_methods(
     let range = ordered.then(|| {
         quote! {
             #[doc = #range_doc]
-            pub fn #f_range<'__rowkey_r, R>(self, range: R) -> #scan
+            #[inline]
+                pub fn #f_range<'__rowkey_r, R>(self, range: R) -> #range_final
             where
                 R: ::core::ops::RangeBounds<#range_ty>,
             {
@@ -239,7 +266,8 @@ fn field_methods(
     let prefix = prefix_arg.filter(|_| ordered).map(|arg| {
         quote! {
             #[doc = #prefix_doc]
-            pub fn #f_prefix(self, prefix: #arg) -> #scan {
+            #[inline]
+                pub fn #f_prefix(self, prefix: #arg) -> #scan {
                 self.0.bind_prefix(::core::convert::AsRef::<[u8]>::as_ref(prefix), #mode)
             }
         }

@@ -17,6 +17,10 @@ use core::ops::Bound;
 use crate::field::{FieldMode, KeyField, TextRule};
 use crate::prefix::{HashPrefixHasher, Prefix, SaltHasher, ValueSink};
 
+mod fixed;
+
+pub use fixed::{FixedRange, FixedScan};
+
 /// Bytes kept inline up to this length, so plans over ordinary keys do not allocate.
 const INLINE: usize = 62;
 
@@ -41,6 +45,22 @@ impl KeyBuf {
         let mut buf = KeyBuf::new();
         buf.extend(bytes);
         buf
+    }
+
+    /// The first `len` bytes of `bytes`. Arrays that fit inline are copied whole, a copy of a
+    /// length the compiler knows, instead of `len` bytes through `memcpy`.
+    #[inline(always)]
+    pub(crate) fn from_array<const N: usize>(bytes: &[u8; N], len: usize) -> Self {
+        if N <= INLINE && len <= N {
+            let mut inline = [0u8; INLINE];
+            inline[..N].copy_from_slice(bytes);
+            KeyBuf::Inline {
+                len: len as u8,
+                bytes: inline,
+            }
+        } else {
+            KeyBuf::from_slice(bytes.get(..len).unwrap_or(bytes))
+        }
     }
 
     #[inline]
@@ -185,6 +205,7 @@ impl KeyRange {
     /// assert!(r.contains(b"user1:2024"));
     /// assert_eq!(KeyRange::new(&[], &[]).start(), &[] as &[u8]); // the whole table
     /// ```
+    #[inline]
     pub fn new(start: &[u8], stop: &[u8]) -> KeyRange {
         KeyRange {
             start: KeyBuf::from_slice(start),
@@ -200,6 +221,7 @@ impl KeyRange {
     /// assert!(KeyRange::new(&[], &[0x80]).start().is_empty());
     /// assert!(KeyRange::new(&[], &[0x80]).contains(&[0x00]));
     /// ```
+    #[inline]
     pub fn start(&self) -> &[u8] {
         self.start.as_slice()
     }
@@ -213,6 +235,7 @@ impl KeyRange {
     /// assert_eq!(r.stop(), [0x03]);
     /// assert!(KeyRange::new(&[0x80], &[]).stop().is_empty());
     /// ```
+    #[inline]
     pub fn stop(&self) -> &[u8] {
         self.stop.as_slice()
     }
@@ -227,6 +250,7 @@ impl KeyRange {
     /// assert!(!r.contains(&[0x02, 0x14]));      // stop excluded
     /// assert!(!r.contains(&[0x02]));            // sorts before the start
     /// ```
+    #[inline]
     pub fn contains(&self, key: &[u8]) -> bool {
         key >= self.start() && (self.stop().is_empty() || key < self.stop())
     }
@@ -240,6 +264,7 @@ impl KeyRange {
     /// assert!(!KeyRange::new(&[0x02], &[0x02, 0x00]).is_empty()); // holds 02 itself
     /// assert!(!KeyRange::new(&[0xFF], &[]).is_empty());           // to the end of the table
     /// ```
+    #[inline]
     pub fn is_empty(&self) -> bool {
         !self.stop().is_empty() && self.start() >= self.stop()
     }
@@ -517,11 +542,29 @@ impl TextFilter {
 /// ```
 pub struct Scan<K: ?Sized> {
     layout: &'static ScanLayout,
+    plan: Plan,
+    key: PhantomData<fn() -> K>,
+}
+
+/// How a plan holds what it knows.
+// Boxing the field plan would put an allocation into every plan; the sizes are what they are.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone)]
+enum Plan {
+    /// Built field by field: the alternatives and the constraint after them.
+    Fields(FieldPlan),
+    /// The one range of a fixed layout without a prefix, built in place by
+    /// [`FixedScan`]; `None` when nothing matches.
+    Range(Option<KeyRange>),
+}
+
+/// A plan built field by field.
+#[derive(Clone)]
+struct FieldPlan {
     alts: Alts,
     /// Leading fields fixed by equality or IN.
     eq_bound: usize,
     tail: Tail,
-    key: PhantomData<fn() -> K>,
 }
 
 /// A plan holds only bytes, so it clones whatever `K` is.
@@ -529,9 +572,7 @@ impl<K: ?Sized> Clone for Scan<K> {
     fn clone(&self) -> Self {
         Scan {
             layout: self.layout,
-            alts: self.alts.clone(),
-            eq_bound: self.eq_bound,
-            tail: self.tail.clone(),
+            plan: self.plan.clone(),
             key: PhantomData,
         }
     }
@@ -550,40 +591,55 @@ impl<K: ?Sized> Scan<K> {
     /// A plan over the whole table. Use the generated `K::scan()`.
     #[doc(hidden)]
     pub fn new(layout: &'static ScanLayout) -> Self {
+        Scan::with_body(layout, &[], 0, false)
+    }
+
+    /// A plan whose first `fields` fields are bound by equality to the encoded `body`; `empty`
+    /// when one of their values could not be encoded (nothing matches).
+    pub(crate) fn with_body(
+        layout: &'static ScanLayout,
+        body: &[u8],
+        fields: usize,
+        empty: bool,
+    ) -> Self {
         Scan {
             layout,
-            alts: Alts::One(Alt {
-                body: KeyBuf::new(),
-                hasher: Hasher::start(layout),
-                fed: false,
+            plan: Plan::Fields(FieldPlan {
+                alts: Alts::One(Alt {
+                    body: KeyBuf::from_slice(body),
+                    hasher: Hasher::start(layout),
+                    fed: false,
+                }),
+                eq_bound: fields,
+                tail: if empty { Tail::Empty } else { Tail::Open },
             }),
-            eq_bound: 0,
-            tail: Tail::Open,
             key: PhantomData,
         }
     }
 
-    /// Whether the next field feeds the salt or hash prefix.
-    fn next_is_source(&self) -> bool {
-        !self.layout.whole_key
-            && self
-                .layout
-                .sources
-                .get(self.eq_bound)
-                .copied()
-                .unwrap_or(false)
+    /// The plan of exactly one range (`None`: nothing matches), computed by the fixed-layout lane.
+    #[inline(always)]
+    pub(crate) fn with_range(layout: &'static ScanLayout, range: Option<KeyRange>) -> Self {
+        Scan {
+            layout,
+            plan: Plan::Range(range),
+            key: PhantomData,
+        }
     }
 
     /// Binds the next field to `value`, placed with `mode`.
     #[doc(hidden)]
     #[must_use]
     pub fn bind_eq<T: KeyField + ?Sized>(mut self, value: &T, mode: FieldMode) -> Self {
-        let source = self.next_is_source();
-        let mut failed = false;
-        self.alts.for_each(|alt| {
-            failed |= append(alt, value, mode, source).is_err();
-        });
-        self.after_bind(failed)
+        self.bind_eq_in_place(value, mode);
+        self
+    }
+
+    pub(crate) fn bind_eq_in_place<T: KeyField + ?Sized>(&mut self, value: &T, mode: FieldMode) {
+        // A finished range takes no more fields; the typed builder never asks it to.
+        if let Plan::Fields(plan) = &mut self.plan {
+            plan.bind_eq(self.layout, value, mode);
+        }
     }
 
     /// Binds the next field to any of `values`, placed with `mode`.
@@ -594,33 +650,18 @@ impl<K: ?Sized> Scan<K> {
         values: I,
         mode: FieldMode,
     ) -> Self {
-        let source = self.next_is_source();
-        let base = core::mem::replace(&mut self.alts, Alts::Many(Vec::new()));
-        let mut out: Vec<Alt> = Vec::new();
-        for value in values {
-            for alt in base.as_slice() {
-                let mut alt = alt.clone();
-                // A value that cannot be encoded (too wide for its width) matches no key.
-                if append(&mut alt, &value, mode, source).is_ok() {
-                    out.push(alt);
-                }
-            }
-        }
-        // Duplicate values give equal alternatives; removing them keeps `ranges` proportional to
-        // the distinct values.
-        out.sort_unstable_by(|a, b| a.body.as_slice().cmp(b.body.as_slice()));
-        out.dedup_by(|a, b| a.body == b.body);
-        let empty = out.is_empty();
-        self.alts = Alts::Many(out);
-        self.after_bind(empty)
+        self.bind_in_in_place(values, mode);
+        self
     }
 
-    fn after_bind(mut self, empty: bool) -> Self {
-        self.eq_bound += 1;
-        if empty {
-            self.tail = Tail::Empty;
+    pub(crate) fn bind_in_in_place<T: KeyField, I: IntoIterator<Item = T>>(
+        &mut self,
+        values: I,
+        mode: FieldMode,
+    ) {
+        if let Plan::Fields(plan) = &mut self.plan {
+            plan.bind_in(self.layout, values, mode);
         }
-        self
     }
 
     /// Restricts the next field to values between `start` and `end` (in the field's own order),
@@ -633,45 +674,19 @@ impl<K: ?Sized> Scan<K> {
         end: Bound<&T>,
         mode: FieldMode,
     ) -> Self {
-        if matches!(self.tail, Tail::Empty) {
-            return self;
-        }
-        if text_segment_unordered::<T>(mode) {
-            let content = |b: Bound<&T>| -> Bound<KeyBuf> {
-                match b {
-                    Bound::Included(v) => Bound::Included(content_of(v, mode)),
-                    Bound::Excluded(v) => Bound::Excluded(content_of(v, mode)),
-                    Bound::Unbounded => Bound::Unbounded,
-                }
-            };
-            self.tail = Tail::TextFilter {
-                filter: TextFilter::Range(content(start), content(end)),
-                width: mode.width(),
-            };
-            return self;
-        }
-        let (Some(lo), Some(hi)) = (encode_bound(start, mode), encode_bound(end, mode)) else {
-            self.tail = Tail::Empty;
-            return self;
-        };
-        // Descending fields reverse the byte order: a lower value bound is an upper bytes bound.
-        let (lo, hi) = if mode.is_desc() { (hi, lo) } else { (lo, hi) };
-        let lower = match lo {
-            Bound::Unbounded => Lower::Unbounded,
-            Bound::Included(e) => Lower::AtOrAfter(e),
-            Bound::Excluded(e) => Lower::After(e),
-        };
-        let upper = match hi {
-            Bound::Unbounded => Upper::Unbounded,
-            Bound::Included(e) => Upper::AtOrBefore(e),
-            Bound::Excluded(e) => Upper::Before(e),
-        };
-        self.tail = Tail::Range {
-            lower,
-            upper,
-            last: !mode.is_delimited(),
-        };
+        self.bind_range_in_place(start, end, mode);
         self
+    }
+
+    pub(crate) fn bind_range_in_place<T: KeyField + ?Sized>(
+        &mut self,
+        start: Bound<&T>,
+        end: Bound<&T>,
+        mode: FieldMode,
+    ) {
+        if let Plan::Fields(plan) = &mut self.plan {
+            plan.bind_range(start, end, mode);
+        }
     }
 
     /// Restricts the next field, a string or bytes field placed with `mode`, to content that
@@ -679,35 +694,10 @@ impl<K: ?Sized> Scan<K> {
     #[doc(hidden)]
     #[must_use]
     pub fn bind_prefix(mut self, prefix: &[u8], mode: FieldMode) -> Self {
-        if matches!(self.tail, Tail::Empty) {
-            return self;
+        if let Plan::Fields(plan) = &mut self.plan {
+            plan.bind_prefix(prefix, mode);
         }
-        self.tail = if mode.is_text() {
-            text_prefix_tail(prefix, mode)
-        } else {
-            prefix_tail(prefix, mode)
-        };
         self
-    }
-
-    /// Whether every field is fixed by equality: the plan is a set of point lookups.
-    fn is_point(&self) -> bool {
-        self.eq_bound >= self.layout.fields() && matches!(self.tail, Tail::Open)
-    }
-
-    /// Whether every source of the prefix is fixed by equality or IN, so each alternative's
-    /// prefix is known.
-    fn prefix_known(&self) -> bool {
-        if self.layout.whole_key {
-            return self.is_point();
-        }
-        let fixed = self.eq_bound.min(self.layout.fields());
-        !self.layout.sources[fixed..].contains(&true)
-    }
-
-    /// Whether the plan constrains anything at all.
-    fn is_unconstrained(&self) -> bool {
-        self.eq_bound == 0 && matches!(self.tail, Tail::Open)
     }
 
     /// Whether every key inside [`ranges`](Scan::ranges) matches. False only for a hash-prefixed
@@ -726,17 +716,10 @@ impl<K: ?Sized> Scan<K> {
     /// assert!(plan.matches(&[0xAB, 0xCD, 2, 9]) && !plan.matches(&[0xAB, 0xCD, 3, 9]));
     /// ```
     pub fn is_exact(&self) -> bool {
-        if matches!(self.tail, Tail::TextFilter { .. }) {
-            return false;
+        match &self.plan {
+            Plan::Fields(plan) => plan.is_exact(self.layout),
+            Plan::Range(_) => true,
         }
-        !matches!(self.layout.prefix, Prefix::Hash(_))
-            || self.prefix_known()
-            || self.is_unconstrained()
-    }
-
-    /// The range of one alternative behind `prefix`, or `None` when it is empty.
-    fn range_of(&self, alt: &Alt, prefix: &[u8]) -> Option<KeyRange> {
-        range_of(alt, &self.tail, self.is_point(), self.layout.fixed, prefix)
     }
 
     /// Exactly whether `key` satisfies the plan.
@@ -753,46 +736,10 @@ impl<K: ?Sized> Scan<K> {
     /// assert!(!plan.matches(&[2, 20]) && !plan.matches(&[3, 7]));
     /// ```
     pub fn matches(&self, key: &[u8]) -> bool {
-        let plen = self.layout.prefix_len();
-        let Some(prefix) = key.get(..plen) else {
-            return false;
-        };
-        let known = self.prefix_known();
-        self.alts.as_slice().iter().any(|alt| {
-            // The key's own prefix when the plan does not fix it; allowed or not, checked after.
-            let expected = if known {
-                prefix_of(self.layout, alt)
-            } else {
-                KeyBuf::from_slice(prefix)
-            };
-            self.range_of(alt, expected.as_slice())
-                .is_some_and(|r| r.contains(key))
-                && prefix_allowed(self.layout, alt, known, prefix)
-                && self.filter_accepts(key, plen + alt.body.len())
-        })
-    }
-
-    /// For a text filter: whether the segment that starts at `at` passes it.
-    fn filter_accepts(&self, key: &[u8], at: usize) -> bool {
-        let Tail::TextFilter { filter, width } = &self.tail else {
-            return true;
-        };
-        let rest = key.get(at..).unwrap_or_default();
-        let content = match width {
-            Some(w) => {
-                let stored = rest.get(..*w).unwrap_or(rest);
-                &stored[..stored.iter().rposition(|&b| b != b' ').map_or(0, |i| i + 1)]
-            }
-            None => {
-                let d = self.layout.delimiter().as_bytes();
-                let end = (!d.is_empty())
-                    .then(|| rest.windows(d.len()).position(|w| w == d))
-                    .flatten()
-                    .unwrap_or(rest.len());
-                &rest[..end]
-            }
-        };
-        filter.accepts(content)
+        match &self.plan {
+            Plan::Fields(plan) => plan.matches(self.layout, key),
+            Plan::Range(range) => range.as_ref().is_some_and(|r| r.contains(key)),
+        }
     }
 
     /// The ranges to scan: sorted by start, not overlapping, adjacent ones merged except across
@@ -816,26 +763,209 @@ impl<K: ?Sized> Scan<K> {
     /// assert_eq!(plan.ranges().collect::<Vec<_>>(), [KeyRange::new(&[2, 0xEC], &[2, 0xFB])]);
     /// ```
     pub fn ranges(&self) -> Ranges {
-        let prefix = self.layout.prefix;
-        if !self.is_exact() {
+        match &self.plan {
+            Plan::Fields(plan) => plan.ranges(self.layout),
+            Plan::Range(Some(range)) => Ranges::one(range.clone()),
+            Plan::Range(None) => Ranges::none(),
+        }
+    }
+}
+
+impl FieldPlan {
+    /// Whether the next field feeds the salt or hash prefix.
+    fn next_is_source(&self, layout: &ScanLayout) -> bool {
+        !layout.whole_key && layout.sources.get(self.eq_bound).copied().unwrap_or(false)
+    }
+
+    fn bind_eq<T: KeyField + ?Sized>(&mut self, layout: &ScanLayout, value: &T, mode: FieldMode) {
+        let source = self.next_is_source(layout);
+        let mut failed = false;
+        self.alts.for_each(|alt| {
+            failed |= append(alt, value, mode, source).is_err();
+        });
+        self.after_bind(failed);
+    }
+
+    fn bind_in<T: KeyField, I: IntoIterator<Item = T>>(
+        &mut self,
+        layout: &ScanLayout,
+        values: I,
+        mode: FieldMode,
+    ) {
+        let source = self.next_is_source(layout);
+        let base = core::mem::replace(&mut self.alts, Alts::Many(Vec::new()));
+        let mut out: Vec<Alt> = Vec::new();
+        for value in values {
+            for alt in base.as_slice() {
+                let mut alt = alt.clone();
+                // A value that cannot be encoded (too wide for its width) matches no key.
+                if append(&mut alt, &value, mode, source).is_ok() {
+                    out.push(alt);
+                }
+            }
+        }
+        // Duplicate values give equal alternatives; removing them keeps `ranges` proportional to
+        // the distinct values.
+        out.sort_unstable_by(|a, b| a.body.as_slice().cmp(b.body.as_slice()));
+        out.dedup_by(|a, b| a.body == b.body);
+        let empty = out.is_empty();
+        self.alts = Alts::Many(out);
+        self.after_bind(empty);
+    }
+
+    fn after_bind(&mut self, empty: bool) {
+        self.eq_bound += 1;
+        if empty {
+            self.tail = Tail::Empty;
+        }
+    }
+
+    fn bind_range<T: KeyField + ?Sized>(
+        &mut self,
+        start: Bound<&T>,
+        end: Bound<&T>,
+        mode: FieldMode,
+    ) {
+        if matches!(self.tail, Tail::Empty) {
+            return;
+        }
+        let Some((start, end)) = clamp_to_width(start, end, mode) else {
+            self.tail = Tail::Empty;
+            return;
+        };
+        if text_segment_unordered::<T>(mode) {
+            let content = |b: Bound<&T>| -> Bound<KeyBuf> {
+                match b {
+                    Bound::Included(v) => Bound::Included(content_of(v, mode)),
+                    Bound::Excluded(v) => Bound::Excluded(content_of(v, mode)),
+                    Bound::Unbounded => Bound::Unbounded,
+                }
+            };
+            self.tail = Tail::TextFilter {
+                filter: TextFilter::Range(content(start), content(end)),
+                width: mode.width(),
+            };
+            return;
+        }
+        self.tail = match range_tail(start, end, mode) {
+            Some((lower, upper)) => Tail::Range {
+                lower,
+                upper,
+                last: !mode.is_delimited(),
+            },
+            None => Tail::Empty,
+        };
+    }
+
+    fn bind_prefix(&mut self, prefix: &[u8], mode: FieldMode) {
+        if matches!(self.tail, Tail::Empty) {
+            return;
+        }
+        self.tail = if mode.is_text() {
+            text_prefix_tail(prefix, mode)
+        } else {
+            prefix_tail(prefix, mode)
+        };
+    }
+
+    /// Whether every field is fixed by equality: the plan is a set of point lookups.
+    fn is_point(&self, layout: &ScanLayout) -> bool {
+        self.eq_bound >= layout.fields() && matches!(self.tail, Tail::Open)
+    }
+
+    /// Whether every source of the prefix is fixed by equality or IN, so each alternative's
+    /// prefix is known.
+    fn prefix_known(&self, layout: &ScanLayout) -> bool {
+        if layout.whole_key {
+            return self.is_point(layout);
+        }
+        let fixed = self.eq_bound.min(layout.fields());
+        !layout.sources[fixed..].contains(&true)
+    }
+
+    /// Whether the plan constrains anything at all.
+    fn is_unconstrained(&self) -> bool {
+        self.eq_bound == 0 && matches!(self.tail, Tail::Open)
+    }
+
+    fn is_exact(&self, layout: &ScanLayout) -> bool {
+        if matches!(self.tail, Tail::TextFilter { .. }) {
+            return false;
+        }
+        !matches!(layout.prefix, Prefix::Hash(_))
+            || self.prefix_known(layout)
+            || self.is_unconstrained()
+    }
+
+    /// The range of one alternative behind `prefix`, or `None` when it is empty.
+    fn range_of(&self, layout: &ScanLayout, alt: &Alt, prefix: &[u8]) -> Option<KeyRange> {
+        range_of(alt, &self.tail, self.is_point(layout), layout.fixed, prefix)
+    }
+
+    fn matches(&self, layout: &ScanLayout, key: &[u8]) -> bool {
+        let plen = layout.prefix_len();
+        let Some(prefix) = key.get(..plen) else {
+            return false;
+        };
+        let known = self.prefix_known(layout);
+        self.alts.as_slice().iter().any(|alt| {
+            // The key's own prefix when the plan does not fix it; allowed or not, checked after.
+            let expected = if known {
+                prefix_of(layout, alt)
+            } else {
+                KeyBuf::from_slice(prefix)
+            };
+            self.range_of(layout, alt, expected.as_slice())
+                .is_some_and(|r| r.contains(key))
+                && prefix_allowed(layout, alt, known, prefix)
+                && self.filter_accepts(layout, key, plen + alt.body.len())
+        })
+    }
+
+    /// For a text filter: whether the segment that starts at `at` passes it.
+    fn filter_accepts(&self, layout: &ScanLayout, key: &[u8], at: usize) -> bool {
+        let Tail::TextFilter { filter, width } = &self.tail else {
+            return true;
+        };
+        let rest = key.get(at..).unwrap_or_default();
+        let content = match width {
+            Some(w) => {
+                let stored = rest.get(..*w).unwrap_or(rest);
+                &stored[..stored.iter().rposition(|&b| b != b' ').map_or(0, |i| i + 1)]
+            }
+            None => {
+                let d = layout.delimiter().as_bytes();
+                let end = (!d.is_empty())
+                    .then(|| rest.windows(d.len()).position(|w| w == d))
+                    .flatten()
+                    .unwrap_or(rest.len());
+                &rest[..end]
+            }
+        };
+        filter.accepts(content)
+    }
+
+    fn ranges(&self, layout: &ScanLayout) -> Ranges {
+        let prefix = layout.prefix;
+        if !self.is_exact(layout) {
             let any = self
                 .alts
                 .as_slice()
                 .iter()
-                .any(|alt| self.range_of(alt, &[]).is_some());
+                .any(|alt| self.range_of(layout, alt, &[]).is_some());
             return if any {
                 Ranges::one(KeyRange::new(&[], &[]))
             } else {
                 Ranges::none()
             };
         }
-        let known = self.prefix_known();
+        let known = self.prefix_known(layout);
         // The common plan: one alternative, one prefix. Built without allocating.
         if let (Alts::One(alt), true) = (&self.alts, prefix.is_none() || known) {
             let range = if prefix.is_none() {
-                self.range_of(alt, &[])
+                self.range_of(layout, alt, &[])
             } else {
-                self.range_of(alt, prefix_of(self.layout, alt).as_slice())
+                self.range_of(layout, alt, prefix_of(layout, alt).as_slice())
             };
             return match range {
                 Some(r) => Ranges::one(r),
@@ -847,11 +977,11 @@ impl<K: ?Sized> Scan<K> {
             match prefix {
                 Prefix::Salt(salt) if !known => {
                     for bucket in 0..salt.buckets() {
-                        let p = salt_prefix(self.layout, salt, bucket as u8);
-                        ranges.extend(self.range_of(alt, p.as_slice()));
+                        let p = salt_prefix(layout, salt, bucket as u8);
+                        ranges.extend(self.range_of(layout, alt, p.as_slice()));
                     }
                 }
-                _ => ranges.extend(self.range_of(alt, prefix_of(self.layout, alt).as_slice())),
+                _ => ranges.extend(self.range_of(layout, alt, prefix_of(layout, alt).as_slice())),
             }
         }
         // Alternatives are sorted by body, so without a prefix (or with one known salt byte per
@@ -861,6 +991,59 @@ impl<K: ?Sized> Scan<K> {
         }
         Ranges::many(merge(ranges, matches!(prefix, Prefix::Salt(_))))
     }
+}
+
+/// Range bounds in the field's own order, with a bound too wide for the field's binary `width`
+/// clamped: a lower bound below every storable value, or an upper bound above them, drops out; a
+/// lower bound above them, or an upper bound below them, leaves nothing to match (`None`).
+#[inline(always)]
+pub(crate) fn clamp_to_width<'v, T: KeyField + ?Sized>(
+    start: Bound<&'v T>,
+    end: Bound<&'v T>,
+    mode: FieldMode,
+) -> Option<(Bound<&'v T>, Bound<&'v T>)> {
+    if mode.is_text() || mode.width().is_none() {
+        return Some((start, end));
+    }
+    let beyond = |b: &Bound<&T>| match b {
+        Bound::Included(v) | Bound::Excluded(v) => v.beyond_width(mode),
+        Bound::Unbounded => None,
+    };
+    let start = match beyond(&start) {
+        Some(Ordering::Less) => Bound::Unbounded,
+        Some(Ordering::Greater) => return None,
+        _ => start,
+    };
+    let end = match beyond(&end) {
+        Some(Ordering::Greater) => Bound::Unbounded,
+        Some(Ordering::Less) => return None,
+        _ => end,
+    };
+    Some((start, end))
+}
+
+/// A range on a field in encoded space, from bounds in the field's own order; `None` when a bound
+/// cannot be encoded (nothing matches).
+#[inline(always)]
+fn range_tail<T: KeyField + ?Sized>(
+    start: Bound<&T>,
+    end: Bound<&T>,
+    mode: FieldMode,
+) -> Option<(Lower, Upper)> {
+    let (lo, hi) = (encode_bound(start, mode)?, encode_bound(end, mode)?);
+    // Descending fields reverse the byte order: a lower value bound is an upper bytes bound.
+    let (lo, hi) = if mode.is_desc() { (hi, lo) } else { (lo, hi) };
+    let lower = match lo {
+        Bound::Unbounded => Lower::Unbounded,
+        Bound::Included(e) => Lower::AtOrAfter(e),
+        Bound::Excluded(e) => Lower::After(e),
+    };
+    let upper = match hi {
+        Bound::Unbounded => Upper::Unbounded,
+        Bound::Included(e) => Upper::AtOrBefore(e),
+        Bound::Excluded(e) => Upper::Before(e),
+    };
+    Some((lower, upper))
 }
 
 /// Encodes `value` onto the alternative's body and, for a prefix source, feeds its value bytes.
@@ -1054,6 +1237,10 @@ fn range_of(alt: &Alt, tail: &Tail, point: bool, fixed: bool, prefix: &[u8]) -> 
                     } else {
                         start.advance_to_next_prefix();
                     }
+                    // All FF: no key comes after it. (An empty start would mean the first key.)
+                    if start.len() == 0 {
+                        return None;
+                    }
                 }
             }
             match upper {
@@ -1153,6 +1340,7 @@ enum RangesInner {
 }
 
 impl Ranges {
+    #[inline]
     fn none() -> Self {
         Ranges {
             inner: RangesInner::One(None),
@@ -1160,6 +1348,7 @@ impl Ranges {
     }
 
     /// One range, which the caller has checked is not empty.
+    #[inline]
     fn one(r: KeyRange) -> Self {
         Ranges {
             inner: RangesInner::One(Some(r)),
@@ -1176,6 +1365,7 @@ impl Ranges {
 impl Iterator for Ranges {
     type Item = KeyRange;
 
+    #[inline]
     fn next(&mut self) -> Option<KeyRange> {
         match &mut self.inner {
             RangesInner::One(r) => r.take(),
@@ -1183,6 +1373,7 @@ impl Iterator for Ranges {
         }
     }
 
+    #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
         match &self.inner {
             RangesInner::One(r) => (usize::from(r.is_some()), Some(usize::from(r.is_some()))),

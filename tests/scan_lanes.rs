@@ -1,0 +1,282 @@
+//! The fixed-layout lane of scan planning against brute force and against the general planner.
+//!
+//! `Edge` is a fixed layout without a prefix, so its typed builder plans in the fixed lane (bytes in
+//! arrays of the key's length). Every query is checked against a plain-Rust predicate over a key
+//! set made of the values where byte arithmetic goes wrong: 00 and FF bytes, signed MIN and MAX,
+//! the edges of a 2-byte width, and bounds outside that width. The same query is also planned by
+//! the general planner (the hidden `Scan` the lane hands over to), and both plans must be the same
+//! ranges byte for byte.
+
+use std::ops::Bound;
+
+use rowkey::__private::{Scan, ScanLayout};
+use rowkey::{FieldMode, KeyRange, Prefix, RowKey};
+
+mod common;
+use common::Rng;
+
+#[derive(RowKey, Debug, Clone, Copy, PartialEq)]
+struct Edge {
+    a: u8,
+    #[rowkey(desc)]
+    b: i16,
+    #[rowkey(width = 2)]
+    c: u32,
+}
+
+/// The general planner's description of `Edge`, and the modes the derive gives its fields.
+static LAYOUT: ScanLayout = ScanLayout::new(Prefix::None, &[false, false, false], false, true);
+const A: FieldMode = FieldMode::INNER;
+const B: FieldMode = FieldMode::INNER.with_desc();
+const C: FieldMode = FieldMode::LAST.with_width(2);
+
+const AS: [u8; 6] = [0, 1, 2, 127, 254, 255];
+const BS: [i16; 8] = [i16::MIN, i16::MIN + 1, -2, -1, 0, 1, i16::MAX - 1, i16::MAX];
+const CS: [u32; 7] = [0, 1, 2, 0xFF, 0x100, 0xFFFE, 0xFFFF];
+/// Bounds for `c` also go past its 2-byte width.
+const C_BOUNDS: [u32; 10] = [
+    0,
+    1,
+    0xFF,
+    0x100,
+    0xFFFE,
+    0xFFFF,
+    0x1_0000,
+    70_000,
+    u32::MAX,
+    2,
+];
+
+fn keys() -> Vec<(Edge, Vec<u8>)> {
+    let mut keys = Vec::new();
+    for &a in &AS {
+        for &b in &BS {
+            for &c in &CS {
+                let e = Edge { a, b, c };
+                keys.push((e, e.to_vec().unwrap()));
+            }
+        }
+    }
+    keys
+}
+
+fn in_bounds<T: PartialOrd>(v: T, (lo, hi): (Bound<T>, Bound<T>)) -> bool {
+    (match lo {
+        Bound::Included(l) => v >= l,
+        Bound::Excluded(l) => v > l,
+        Bound::Unbounded => true,
+    }) && (match hi {
+        Bound::Included(h) => v <= h,
+        Bound::Excluded(h) => v < h,
+        Bound::Unbounded => true,
+    })
+}
+
+fn bounds<T: Copy>(rng: &mut Rng, values: &[T]) -> (Bound<T>, Bound<T>) {
+    let lo = *rng.pick(values);
+    let hi = *rng.pick(values);
+    (rng.bound(lo), rng.bound(hi))
+}
+
+fn as_ref<T>(b: &(Bound<T>, Bound<T>)) -> (Bound<&T>, Bound<&T>) {
+    (b.0.as_ref(), b.1.as_ref())
+}
+
+/// A test on encoded keys.
+type KeyTest = Box<dyn Fn(&[u8]) -> bool>;
+
+/// One query three ways: the typed builder (the fixed lane, or the general one after an IN list),
+/// the general planner by hand, and the predicate.
+struct Query {
+    what: String,
+    typed: Scan<Edge>,
+    /// `matches` of the typed final state before it is converted into a `Scan`.
+    typed_matches: KeyTest,
+    general: Scan<Edge>,
+    pred: Box<dyn Fn(&Edge) -> bool>,
+}
+
+fn query(rng: &mut Rng, i: usize) -> Query {
+    let a = *rng.pick(&AS);
+    let b = *rng.pick(&BS);
+    let c = *rng.pick(&C_BOUNDS);
+    let general = || Scan::<Edge>::new(&LAYOUT);
+    match i % 6 {
+        0 => {
+            let typed = Edge::scan().a(a);
+            Query {
+                what: format!("a({a})"),
+                typed_matches: Box::new({
+                    let t = Edge::scan().a(a);
+                    move |k| t.matches(k)
+                }),
+                typed: typed.into(),
+                general: general().bind_eq(&a, A),
+                pred: Box::new(move |e| e.a == a),
+            }
+        }
+        1 => {
+            let r = bounds(rng, &BS);
+            let typed = Edge::scan().a(a).b_range(r);
+            Query {
+                what: format!("a({a}).b_range({r:?})"),
+                typed_matches: Box::new({
+                    let t = typed.clone();
+                    move |k| t.matches(k)
+                }),
+                typed: typed.into(),
+                general: general()
+                    .bind_eq(&a, A)
+                    .bind_range(as_ref(&r).0, as_ref(&r).1, B),
+                pred: Box::new(move |e| e.a == a && in_bounds(e.b, r)),
+            }
+        }
+        2 => {
+            let r = bounds(rng, &C_BOUNDS);
+            let typed = Edge::scan().a(a).b(b).c_range(r);
+            Query {
+                what: format!("a({a}).b({b}).c_range({r:?})"),
+                typed_matches: Box::new({
+                    let t = typed.clone();
+                    move |k| t.matches(k)
+                }),
+                typed: typed.into(),
+                general: general().bind_eq(&a, A).bind_eq(&b, B).bind_range(
+                    as_ref(&r).0,
+                    as_ref(&r).1,
+                    C,
+                ),
+                pred: Box::new(move |e| e.a == a && e.b == b && in_bounds(e.c, r)),
+            }
+        }
+        3 => {
+            let r = bounds(rng, &AS);
+            let typed = Edge::scan().a_range(r);
+            Query {
+                what: format!("a_range({r:?})"),
+                typed_matches: Box::new({
+                    let t = typed.clone();
+                    move |k| t.matches(k)
+                }),
+                typed: typed.into(),
+                general: general().bind_range(as_ref(&r).0, as_ref(&r).1, A),
+                pred: Box::new(move |e| in_bounds(e.a, r)),
+            }
+        }
+        4 => {
+            let typed = Edge::scan().a(a).b(b).c(c);
+            Query {
+                what: format!("a({a}).b({b}).c({c})"),
+                typed_matches: Box::new({
+                    let t = typed.clone();
+                    move |k| t.matches(k)
+                }),
+                typed,
+                general: general().bind_eq(&a, A).bind_eq(&b, B).bind_eq(&c, C),
+                pred: Box::new(move |e| e.a == a && e.b == b && e.c == c),
+            }
+        }
+        _ => {
+            let list: Vec<u8> = (0..rng.below(4)).map(|_| *rng.pick(&AS)).collect();
+            let r = bounds(rng, &BS);
+            let typed = Edge::scan().a_in(list.clone()).b_range(r);
+            let l2 = list.clone();
+            Query {
+                what: format!("a_in({list:?}).b_range({r:?})"),
+                typed_matches: Box::new({
+                    let t = typed.clone();
+                    move |k| t.matches(k)
+                }),
+                typed: typed.into(),
+                general: general().bind_in(list.clone(), A).bind_range(
+                    as_ref(&r).0,
+                    as_ref(&r).1,
+                    B,
+                ),
+                pred: Box::new(move |e| l2.contains(&e.a) && in_bounds(e.b, r)),
+            }
+        }
+    }
+}
+
+fn contains(ranges: &[KeyRange], key: &[u8]) -> bool {
+    ranges.iter().any(|r| r.contains(key))
+}
+
+#[test]
+fn fixed_lane_plans_match_brute_force_and_the_general_planner() {
+    let keys = keys();
+    let mut rng = Rng(0xED6E);
+    let mut matched = 0;
+    for i in 0..20_000 {
+        let q = query(&mut rng, i);
+        let typed: Vec<KeyRange> = q.typed.ranges().collect();
+        let general: Vec<KeyRange> = q.general.ranges().collect();
+        assert_eq!(typed, general, "{}: the lanes plan differently", q.what);
+        assert!(q.typed.is_exact() && q.general.is_exact(), "{}", q.what);
+        for (e, k) in &keys {
+            let want = (q.pred)(e);
+            matched += usize::from(want);
+            assert_eq!(
+                contains(&typed, k),
+                want,
+                "{}: ranges {typed:?} and key {e:?}",
+                q.what
+            );
+            assert_eq!(q.typed.matches(k), want, "{}: matches {e:?}", q.what);
+            assert_eq!(
+                (q.typed_matches)(k),
+                want,
+                "{}: state matches {e:?}",
+                q.what
+            );
+            assert_eq!(
+                q.general.matches(k),
+                want,
+                "{}: general matches {e:?}",
+                q.what
+            );
+        }
+    }
+    assert!(
+        matched > 100_000,
+        "the queries matched too few keys: {matched}"
+    );
+}
+
+#[test]
+fn bounds_past_a_width_are_clamped_not_empty() {
+    // `c` holds at most 0xFFFF: an upper bound above that is no bound at all.
+    let plan = Edge::scan().a(1).b(2).c_range(..u32::MAX);
+    let top = Edge {
+        a: 1,
+        b: 2,
+        c: 0xFFFF,
+    }
+    .to_vec()
+    .unwrap();
+    assert!(plan.matches(&top));
+    assert_eq!(plan.ranges().count(), 1);
+    // A lower bound above it leaves nothing.
+    assert_eq!(Edge::scan().a(1).b(2).c_range(70_000..).ranges().count(), 0);
+    // On a narrowed signed field, a lower bound below its minimum is no bound either.
+    #[derive(RowKey)]
+    struct Narrow {
+        #[rowkey(width = 1)]
+        v: i32,
+    }
+    let plan = Narrow::scan().v_range(-1_000..=-128);
+    assert!(plan.matches(&Narrow { v: -128 }.to_vec().unwrap()));
+    assert!(!plan.matches(&Narrow { v: -127 }.to_vec().unwrap()));
+}
+
+#[test]
+fn an_exclusive_bound_at_the_last_key_matches_nothing() {
+    // After FF there is no key: the plan must not wrap around to the whole table.
+    let plan = Edge::scan().a_range((Bound::Excluded(255), Bound::Unbounded));
+    assert_eq!(plan.ranges().count(), 0);
+    let general =
+        Scan::<Edge>::new(&LAYOUT).bind_range(Bound::Excluded(&255u8), Bound::Unbounded, A);
+    assert_eq!(general.ranges().count(), 0);
+    assert!(!general.matches(&Edge { a: 255, b: 0, c: 0 }.to_vec().unwrap()));
+}
