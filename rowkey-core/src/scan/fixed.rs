@@ -19,15 +19,18 @@ use crate::field::{FieldMode, KeyField};
 /// into when the query needs more than equalities and one range.
 ///
 /// ```
+/// use core::ops::Bound;
 /// use rowkey_core::{FieldMode, FixedScan, KeyRange, Prefix, Scan, ScanLayout};
 /// // `K { user: u8, ts: u8 }`: 2 bytes, no prefix.
 /// static LAYOUT: ScanLayout = ScanLayout::new(Prefix::None, &[false, false], false, true);
 /// // `K::scan().user(2)` and `K::scan().user(2).ts_range(5..20)`.
 /// let user = FixedScan::<(), 2>::new(&LAYOUT).bind_eq(&2u8, FieldMode::INNER);
 /// assert_eq!(user.ranges().collect::<Vec<_>>(), [KeyRange::new(&[2], &[3])]);
-/// let plan: Scan<()> = user.bind_range((5u8..20).start_bound(), (5u8..20).end_bound(), FieldMode::LAST);
+/// let plan = user.bind_range(Bound::Included(&5u8), Bound::Excluded(&20u8), FieldMode::LAST);
 /// assert_eq!(plan.ranges().collect::<Vec<_>>(), [KeyRange::new(&[2, 5], &[2, 20])]);
-/// # use core::ops::RangeBounds;
+/// // Every state converts into the `Scan` it stands for.
+/// let scan: Scan<()> = plan.into();
+/// assert!(scan.matches(&[2, 7]));
 /// ```
 pub struct FixedScan<K: ?Sized, const N: usize> {
     lane: Lane<K, N>,
