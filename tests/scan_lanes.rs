@@ -101,7 +101,7 @@ fn query(rng: &mut Rng, i: usize) -> Query {
     let b = *rng.pick(&BS);
     let c = *rng.pick(&C_BOUNDS);
     let general = || Scan::<Edge>::new(&LAYOUT);
-    match i % 6 {
+    match i % 8 {
         0 => {
             let typed = Edge::scan().a(a);
             Query {
@@ -174,6 +174,68 @@ fn query(rng: &mut Rng, i: usize) -> Query {
                 typed,
                 general: general().bind_eq(&a, A).bind_eq(&b, B).bind_eq(&c, C),
                 pred: Box::new(move |e| e.a == a && e.b == b && e.c == c),
+            }
+        }
+        5 => {
+            // IN lists on two fields, then a range on the third: a cross product of alternatives.
+            let list_a: Vec<u8> = (0..rng.below(4)).map(|_| *rng.pick(&AS)).collect();
+            let list_b: Vec<i16> = (0..rng.below(4)).map(|_| *rng.pick(&BS)).collect();
+            let r = bounds(rng, &C_BOUNDS);
+            let typed = Edge::scan()
+                .a_in(list_a.clone())
+                .b_in(list_b.clone())
+                .c_range(r);
+            let (la, lb) = (list_a.clone(), list_b.clone());
+            Query {
+                what: format!("a_in({list_a:?}).b_in({list_b:?}).c_range({r:?})"),
+                typed_matches: Box::new({
+                    let t = typed.clone();
+                    move |k| t.matches(k)
+                }),
+                typed: typed.into(),
+                general: general()
+                    .bind_in(list_a.clone(), A)
+                    .bind_in(list_b.clone(), B)
+                    .bind_range(as_ref(&r).0, as_ref(&r).1, C),
+                pred: Box::new(move |e| {
+                    la.contains(&e.a) && lb.contains(&e.b) && in_bounds(e.c, r)
+                }),
+            }
+        }
+        6 => {
+            // An IN list, then equalities (one of them maybe too wide for its width).
+            let list: Vec<u8> = (0..rng.below(5)).map(|_| *rng.pick(&AS)).collect();
+            let state = Edge::scan().a_in(list.clone()).b(b);
+            let l2 = list.clone();
+            let point = rng.below(2) == 1;
+            let (typed, typed_matches, general, what): (Scan<Edge>, KeyTest, Scan<Edge>, String) =
+                if !point {
+                    let t = state.clone();
+                    (
+                        state.into(),
+                        Box::new(move |k| t.matches(k)),
+                        general().bind_in(list.clone(), A).bind_eq(&b, B),
+                        format!("a_in({list:?}).b({b})"),
+                    )
+                } else {
+                    let done = state.c(c);
+                    let t = done.clone();
+                    (
+                        done,
+                        Box::new(move |k| t.matches(k)),
+                        general()
+                            .bind_in(list.clone(), A)
+                            .bind_eq(&b, B)
+                            .bind_eq(&c, C),
+                        format!("a_in({list:?}).b({b}).c({c})"),
+                    )
+                };
+            Query {
+                what,
+                typed,
+                typed_matches,
+                general,
+                pred: Box::new(move |e| l2.contains(&e.a) && e.b == b && (!point || e.c == c)),
             }
         }
         _ => {

@@ -8,6 +8,8 @@
 //! `tests/scan.rs` check that both lanes give the same plans.
 
 use alloc::boxed::Box;
+use alloc::vec::Vec;
+use core::cmp::Ordering;
 use core::ops::Bound;
 
 use super::{KeyBuf, KeyRange, Ranges, Scan, ScanLayout};
@@ -37,10 +39,12 @@ pub struct FixedScan<K: ?Sized, const N: usize> {
 }
 
 enum Lane<K: ?Sized, const N: usize> {
-    Fixed(Body<N>),
-    /// Boxed so that the fixed lane stays small to move through the builder's steps. Only an IN
-    /// list (which allocates its alternatives anyway), a string prefix, or a layout that is not
-    /// fixed after all take this lane.
+    /// One alternative: equalities so far.
+    One(Body<N>),
+    /// Several: an IN list was bound.
+    Many(Bodies<N>),
+    /// Boxed so that the fixed lane stays small to move through the builder's steps. Only a
+    /// string prefix, or a layout that is not fixed after all, takes this lane.
     General(Box<Scan<K>>),
 }
 
@@ -55,6 +59,16 @@ struct Body<const N: usize> {
     empty: bool,
 }
 
+/// The alternatives of a plan with an IN list: every combination of the bound values, encoded,
+/// sorted and distinct. All have the same length, as every field is fixed. None: nothing matches.
+#[derive(Clone)]
+struct Bodies<const N: usize> {
+    layout: &'static ScanLayout,
+    alts: Vec<[u8; N]>,
+    len: usize,
+    fields: usize,
+}
+
 impl<const N: usize> Body<N> {
     /// The range of every key that starts with the bound bytes (all of them, when every field is
     /// bound: in a fixed layout no key extends another).
@@ -63,22 +77,105 @@ impl<const N: usize> Body<N> {
         if self.empty {
             return None;
         }
-        let mut stop = self.bytes;
-        let stop_len = next_prefix(&mut stop, self.len);
-        Some(KeyRange {
-            start: KeyBuf::from_array(&self.bytes, self.len),
-            stop: KeyBuf::from_array(&stop, stop_len),
-        })
+        Some(prefix_range(&self.bytes, self.len))
     }
 
     /// The general plan of the same bindings.
     fn into_scan<K: ?Sized>(self) -> Scan<K> {
-        Scan::with_body(
+        Scan::with_bodies(
             self.layout,
-            &self.bytes[..self.len],
+            core::iter::once(&self.bytes[..self.len]),
             self.fields,
             self.empty,
         )
+    }
+}
+
+impl<const N: usize> Bodies<N> {
+    fn ranges(&self) -> Vec<KeyRange> {
+        // Sorted already; neighbours that touch (01 and 02 -> [01, 03)) are merged.
+        merged(self.alts.iter().map(|alt| {
+            let mut stop = *alt;
+            let stop_len = next_prefix(&mut stop, self.len);
+            (*alt, self.len, stop, stop_len)
+        }))
+    }
+
+    fn into_scan<K: ?Sized>(self) -> Scan<K> {
+        Scan::with_bodies(
+            self.layout,
+            self.alts.iter().map(|alt| &alt[..self.len]),
+            self.fields,
+            false,
+        )
+    }
+}
+
+/// Ranges given sorted by start, with overlapping and touching ones merged, as [`KeyRange`]s.
+/// Merging on the arrays first builds one `KeyRange` per merged range.
+fn merged<const N: usize>(sorted: impl Iterator<Item = Bounds<N>>) -> Vec<KeyRange> {
+    let mut out = Vec::with_capacity(sorted.size_hint().0);
+    let mut open: Option<Bounds<N>> = None;
+    for next in sorted {
+        if let Some(cur) = &mut open {
+            let (start, start_len, stop, stop_len) = &next;
+            // An empty stop is the end of the table: it holds everything after its start.
+            if cur.3 == 0 || cmp_short(&start[..*start_len], &cur.2[..cur.3]).is_le() {
+                if cur.3 != 0
+                    && (*stop_len == 0 || cmp_short(&stop[..*stop_len], &cur.2[..cur.3]).is_gt())
+                {
+                    cur.2 = *stop;
+                    cur.3 = *stop_len;
+                }
+                continue;
+            }
+        }
+        if let Some((start, start_len, stop, stop_len)) = open.replace(next) {
+            out.push(KeyRange {
+                start: KeyBuf::from_array(&start, start_len),
+                stop: KeyBuf::from_array(&stop, stop_len),
+            });
+        }
+    }
+    if let Some((start, start_len, stop, stop_len)) = open {
+        out.push(KeyRange {
+            start: KeyBuf::from_array(&start, start_len),
+            stop: KeyBuf::from_array(&stop, stop_len),
+        });
+    }
+    out
+}
+
+/// Byte-string order, eight bytes at a time: keys are short, and a call to `memcmp` per
+/// comparison was most of the cost of sorting a long IN list.
+#[inline]
+fn cmp_short(a: &[u8], b: &[u8]) -> Ordering {
+    let common = a.len().min(b.len());
+    let (mut x, mut y) = (&a[..common], &b[..common]);
+    while let (Some((x8, x_rest)), Some((y8, y_rest))) =
+        (x.split_first_chunk::<8>(), y.split_first_chunk::<8>())
+    {
+        if x8 != y8 {
+            return u64::from_be_bytes(*x8).cmp(&u64::from_be_bytes(*y8));
+        }
+        (x, y) = (x_rest, y_rest);
+    }
+    for (p, q) in x.iter().zip(y) {
+        if p != q {
+            return p.cmp(q);
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
+/// `[p, next prefix of p)` for the first `len` bytes `p` of `bytes`: every key that starts with them.
+#[inline(always)]
+fn prefix_range<const N: usize>(bytes: &[u8; N], len: usize) -> KeyRange {
+    let mut stop = *bytes;
+    let stop_len = next_prefix(&mut stop, len);
+    KeyRange {
+        start: KeyBuf::from_array(bytes, len),
+        stop: KeyBuf::from_array(&stop, stop_len),
     }
 }
 
@@ -115,13 +212,72 @@ fn write<T: KeyField + ?Sized>(value: &T, out: &mut [u8], mode: FieldMode) -> Wr
     }
 }
 
+/// The range of one alternative `bytes[..len]` followed by the next field between `lower` and
+/// `upper` (already in byte order), as start and stop arrays with their lengths; `Ok(None)` when
+/// it is empty, `Err` when the array had no room (plan generally).
+type Bounds<const N: usize> = ([u8; N], usize, [u8; N], usize);
+
+#[inline(always)]
+fn range_after<T: KeyField + ?Sized, const N: usize>(
+    bytes: &[u8; N],
+    len: usize,
+    lower: Bound<&T>,
+    upper: Bound<&T>,
+    mode: FieldMode,
+) -> Result<Option<Bounds<N>>, NoRoom> {
+    let mut from = *bytes;
+    let from_len = match lower {
+        Bound::Unbounded => len,
+        Bound::Included(v) | Bound::Excluded(v) => {
+            let n = match write(v, &mut from[len..], mode) {
+                Written::Bytes(n) => len + n,
+                Written::Unencodable => return Ok(None),
+                Written::NoRoom => return Err(NoRoom),
+            };
+            if matches!(lower, Bound::Excluded(_)) {
+                // The first key after every key whose field is this value; none after all FF.
+                match next_prefix(&mut from, n) {
+                    0 => return Ok(None),
+                    after => after,
+                }
+            } else {
+                n
+            }
+        }
+    };
+    let mut to = *bytes;
+    let to_len = match upper {
+        Bound::Unbounded => next_prefix(&mut to, len),
+        Bound::Included(v) | Bound::Excluded(v) => {
+            let n = match write(v, &mut to[len..], mode) {
+                Written::Bytes(n) => len + n,
+                Written::Unencodable => return Ok(None),
+                Written::NoRoom => return Err(NoRoom),
+            };
+            if matches!(upper, Bound::Included(_)) {
+                next_prefix(&mut to, n)
+            } else {
+                n
+            }
+        }
+    };
+    // An empty stop is the end of the table, after every start.
+    if to_len > 0 && cmp_short(&from[..from_len], &to[..to_len]).is_ge() {
+        return Ok(None);
+    }
+    Ok(Some((from, from_len, to, to_len)))
+}
+
+/// The fixed lane cannot hold the plan: hand it to the general planner.
+struct NoRoom;
+
 impl<K: ?Sized, const N: usize> FixedScan<K, N> {
     /// A plan over the whole table. Use the generated `K::scan()`.
     #[doc(hidden)]
     #[inline(always)]
     pub fn new(layout: &'static ScanLayout) -> Self {
         let lane = if layout.fixed && layout.prefix.is_none() && layout.text.is_none() {
-            Lane::Fixed(Body {
+            Lane::One(Body {
                 layout,
                 bytes: [0; N],
                 len: 0,
@@ -140,23 +296,24 @@ impl<K: ?Sized, const N: usize> FixedScan<K, N> {
     #[inline(always)]
     pub fn bind_eq<T: KeyField + ?Sized>(self, value: &T, mode: FieldMode) -> Self {
         let lane = match self.lane {
-            Lane::Fixed(mut body) => {
+            Lane::One(mut body) => {
                 if !body.empty {
                     match write(value, &mut body.bytes[body.len..], mode) {
                         Written::Bytes(n) => body.len += n,
                         Written::Unencodable => body.empty = true,
                         Written::NoRoom => {
+                            let mut scan = Box::new(body.into_scan());
+                            scan.bind_eq_in_place(value, mode);
                             return FixedScan {
-                                lane: Lane::General(Box::new(
-                                    body.into_scan().bind_eq(value, mode),
-                                )),
-                            }
+                                lane: Lane::General(scan),
+                            };
                         }
                     }
                 }
                 body.fields += 1;
-                Lane::Fixed(body)
+                Lane::One(body)
             }
+            Lane::Many(bodies) => bind_eq_many(bodies, value, mode),
             Lane::General(mut scan) => {
                 scan.bind_eq_in_place(value, mode);
                 Lane::General(scan)
@@ -173,13 +330,69 @@ impl<K: ?Sized, const N: usize> FixedScan<K, N> {
         values: I,
         mode: FieldMode,
     ) -> Self {
-        let mut scan = match self.lane {
-            Lane::Fixed(body) => Box::new(body.into_scan()),
-            Lane::General(scan) => scan,
+        // Kept, so that a plan that must leave the lane can bind them there.
+        let values: Vec<T> = values.into_iter().collect();
+        let (layout, base, len, fields) = match self.lane {
+            Lane::One(body) => {
+                let base = if body.empty {
+                    Vec::new()
+                } else {
+                    alloc::vec![body.bytes]
+                };
+                (body.layout, base, body.len, body.fields)
+            }
+            Lane::Many(bodies) => (bodies.layout, bodies.alts, bodies.len, bodies.fields),
+            Lane::General(mut scan) => {
+                scan.bind_in_in_place(values, mode);
+                return FixedScan {
+                    lane: Lane::General(scan),
+                };
+            }
         };
-        scan.bind_in_in_place(values, mode);
+        let mut alts: Vec<[u8; N]> = Vec::with_capacity(base.len() * values.len());
+        let mut width = None;
+        for value in &values {
+            for alt in &base {
+                let mut alt = *alt;
+                match write(value, &mut alt[len..], mode) {
+                    // Every value of a fixed field has the same width.
+                    Written::Bytes(n) if width.map_or(true, |w| w == n) => {
+                        width = Some(n);
+                        alts.push(alt);
+                    }
+                    // A value that cannot be encoded (too wide for its width) matches no key.
+                    Written::Unencodable => {}
+                    Written::Bytes(_) | Written::NoRoom => {
+                        let mut scan = Box::new(
+                            Bodies {
+                                layout,
+                                alts: base,
+                                len,
+                                fields,
+                            }
+                            .into_scan::<K>(),
+                        );
+                        scan.bind_in_in_place(values, mode);
+                        return FixedScan {
+                            lane: Lane::General(scan),
+                        };
+                    }
+                }
+            }
+        }
+        // Duplicate values give equal alternatives; removing them keeps `ranges` proportional to
+        // the distinct values.
+        // Bytes past the bound ones are zero in every alternative, so whole arrays compare as
+        // their bound bytes do.
+        alts.sort_unstable_by(|a, b| cmp_short(a, b));
+        alts.dedup();
         FixedScan {
-            lane: Lane::General(scan),
+            lane: Lane::Many(Bodies {
+                layout,
+                alts,
+                len: len + width.unwrap_or(0),
+                fields: fields + 1,
+            }),
         }
     }
 
@@ -193,81 +406,69 @@ impl<K: ?Sized, const N: usize> FixedScan<K, N> {
         end: Bound<&T>,
         mode: FieldMode,
     ) -> FixedRange<K, N> {
-        let body = match self.lane {
-            Lane::Fixed(body) => body,
+        let (layout, empty) = match &self.lane {
+            Lane::One(body) => (body.layout, body.empty),
+            Lane::Many(bodies) => (bodies.layout, bodies.alts.is_empty()),
+            Lane::General(scan) => (scan.layout, false),
+        };
+        let clamped = super::clamp_to_width(start, end, mode);
+        let lane = match self.lane {
             Lane::General(mut scan) => {
                 scan.bind_range_in_place(start, end, mode);
                 return FixedRange::general(scan);
             }
+            lane => lane,
         };
-        if body.empty {
-            return FixedRange::nothing(body.layout);
-        }
-        let Some((start, end)) = super::clamp_to_width(start, end, mode) else {
-            return FixedRange::nothing(body.layout);
+        let Some((lo, hi)) = clamped.filter(|_| !empty) else {
+            return FixedRange::nothing(layout);
         };
         // Descending fields reverse the byte order: a lower value bound is an upper bytes bound.
-        let (lower, upper) = if mode.is_desc() {
-            (end, start)
-        } else {
-            (start, end)
-        };
-        let mut from = body.bytes;
-        let from_len = match lower {
-            Bound::Unbounded => body.len,
-            Bound::Included(v) | Bound::Excluded(v) => {
-                let n = match write(v, &mut from[body.len..], mode) {
-                    Written::Bytes(n) => body.len + n,
-                    Written::Unencodable => return FixedRange::nothing(body.layout),
-                    Written::NoRoom => {
-                        return FixedRange::general(Box::new(
-                            body.into_scan().bind_range(start, end, mode),
-                        ))
-                    }
-                };
-                if matches!(lower, Bound::Excluded(_)) {
-                    // The first key after every key whose field is this value; none after all FF.
-                    match next_prefix(&mut from, n) {
-                        0 => return FixedRange::nothing(body.layout),
-                        after => after,
-                    }
-                } else {
-                    n
+        let (lower, upper) = if mode.is_desc() { (hi, lo) } else { (lo, hi) };
+        match lane {
+            Lane::One(body) => match range_after(&body.bytes, body.len, lower, upper, mode) {
+                Ok(Some((start, start_len, stop, stop_len))) => FixedRange {
+                    layout,
+                    plan: Final::Range {
+                        start,
+                        start_len,
+                        stop,
+                        stop_len,
+                    },
+                },
+                Ok(None) => FixedRange::nothing(layout),
+                Err(NoRoom) => {
+                    FixedRange::general(Box::new(body.into_scan().bind_range(start, end, mode)))
                 }
-            }
-        };
-        let mut to = body.bytes;
-        let to_len = match upper {
-            Bound::Unbounded => next_prefix(&mut to, body.len),
-            Bound::Included(v) | Bound::Excluded(v) => {
-                let n = match write(v, &mut to[body.len..], mode) {
-                    Written::Bytes(n) => body.len + n,
-                    Written::Unencodable => return FixedRange::nothing(body.layout),
-                    Written::NoRoom => {
-                        return FixedRange::general(Box::new(
-                            body.into_scan().bind_range(start, end, mode),
-                        ))
-                    }
-                };
-                if matches!(upper, Bound::Included(_)) {
-                    next_prefix(&mut to, n)
-                } else {
-                    n
-                }
-            }
-        };
-        // An empty stop is the end of the table, after every start.
-        if to_len > 0 && from[..from_len] >= to[..to_len] {
-            return FixedRange::nothing(body.layout);
-        }
-        FixedRange {
-            layout: body.layout,
-            plan: Final::Range {
-                start: from,
-                start_len: from_len,
-                stop: to,
-                stop_len: to_len,
             },
+            Lane::Many(bodies) => {
+                let mut bounds: Vec<Bounds<N>> = Vec::with_capacity(bodies.alts.len());
+                for alt in &bodies.alts {
+                    match range_after(alt, bodies.len, lower, upper, mode) {
+                        Ok(Some(range)) => bounds.push(range),
+                        Ok(None) => {}
+                        Err(NoRoom) => {
+                            return FixedRange::general(Box::new(
+                                bodies.into_scan().bind_range(start, end, mode),
+                            ))
+                        }
+                    }
+                }
+                // Alternatives are sorted; a bound past a value's last key can reorder starts.
+                let by_start = |a: &Bounds<N>, b: &Bounds<N>| cmp_short(&a.0[..a.1], &b.0[..b.1]);
+                if !bounds.windows(2).all(|w| by_start(&w[0], &w[1]).is_le()) {
+                    bounds.sort_unstable_by(by_start);
+                }
+                let ranges = merged(bounds.into_iter());
+                if ranges.is_empty() {
+                    FixedRange::nothing(layout)
+                } else {
+                    FixedRange {
+                        layout,
+                        plan: Final::Many(ranges),
+                    }
+                }
+            }
+            Lane::General(_) => FixedRange::nothing(layout),
         }
     }
 
@@ -280,7 +481,8 @@ impl<K: ?Sized, const N: usize> FixedScan<K, N> {
 
     fn into_general(self) -> Scan<K> {
         match self.lane {
-            Lane::Fixed(body) => body.into_scan(),
+            Lane::One(body) => body.into_scan(),
+            Lane::Many(bodies) => bodies.into_scan(),
             Lane::General(scan) => *scan,
         }
     }
@@ -295,7 +497,7 @@ impl<K: ?Sized, const N: usize> FixedScan<K, N> {
     /// ```
     pub fn is_exact(&self) -> bool {
         match &self.lane {
-            Lane::Fixed(_) => true,
+            Lane::One(_) | Lane::Many(_) => true,
             Lane::General(scan) => scan.is_exact(),
         }
     }
@@ -310,7 +512,13 @@ impl<K: ?Sized, const N: usize> FixedScan<K, N> {
     /// ```
     pub fn matches(&self, key: &[u8]) -> bool {
         match &self.lane {
-            Lane::Fixed(body) => !body.empty && key.starts_with(&body.bytes[..body.len]),
+            Lane::One(body) => !body.empty && key.starts_with(&body.bytes[..body.len]),
+            Lane::Many(bodies) => key.get(..bodies.len).is_some_and(|head| {
+                bodies
+                    .alts
+                    .binary_search_by(|alt| alt[..bodies.len].cmp(head))
+                    .is_ok()
+            }),
             Lane::General(scan) => scan.matches(key),
         }
     }
@@ -327,21 +535,50 @@ impl<K: ?Sized, const N: usize> FixedScan<K, N> {
     #[inline(always)]
     pub fn ranges(&self) -> Ranges {
         match &self.lane {
-            Lane::Fixed(body) => match body.range() {
+            Lane::One(body) => match body.range() {
                 Some(range) => Ranges::one(range),
                 None => Ranges::none(),
             },
+            Lane::Many(bodies) => Ranges::many(bodies.ranges()),
             Lane::General(scan) => scan.ranges(),
         }
     }
 }
 
-/// The plan of every field bound by equality: each key a point.
+/// `bind_eq` on every alternative of an IN list.
+fn bind_eq_many<K: ?Sized, T: KeyField + ?Sized, const N: usize>(
+    mut bodies: Bodies<N>,
+    value: &T,
+    mode: FieldMode,
+) -> Lane<K, N> {
+    let mut width = None;
+    for alt in &mut bodies.alts {
+        match write(value, &mut alt[bodies.len..], mode) {
+            // The same bytes after equal-length, sorted, distinct alternatives keep them so.
+            Written::Bytes(n) if width.map_or(true, |w| w == n) => width = Some(n),
+            Written::Unencodable => {
+                bodies.alts.clear();
+                break;
+            }
+            Written::Bytes(_) | Written::NoRoom => {
+                let mut scan = Box::new(bodies.into_scan::<K>());
+                scan.bind_eq_in_place(value, mode);
+                return Lane::General(scan);
+            }
+        }
+    }
+    bodies.len += width.unwrap_or(0);
+    bodies.fields += 1;
+    Lane::Many(bodies)
+}
+
+/// The plan of the fields bound so far.
 impl<K: ?Sized, const N: usize> From<FixedScan<K, N>> for Scan<K> {
     #[inline(always)]
     fn from(plan: FixedScan<K, N>) -> Scan<K> {
         match plan.lane {
-            Lane::Fixed(body) => Scan::with_range(body.layout, body.range()),
+            Lane::One(body) => Scan::with_range(body.layout, body.range()),
+            Lane::Many(bodies) => bodies.into_scan(),
             Lane::General(scan) => *scan,
         }
     }
@@ -351,7 +588,8 @@ impl<K: ?Sized, const N: usize> From<FixedScan<K, N>> for Scan<K> {
 impl<K: ?Sized, const N: usize> Clone for FixedScan<K, N> {
     fn clone(&self) -> Self {
         let lane = match &self.lane {
-            Lane::Fixed(body) => Lane::Fixed(*body),
+            Lane::One(body) => Lane::One(*body),
+            Lane::Many(bodies) => Lane::Many(bodies.clone()),
             Lane::General(scan) => Lane::General(scan.clone()),
         };
         FixedScan { lane }
@@ -361,7 +599,7 @@ impl<K: ?Sized, const N: usize> Clone for FixedScan<K, N> {
 impl<K: ?Sized, const N: usize> core::fmt::Debug for FixedScan<K, N> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Scan")
-            .field("ranges", &self.ranges().collect::<alloc::vec::Vec<_>>())
+            .field("ranges", &self.ranges().collect::<Vec<_>>())
             .field("exact", &self.is_exact())
             .finish()
     }
@@ -397,6 +635,8 @@ enum Final<K: ?Sized, const N: usize> {
         stop: [u8; N],
         stop_len: usize,
     },
+    /// Several ranges (after an IN list), sorted, merged and not empty.
+    Many(Vec<KeyRange>),
     Nothing,
     /// Boxed, as in [`FixedScan`]: only plans that left the fixed lane get here.
     General(Box<Scan<K>>),
@@ -431,7 +671,7 @@ impl<K: ?Sized, const N: usize> FixedRange<K, N> {
                 start: KeyBuf::from_array(start, *start_len),
                 stop: KeyBuf::from_array(stop, *stop_len),
             }),
-            Final::Nothing | Final::General(_) => None,
+            Final::Many(_) | Final::Nothing | Final::General(_) => None,
         }
     }
 
@@ -453,6 +693,11 @@ impl<K: ?Sized, const N: usize> FixedRange<K, N> {
                 stop,
                 stop_len,
             } => key >= &start[..*start_len] && (*stop_len == 0 || key < &stop[..*stop_len]),
+            Final::Many(ranges) => {
+                // The last range that starts at or before the key is the only one that can hold it.
+                let at = ranges.partition_point(|r| r.start() <= key);
+                at > 0 && ranges[at - 1].contains(key)
+            }
             Final::Nothing => false,
             Final::General(scan) => scan.matches(key),
         }
@@ -463,6 +708,7 @@ impl<K: ?Sized, const N: usize> FixedRange<K, N> {
     pub fn ranges(&self) -> Ranges {
         match &self.plan {
             Final::General(scan) => scan.ranges(),
+            Final::Many(ranges) => Ranges::many(ranges.clone()),
             _ => match self.range() {
                 Some(range) => Ranges::one(range),
                 None => Ranges::none(),
@@ -476,6 +722,7 @@ impl<K: ?Sized, const N: usize> From<FixedRange<K, N>> for Scan<K> {
         let range = plan.range();
         match plan.plan {
             Final::General(scan) => *scan,
+            Final::Many(ranges) => Scan::with_ranges(plan.layout, ranges),
             _ => Scan::with_range(plan.layout, range),
         }
     }
@@ -495,6 +742,7 @@ impl<K: ?Sized, const N: usize> Clone for FixedRange<K, N> {
                 stop: *stop,
                 stop_len: *stop_len,
             },
+            Final::Many(ranges) => Final::Many(ranges.clone()),
             Final::Nothing => Final::Nothing,
             Final::General(scan) => Final::General(scan.clone()),
         };

@@ -285,7 +285,7 @@ impl KeyRange {
     }
 
     /// Orders by start, an empty start first.
-    fn cmp_start(&self, other: &KeyRange) -> Ordering {
+    pub(crate) fn cmp_start(&self, other: &KeyRange) -> Ordering {
         self.start().cmp(other.start())
     }
 }
@@ -556,6 +556,8 @@ enum Plan {
     /// The one range of a fixed layout without a prefix, built in place by
     /// [`FixedScan`]; `None` when nothing matches.
     Range(Option<KeyRange>),
+    /// Several ranges of a fixed layout with an IN list: sorted, merged, not empty.
+    Ranges(Vec<KeyRange>),
 }
 
 /// A plan built field by field.
@@ -591,28 +593,46 @@ impl<K: ?Sized> Scan<K> {
     /// A plan over the whole table. Use the generated `K::scan()`.
     #[doc(hidden)]
     pub fn new(layout: &'static ScanLayout) -> Self {
-        Scan::with_body(layout, &[], 0, false)
+        Scan::with_bodies(layout, core::iter::once(&[][..]), 0, false)
     }
 
-    /// A plan whose first `fields` fields are bound by equality to the encoded `body`; `empty`
-    /// when one of their values could not be encoded (nothing matches).
-    pub(crate) fn with_body(
+    /// A plan whose first `fields` fields are bound by equality (or IN) to the encoded `bodies`,
+    /// given sorted and distinct; none, or `empty`, when nothing matches. How the fixed-layout lane
+    /// hands a plan over.
+    pub(crate) fn with_bodies<'b>(
         layout: &'static ScanLayout,
-        body: &[u8],
+        mut bodies: impl ExactSizeIterator<Item = &'b [u8]>,
         fields: usize,
         empty: bool,
     ) -> Self {
+        let empty = empty || bodies.len() == 0;
+        let alt = |body: &[u8]| Alt {
+            body: KeyBuf::from_slice(body),
+            hasher: Hasher::start(layout),
+            fed: false,
+        };
+        // One alternative stays inline: a plan without IN lists allocates nothing.
+        let alts = if bodies.len() <= 1 {
+            Alts::One(alt(bodies.next().unwrap_or_default()))
+        } else {
+            Alts::Many(bodies.map(alt).collect())
+        };
         Scan {
             layout,
             plan: Plan::Fields(FieldPlan {
-                alts: Alts::One(Alt {
-                    body: KeyBuf::from_slice(body),
-                    hasher: Hasher::start(layout),
-                    fed: false,
-                }),
+                alts,
                 eq_bound: fields,
                 tail: if empty { Tail::Empty } else { Tail::Open },
             }),
+            key: PhantomData,
+        }
+    }
+
+    /// The plan of several sorted, merged ranges, computed by the fixed-layout lane.
+    pub(crate) fn with_ranges(layout: &'static ScanLayout, ranges: Vec<KeyRange>) -> Self {
+        Scan {
+            layout,
+            plan: Plan::Ranges(ranges),
             key: PhantomData,
         }
     }
@@ -718,7 +738,7 @@ impl<K: ?Sized> Scan<K> {
     pub fn is_exact(&self) -> bool {
         match &self.plan {
             Plan::Fields(plan) => plan.is_exact(self.layout),
-            Plan::Range(_) => true,
+            Plan::Range(_) | Plan::Ranges(_) => true,
         }
     }
 
@@ -739,6 +759,11 @@ impl<K: ?Sized> Scan<K> {
         match &self.plan {
             Plan::Fields(plan) => plan.matches(self.layout, key),
             Plan::Range(range) => range.as_ref().is_some_and(|r| r.contains(key)),
+            Plan::Ranges(ranges) => {
+                // The last range that starts at or before the key is the only one that can hold it.
+                let at = ranges.partition_point(|r| r.start() <= key);
+                at > 0 && ranges[at - 1].contains(key)
+            }
         }
     }
 
@@ -767,6 +792,7 @@ impl<K: ?Sized> Scan<K> {
             Plan::Fields(plan) => plan.ranges(self.layout),
             Plan::Range(Some(range)) => Ranges::one(range.clone()),
             Plan::Range(None) => Ranges::none(),
+            Plan::Ranges(ranges) => Ranges::many(ranges.clone()),
         }
     }
 }
@@ -1301,7 +1327,7 @@ fn prefix_allowed(layout: &ScanLayout, alt: &Alt, known: bool, prefix: &[u8]) ->
 }
 
 /// Merges sorted ranges that overlap or touch; with `buckets`, never across salt buckets.
-fn merge(ranges: Vec<KeyRange>, buckets: bool) -> Vec<KeyRange> {
+pub(crate) fn merge(ranges: Vec<KeyRange>, buckets: bool) -> Vec<KeyRange> {
     let mut out: Vec<KeyRange> = Vec::with_capacity(ranges.len());
     for r in ranges {
         if let Some(prev) = out.last_mut() {
@@ -1341,7 +1367,7 @@ enum RangesInner {
 
 impl Ranges {
     #[inline]
-    fn none() -> Self {
+    pub(crate) fn none() -> Self {
         Ranges {
             inner: RangesInner::One(None),
         }
@@ -1349,13 +1375,13 @@ impl Ranges {
 
     /// One range, which the caller has checked is not empty.
     #[inline]
-    fn one(r: KeyRange) -> Self {
+    pub(crate) fn one(r: KeyRange) -> Self {
         Ranges {
             inner: RangesInner::One(Some(r)),
         }
     }
 
-    fn many(v: Vec<KeyRange>) -> Self {
+    pub(crate) fn many(v: Vec<KeyRange>) -> Self {
         Ranges {
             inner: RangesInner::Many(v.into_iter()),
         }
