@@ -1,5 +1,5 @@
 //! Scan plans against a real ordered store. 100,000 keys of each layout (salted, hashed, desc,
-//! strings, width/Option/nested, whole-key salt) go into an in-memory redb database; 1,000 random
+//! strings, width/Option/nested, whole-key salt, fixed without a prefix, salted and hashed text) go into an in-memory redb database; 1,000 random
 //! scans per layout run through `ranges()` as redb range scans, and are compared with a
 //! brute-force filter over the decoded values (an independent predicate written in plain Rust):
 //! no expected row is ever missing, no extra row comes back when the plan `is_exact()`, `matches()`
@@ -743,6 +743,143 @@ fn whole_key_salted_layout_scans_match_brute_force() {
         }
     }
     println!("whole-key salted: {stats:?}");
+}
+
+// ---------------------------------------------------------------- fixed, no prefix
+
+/// A fixed layout without a prefix: its builder plans in the fixed-layout lane. Values crowd the
+/// edges (00 and FF bytes, signed MIN and MAX, the top of a 2-byte width), where stop rows break.
+#[derive(RowKey, Debug, Clone)]
+struct Meter {
+    site: u8,
+    #[rowkey(desc)]
+    ts: i32,
+    #[rowkey(width = 2)]
+    channel: u32,
+    kind: Kind,
+}
+
+fn edgy_i32(rng: &mut Rng) -> i32 {
+    const EDGES: [i32; 6] = [i32::MIN, i32::MIN + 1, -1, 0, i32::MAX - 1, i32::MAX];
+    if rng.below(4) == 0 {
+        *rng.pick(&EDGES)
+    } else {
+        rng.below(2_000) as i32 - 1_000
+    }
+}
+
+fn edgy_channel(rng: &mut Rng) -> u32 {
+    const EDGES: [u32; 4] = [0, 0xFF, 0xFFFE, 0xFFFF];
+    if rng.below(4) == 0 {
+        *rng.pick(&EDGES)
+    } else {
+        rng.below(600) as u32
+    }
+}
+
+#[test]
+fn fixed_layout_scans_match_brute_force() {
+    const SITES: [u8; 6] = [0, 1, 2, 127, 254, 255];
+    let mut rng = Rng(17);
+    let t = load((0..KEYS).map(|_| Meter {
+        site: *rng.pick(&SITES),
+        ts: edgy_i32(&mut rng),
+        channel: edgy_channel(&mut rng),
+        kind: *rng.pick(&KINDS),
+    }));
+    let mut stats = Stats::default();
+    for i in 0..SCANS {
+        let site = *rng.pick(&SITES);
+        let ts = {
+            let v = edgy_i32(&mut rng);
+            (rng.bound(v), {
+                let w = edgy_i32(&mut rng);
+                rng.bound(w)
+            })
+        };
+        // Channel bounds also go past the 2-byte width (70,000 and u32::MAX).
+        let channel = |rng: &mut Rng| {
+            let v = if rng.below(5) == 0 {
+                *rng.pick(&[70_000, u32::MAX])
+            } else {
+                edgy_channel(rng)
+            };
+            rng.bound(v)
+        };
+        match i % 5 {
+            0 => check(
+                &t,
+                &Meter::scan().site(site).into(),
+                |v| v.site == site,
+                false,
+                &mut stats,
+                "site",
+            ),
+            1 => check(
+                &t,
+                &Meter::scan().site(site).ts_range(ts).into(),
+                |v| v.site == site && in_bounds(&v.ts, &ts.0, &ts.1),
+                false,
+                &mut stats,
+                "site.ts_range",
+            ),
+            2 => {
+                let row = t.rows[rng.below(t.rows.len() as u64) as usize].1.clone();
+                let ch = (channel(&mut rng), channel(&mut rng));
+                check(
+                    &t,
+                    &Meter::scan()
+                        .site(row.site)
+                        .ts(row.ts)
+                        .channel_range(ch)
+                        .into(),
+                    |v| v.site == row.site && v.ts == row.ts && in_bounds(&v.channel, &ch.0, &ch.1),
+                    false,
+                    &mut stats,
+                    "site.ts.channel_range",
+                )
+            }
+            3 => {
+                let sites: Vec<u8> = (0..rng.below(4)).map(|_| *rng.pick(&SITES)).collect();
+                check(
+                    &t,
+                    &Meter::scan().site_in(sites.clone()).ts_range(ts).into(),
+                    |v| sites.contains(&v.site) && in_bounds(&v.ts, &ts.0, &ts.1),
+                    false,
+                    &mut stats,
+                    "site_in.ts_range",
+                )
+            }
+            _ => {
+                let row = t.rows[rng.below(t.rows.len() as u64) as usize].1.clone();
+                let kinds: Vec<Kind> = (0..rng.below(3)).map(|_| *rng.pick(&KINDS)).collect();
+                check(
+                    &t,
+                    &Meter::scan()
+                        .site(row.site)
+                        .ts(row.ts)
+                        .channel(row.channel)
+                        .kind_in(kinds.clone())
+                        .into(),
+                    |v| {
+                        v.site == row.site
+                            && v.ts == row.ts
+                            && v.channel == row.channel
+                            && kinds.contains(&v.kind)
+                    },
+                    false,
+                    &mut stats,
+                    "point kind_in",
+                )
+            }
+        }
+    }
+    assert_eq!(stats.exact, stats.scans, "fixed-layout plans are exact");
+    assert!(
+        stats.expected_rows > SCANS,
+        "scans hit too few rows: {stats:?}"
+    );
+    println!("fixed: {stats:?}");
 }
 
 // ---------------------------------------------------------------- text layouts
