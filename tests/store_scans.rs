@@ -1,9 +1,10 @@
-//! Scan plans against a real ordered store. 100,000 keys of each layout (salted, hashed, desc,
-//! strings, width/Option/nested, whole-key salt, fixed without a prefix, salted and hashed text) go into an in-memory redb database; 1,000 random
-//! scans per layout run through `ranges()` as redb range scans, and are compared with a
-//! brute-force filter over the decoded values (an independent predicate written in plain Rust):
-//! no expected row is ever missing, no extra row comes back when the plan `is_exact()`, `matches()`
-//! agrees with the predicate, and salted results merged per bucket come out in unsalted order.
+//! Scan plans against a real ordered store. 100,000 keys of each layout (salted, hashed, desc
+//! strings, width/Option/nested, whole-key salt, fixed without a prefix, salted and hashed text)
+//! go into an in-memory redb database; 1,000 random scans per layout run through `ranges()` as redb
+//! range scans, and are compared with a brute-force filter over the decoded values (an independent
+//! predicate written in plain Rust): no expected row is ever missing, no extra row comes back when
+//! the plan `is_exact()`, `matches()` agrees with the predicate, and salted results merged per
+//! bucket come out in unsalted order.
 
 use std::collections::BTreeSet;
 use std::ops::Bound;
