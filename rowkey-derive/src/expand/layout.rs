@@ -104,6 +104,7 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
             #[automatically_derived]
             impl #impl_generics #ident #ty_generics #where_clause {
                 #[doc = #explain_doc]
+                #[inline]
                 pub fn explain(__rowkey_key: &[u8]) -> #p::Result<#p::Explained, #p::DecodeError> {
                     use #p::{ShowDebug as _, ShowOpaque as _};
                     let __rowkey_v = <#ident as #p::DecodeKey>::decode(__rowkey_key)?;

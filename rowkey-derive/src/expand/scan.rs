@@ -57,14 +57,20 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
             .fields
             .iter()
             .any(|f| f.kind.is_variable(f.attrs.width.map(|w| w.value)));
-    let len = quote!({ #p::fixed_or_zero(<#concrete as #p::RowKey>::FIXED_LEN) });
-    let (state_inner, range_final) = if fixed_lane {
+    // Named once: every mention of the length as a `{ .. }` argument would be a constant of its
+    // own for the compiler to check and evaluate.
+    let (state_inner, range_final, lane_items) = if fixed_lane {
         (
-            quote!(#p::FixedScan<#concrete, #len>),
-            quote!(#p::FixedRange<#concrete, #len>),
+            quote!(__RowkeyFixedScan),
+            quote!(__RowkeyFixedRange),
+            quote! {
+                const __ROWKEY_LEN: usize = #p::fixed_or_zero(<#concrete as #p::RowKey>::FIXED_LEN);
+                type __RowkeyFixedScan = #p::FixedScan<#concrete, __ROWKEY_LEN>;
+                type __RowkeyFixedRange = #p::FixedRange<#concrete, __ROWKEY_LEN>;
+            },
         )
     } else {
-        (scan.clone(), scan.clone())
+        (scan.clone(), scan.clone(), TokenStream::new())
     };
     let field_list = s
         .fields
@@ -109,6 +115,7 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
             #[automatically_derived]
             impl ::core::ops::Deref for #state {
                 type Target = #state_inner;
+                #[inline]
                 fn deref(&self) -> &#state_inner {
                     &self.0
                 }
@@ -116,6 +123,7 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
 
             #[automatically_derived]
             impl ::core::convert::From<#state> for #scan {
+                #[inline]
                 fn from(state: #state) -> #scan {
                     ::core::convert::From::from(state.0)
                 }
@@ -131,6 +139,7 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
                 #whole_key,
                 <#concrete as #p::RowKey>::FIXED_LEN.is_some(),
             )#in_text;
+            #lane_items
 
             #(#state_defs)*
 

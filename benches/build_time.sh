@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# The derive's own cost: build times of a crate with 50 derived key layouts, beside the same 50
+# structs deriving serde's Serialize and Deserialize. Generates both crates in a scratch directory
+# (one shared target directory, so dependencies are built once per pass), then times, RUNS times
+# each, in the dev profile:
+#   clean        `cargo clean` then `cargo build`: dependencies (syn, the derive) and the crate
+#   crate only   the crate rebuilt from scratch with its dependencies already built
+#   incremental  one struct edited, then `cargo build`
+# and prints the median of each. Usage: benches/build_time.sh [RUNS] (default 3).
+set -euo pipefail
+
+runs="${1:-3}"
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+work="${TMPDIR:-/tmp}/rowkey-build-time"
+rm -rf "$work"
+mkdir -p "$work"
+
+# One struct per layout family, cycled: ints with desc and width, strings inside and last,
+# Option, floats, byte arrays, bool. Attributes only in the rowkey crate.
+layout() { # $1 = index, $2 = rowkey|serde
+    local i="$1" attr_desc="" attr_width=""
+    if [ "$2" = rowkey ]; then
+        attr_desc="#[rowkey(desc)]"
+        attr_width="#[rowkey(width = 5)]"
+    fi
+    case $((i % 5)) in
+    0) printf 'pub struct Layout%d { pub user: u64, %s pub ts: i64, pub kind: u32 }\n' "$i" "$attr_desc" ;;
+    1) printf 'pub struct Layout%d { pub tenant: String, %s pub ts: i64, pub host: String }\n' "$i" "$attr_desc" ;;
+    2) printf 'pub struct Layout%d { pub shard: u16, pub id: Option<u32>, %s pub seq: u64, pub tag: Vec<u8> }\n' "$i" "$attr_width" ;;
+    3) printf 'pub struct Layout%d { pub region: [u8; 4], pub score: f64, pub live: bool, pub name: String }\n' "$i" ;;
+    4) printf 'pub struct Layout%d { pub a: u8, pub b: i16, pub c: u32, pub d: i64, %s pub e: u64 }\n' "$i" "$attr_desc" ;;
+    esac
+}
+
+make_crate() { # $1 = rowkey|serde
+    local dir="$work/$1"
+    mkdir -p "$dir/src"
+    if [ "$1" = rowkey ]; then
+        printf '[package]\nname = "layouts-rowkey"\nversion = "0.0.0"\nedition = "2021"\npublish = false\n\n[dependencies]\nrowkey = { path = "%s" }\n\n[workspace]\n' "$repo" >"$dir/Cargo.toml"
+        echo 'use rowkey::RowKey;' >"$dir/src/lib.rs"
+        derive='#[derive(RowKey)]'
+    else
+        printf '[package]\nname = "layouts-serde"\nversion = "0.0.0"\nedition = "2021"\npublish = false\n\n[dependencies]\nserde = { version = "1", features = ["derive"] }\n\n[workspace]\n' >"$dir/Cargo.toml"
+        echo 'use serde::{Deserialize, Serialize};' >"$dir/src/lib.rs"
+        derive='#[derive(Serialize, Deserialize)]'
+    fi
+    for i in $(seq 0 49); do
+        echo "$derive" >>"$dir/src/lib.rs"
+        layout "$i" "$1" >>"$dir/src/lib.rs"
+    done
+    # The lockfile of this repository pins the versions both crates resolve to.
+    cp "$repo/Cargo.lock" "$dir/Cargo.lock"
+}
+
+seconds() { # runs "$@" quietly and prints its wall time in seconds
+    local start end
+    start=$(date +%s.%N)
+    "$@" >/dev/null 2>&1
+    end=$(date +%s.%N)
+    awk "BEGIN { print $end - $start }"
+}
+
+median() { sort -n | awk '{ v[NR] = $1 } END { printf "%.2f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+make_crate rowkey
+make_crate serde
+export CARGO_TARGET_DIR="$work/target"
+
+for crate in rowkey serde; do
+    dir="$work/$crate"
+    name="layouts-$crate"
+    clean=() only=() incr=()
+    for run in $(seq 1 "$runs"); do
+        echo "[$crate] run $run/$runs" >&2
+        clean+=("$(cd "$dir" && cargo clean >/dev/null 2>&1 && seconds cargo build)")
+        only+=("$(cd "$dir" && cargo clean -p "$name" >/dev/null 2>&1 && seconds cargo build)")
+        # Edit one struct (a field renamed), as a developer changing a layout would.
+        sed -i -E "/^pub struct Layout0 /s/pub kind[_0-9]*: u32/pub kind_$run: u32/" "$dir/src/lib.rs"
+        incr+=("$(cd "$dir" && seconds cargo build)")
+    done
+    printf '%s\tclean %ss\tcrate only %ss\tincremental %ss\n' "$crate" \
+        "$(printf '%s\n' "${clean[@]}" | median)" \
+        "$(printf '%s\n' "${only[@]}" | median)" \
+        "$(printf '%s\n' "${incr[@]}" | median)"
+done
