@@ -247,5 +247,5 @@ pub mod __private {
         KeyField, Layout, Order, Prefix, RowKey, SaltHash, SaltedKey, Segment, TextRule, ValueSink,
     };
     #[cfg(feature = "alloc")]
-    pub use rowkey_core::{Explained, FixedRange, FixedScan, Scan, ScanLayout};
+    pub use rowkey_core::{Explained, FixedRange, FixedScan, Scan, ScanLayout, ScanState};
 }

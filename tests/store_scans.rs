@@ -860,8 +860,7 @@ fn fixed_layout_scans_match_brute_force() {
                         .site(row.site)
                         .ts(row.ts)
                         .channel(row.channel)
-                        .kind_in(kinds.clone())
-                        .into(),
+                        .kind_in(kinds.clone()),
                     |v| {
                         v.site == row.site
                             && v.ts == row.ts

@@ -472,6 +472,48 @@ impl<K: ?Sized, const N: usize> FixedScan<K, N> {
         }
     }
 
+    /// [`bind_range`](FixedScan::bind_range) from any `RangeBounds`: the generated `f_range` is one
+    /// call, so the compiler checks the generic part once, here.
+    #[doc(hidden)]
+    #[inline]
+    pub fn bind_range_of<T: KeyField + ?Sized, R: core::ops::RangeBounds<T>>(
+        self,
+        range: R,
+        mode: FieldMode,
+    ) -> FixedRange<K, N> {
+        self.bind_range(range.start_bound(), range.end_bound(), mode)
+    }
+
+    /// [`bind_in`](FixedScan::bind_in) for a string field: anything that yields `AsRef<str>`.
+    #[doc(hidden)]
+    #[must_use]
+    #[inline]
+    pub fn bind_in_str<I>(self, values: I, mode: FieldMode) -> Self
+    where
+        I: IntoIterator,
+        I::Item: AsRef<str>,
+    {
+        self.bind_in(
+            values.into_iter().map(crate::derive_support::StrValue),
+            mode,
+        )
+    }
+
+    /// [`bind_in`](FixedScan::bind_in) for a bytes field: anything that yields `AsRef<[u8]>`.
+    #[doc(hidden)]
+    #[must_use]
+    #[inline]
+    pub fn bind_in_bytes<I>(self, values: I, mode: FieldMode) -> Self
+    where
+        I: IntoIterator,
+        I::Item: AsRef<[u8]>,
+    {
+        self.bind_in(
+            values.into_iter().map(crate::derive_support::BytesValue),
+            mode,
+        )
+    }
+
     /// Restricts the next field, a string or bytes field placed with `mode`, to content that
     /// starts with `prefix`.
     #[doc(hidden)]

@@ -569,6 +569,26 @@ struct FieldPlan {
     tail: Tail,
 }
 
+/// A state of a generated scan builder: the plan it stands for. Through it every state converts
+/// into [`Scan`] with `From`/`into()`, by one impl here rather than one per state: the compiler
+/// checked each of those against all the others, which cost more build time than the rest of
+/// the scan builder.
+#[doc(hidden)]
+pub trait ScanState {
+    /// The key type the plan scans.
+    type Key: ?Sized;
+
+    /// The plan of the fields bound so far.
+    fn into_scan(self) -> Scan<Self::Key>;
+}
+
+impl<S: ScanState> From<S> for Scan<S::Key> {
+    #[inline]
+    fn from(state: S) -> Self {
+        state.into_scan()
+    }
+}
+
 /// A plan holds only bytes, so it clones whatever `K` is.
 impl<K: ?Sized> Clone for Scan<K> {
     fn clone(&self) -> Self {
@@ -707,6 +727,49 @@ impl<K: ?Sized> Scan<K> {
         if let Plan::Fields(plan) = &mut self.plan {
             plan.bind_range(start, end, mode);
         }
+    }
+
+    /// [`bind_range`](Scan::bind_range) from any `RangeBounds`: the generated `f_range` is one
+    /// call, so the compiler checks the generic part once, here.
+    #[doc(hidden)]
+    #[must_use]
+    #[inline]
+    pub fn bind_range_of<T: KeyField + ?Sized, R: core::ops::RangeBounds<T>>(
+        self,
+        range: R,
+        mode: FieldMode,
+    ) -> Self {
+        self.bind_range(range.start_bound(), range.end_bound(), mode)
+    }
+
+    /// [`bind_in`](Scan::bind_in) for a string field: anything that yields `AsRef<str>`.
+    #[doc(hidden)]
+    #[must_use]
+    #[inline]
+    pub fn bind_in_str<I>(self, values: I, mode: FieldMode) -> Self
+    where
+        I: IntoIterator,
+        I::Item: AsRef<str>,
+    {
+        self.bind_in(
+            values.into_iter().map(crate::derive_support::StrValue),
+            mode,
+        )
+    }
+
+    /// [`bind_in`](Scan::bind_in) for a bytes field: anything that yields `AsRef<[u8]>`.
+    #[doc(hidden)]
+    #[must_use]
+    #[inline]
+    pub fn bind_in_bytes<I>(self, values: I, mode: FieldMode) -> Self
+    where
+        I: IntoIterator,
+        I::Item: AsRef<[u8]>,
+    {
+        self.bind_in(
+            values.into_iter().map(crate::derive_support::BytesValue),
+            mode,
+        )
     }
 
     /// Restricts the next field, a string or bytes field placed with `mode`, to content that

@@ -122,10 +122,11 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
             }
 
             #[automatically_derived]
-            impl ::core::convert::From<#state> for #scan {
+            impl #p::ScanState for #state {
+                type Key = #concrete;
                 #[inline]
-                fn from(state: #state) -> #scan {
-                    ::core::convert::From::from(state.0)
+                fn into_scan(self) -> #scan {
+                    ::core::convert::From::from(self.0)
                 }
             }
         }
@@ -206,7 +207,7 @@ fn field_methods(
                     I: ::core::iter::IntoIterator,
                     I::Item: ::core::convert::AsRef<str>,
                 {
-                    #wrap_next(self.0.bind_in(::core::iter::Iterator::map(::core::iter::IntoIterator::into_iter(values), #p::StrValue), #mode))
+                    #wrap_next(self.0.bind_in_str(values, #mode))
                 }
             },
             quote!(&'__rowkey_r str),
@@ -225,7 +226,7 @@ fn field_methods(
                     I: ::core::iter::IntoIterator,
                     I::Item: ::core::convert::AsRef<[u8]>,
                 {
-                    #wrap_next(self.0.bind_in(::core::iter::Iterator::map(::core::iter::IntoIterator::into_iter(values), #p::BytesValue), #mode))
+                    #wrap_next(self.0.bind_in_bytes(values, #mode))
                 }
             },
             quote!(&'__rowkey_r [u8]),
@@ -259,11 +260,7 @@ fn field_methods(
             where
                 R: ::core::ops::RangeBounds<#range_ty>,
             {
-                self.0.bind_range(
-                    ::core::ops::RangeBounds::start_bound(&range),
-                    ::core::ops::RangeBounds::end_bound(&range),
-                    #mode,
-                )
+                self.0.bind_range_of(range, #mode)
             }
         }
     });
