@@ -1,6 +1,7 @@
 //! Scan planning cost, side by side with encoding one key of the same layout: a single-range plan
 //! on a fixed layout should cost about one key encode (and allocates nothing: see
-//! tests/no_alloc.rs); a 1,000-value IN list is planned once per query.
+//! tests/no_alloc.rs); a 1,000-value IN list is planned once per query. The same two plans on a
+//! layout with a string field show the general planner, which the fixed lane bypasses.
 //!
 //! Run with `cargo bench --bench scan`.
 
@@ -15,6 +16,13 @@ struct Event {
     #[rowkey(desc)]
     ts: i64,
     kind: u32,
+}
+
+#[derive(RowKey)]
+struct Metric {
+    host: String,
+    #[rowkey(desc)]
+    ts: i64,
 }
 
 fn planning(c: &mut Criterion) {
@@ -48,12 +56,46 @@ fn planning(c: &mut Criterion) {
             }
         })
     });
+    group.bench_function("encode one key (to_vec, allocating)", |b| {
+        b.iter(|| {
+            let key = Event {
+                user: black_box(42),
+                ts: black_box(1_700_000_000_000),
+                kind: black_box(7),
+            };
+            black_box(key.to_vec().unwrap());
+        })
+    });
     let users: Vec<u64> = (0..1_000u64)
         .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) % 100_000)
         .collect();
     group.bench_function("IN list of 1,000 values: user_in(..).ranges()", |b| {
         b.iter(|| {
             let plan = Event::scan().user_in(black_box(&users).iter().copied());
+            black_box(plan.ranges().count());
+        })
+    });
+    group.finish();
+
+    // The general planner, for layouts outside the fixed lane: a string field makes keys vary in
+    // length.
+    let mut group = c.benchmark_group("scan planning (variable layout String, desc i64)");
+    group.bench_function("single-range plan: host(h).ts_range(a..b).ranges()", |b| {
+        b.iter(|| {
+            let plan = Metric::scan()
+                .host(black_box("web-17"))
+                .ts_range(black_box(1_700_000_000_000)..black_box(1_700_000_100_000));
+            for r in plan.ranges() {
+                black_box((r.start(), r.stop()));
+            }
+        })
+    });
+    let hosts: Vec<String> = (0..1_000u64)
+        .map(|i| format!("web-{}", i.wrapping_mul(0x9E37_79B9_7F4A_7C15) % 100_000))
+        .collect();
+    group.bench_function("IN list of 1,000 values: host_in(..).ranges()", |b| {
+        b.iter(|| {
+            let plan = Metric::scan().host_in(black_box(&hosts));
             black_box(plan.ranges().count());
         })
     });

@@ -9,10 +9,9 @@
 
 use alloc::boxed::Box;
 use alloc::vec::Vec;
-use core::cmp::Ordering;
 use core::ops::Bound;
 
-use super::{KeyBuf, KeyRange, Ranges, Scan, ScanLayout};
+use super::{cmp_short, KeyBuf, KeyRange, Ranges, Scan, ScanLayout};
 use crate::error::EncodeErrorKind;
 use crate::field::{FieldMode, KeyField};
 
@@ -144,28 +143,6 @@ fn merged<const N: usize>(sorted: impl Iterator<Item = Bounds<N>>) -> Vec<KeyRan
         });
     }
     out
-}
-
-/// Byte-string order, eight bytes at a time: keys are short, and a call to `memcmp` per
-/// comparison was most of the cost of sorting a long IN list.
-#[inline]
-fn cmp_short(a: &[u8], b: &[u8]) -> Ordering {
-    let common = a.len().min(b.len());
-    let (mut x, mut y) = (&a[..common], &b[..common]);
-    while let (Some((x8, x_rest)), Some((y8, y_rest))) =
-        (x.split_first_chunk::<8>(), y.split_first_chunk::<8>())
-    {
-        if x8 != y8 {
-            return u64::from_be_bytes(*x8).cmp(&u64::from_be_bytes(*y8));
-        }
-        (x, y) = (x_rest, y_rest);
-    }
-    for (p, q) in x.iter().zip(y) {
-        if p != q {
-            return p.cmp(q);
-        }
-    }
-    a.len().cmp(&b.len())
 }
 
 /// `[p, next prefix of p)` for the first `len` bytes `p` of `bytes`: every key that starts with them.

@@ -158,6 +158,28 @@ impl core::fmt::Debug for KeyBuf {
     }
 }
 
+/// Byte-string order, eight bytes at a time: keys are short, and a call to `memcmp` per
+/// comparison was most of the cost of sorting a long IN list.
+#[inline]
+pub(crate) fn cmp_short(a: &[u8], b: &[u8]) -> Ordering {
+    let common = a.len().min(b.len());
+    let (mut x, mut y) = (&a[..common], &b[..common]);
+    while let (Some((x8, x_rest)), Some((y8, y_rest))) =
+        (x.split_first_chunk::<8>(), y.split_first_chunk::<8>())
+    {
+        if x8 != y8 {
+            return u64::from_be_bytes(*x8).cmp(&u64::from_be_bytes(*y8));
+        }
+        (x, y) = (x_rest, y_rest);
+    }
+    for (p, q) in x.iter().zip(y) {
+        if p != q {
+            return p.cmp(q);
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
 /// The first key after every key that starts with `prefix`: `prefix` with its trailing `FF` bytes
 /// removed and its last byte incremented; empty (the end of the table) when `prefix` is empty or
 /// all `FF`. HBase's `ClientUtil.calculateTheClosestNextRowKeyForPrefix`.
@@ -286,7 +308,7 @@ impl KeyRange {
 
     /// Orders by start, an empty start first.
     pub(crate) fn cmp_start(&self, other: &KeyRange) -> Ordering {
-        self.start().cmp(other.start())
+        cmp_short(self.start(), other.start())
     }
 }
 
@@ -612,6 +634,7 @@ impl<K: ?Sized> core::fmt::Debug for Scan<K> {
 impl<K: ?Sized> Scan<K> {
     /// A plan over the whole table. Use the generated `K::scan()`.
     #[doc(hidden)]
+    #[inline]
     pub fn new(layout: &'static ScanLayout) -> Self {
         Scan::with_bodies(layout, core::iter::once(&[][..]), 0, false)
     }
@@ -670,6 +693,7 @@ impl<K: ?Sized> Scan<K> {
     /// Binds the next field to `value`, placed with `mode`.
     #[doc(hidden)]
     #[must_use]
+    #[inline]
     pub fn bind_eq<T: KeyField + ?Sized>(mut self, value: &T, mode: FieldMode) -> Self {
         self.bind_eq_in_place(value, mode);
         self
@@ -685,6 +709,7 @@ impl<K: ?Sized> Scan<K> {
     /// Binds the next field to any of `values`, placed with `mode`.
     #[doc(hidden)]
     #[must_use]
+    #[inline]
     pub fn bind_in<T: KeyField, I: IntoIterator<Item = T>>(
         mut self,
         values: I,
@@ -708,6 +733,7 @@ impl<K: ?Sized> Scan<K> {
     /// placed with `mode`.
     #[doc(hidden)]
     #[must_use]
+    #[inline]
     pub fn bind_range<T: KeyField + ?Sized>(
         mut self,
         start: Bound<&T>,
@@ -776,6 +802,7 @@ impl<K: ?Sized> Scan<K> {
     /// starts with `prefix`.
     #[doc(hidden)]
     #[must_use]
+    #[inline]
     pub fn bind_prefix(mut self, prefix: &[u8], mode: FieldMode) -> Self {
         if let Plan::Fields(plan) = &mut self.plan {
             plan.bind_prefix(prefix, mode);
@@ -895,7 +922,7 @@ impl FieldPlan {
         }
         // Duplicate values give equal alternatives; removing them keeps `ranges` proportional to
         // the distinct values.
-        out.sort_unstable_by(|a, b| a.body.as_slice().cmp(b.body.as_slice()));
+        out.sort_unstable_by(|a, b| cmp_short(a.body.as_slice(), b.body.as_slice()));
         out.dedup_by(|a, b| a.body == b.body);
         let empty = out.is_empty();
         self.alts = Alts::Many(out);
@@ -1075,7 +1102,7 @@ impl FieldPlan {
         }
         // Alternatives are sorted by body, so without a prefix (or with one known salt byte per
         // alternative) the ranges usually come out in order already.
-        if !ranges.windows(2).all(|w| w[0].start() <= w[1].start()) {
+        if !ranges.windows(2).all(|w| w[0].cmp_start(&w[1]).is_le()) {
             ranges.sort_unstable_by(KeyRange::cmp_start);
         }
         Ranges::many(merge(ranges, matches!(prefix, Prefix::Salt(_))))
@@ -1395,9 +1422,11 @@ pub(crate) fn merge(ranges: Vec<KeyRange>, buckets: bool) -> Vec<KeyRange> {
     for r in ranges {
         if let Some(prev) = out.last_mut() {
             let same_bucket = !buckets || prev.start().first() == r.start().first();
-            let touches = prev.stop().is_empty() || r.start() <= prev.stop();
+            let touches = prev.stop().is_empty() || cmp_short(r.start(), prev.stop()).is_le();
             if same_bucket && touches {
-                if !prev.stop().is_empty() && (r.stop().is_empty() || r.stop() > prev.stop()) {
+                if !prev.stop().is_empty()
+                    && (r.stop().is_empty() || cmp_short(r.stop(), prev.stop()).is_gt())
+                {
                     prev.stop = r.stop;
                 }
                 continue;
