@@ -147,10 +147,14 @@
 //!
 //! `K::scan()` walks the fields in key order. For the field `f` that comes next, `.f(v)` binds it,
 //! `.f_in(values)` binds it to a list, and `.f_range(r)` or (strings and bytes) `.f_prefix(p)`
-//! end the scan with a range. Binding out of key order does not compile. The result derefs to a
-//! [`Scan`]: [`Scan::ranges`] gives the sorted, non-overlapping [`KeyRange`]s to scan,
-//! [`Scan::matches`] checks one key exactly, and [`Scan::is_exact`] says whether every key in the
-//! ranges matches.
+//! end the scan with a range. Binding out of key order does not compile. Every state has
+//! `ranges()`, the sorted, non-overlapping [`KeyRange`]s to scan, `matches(&[u8])`, which checks
+//! one key exactly, and `is_exact()`, which says whether every key in the ranges matches.
+//!
+//! Every state also converts into a [`Scan`] with `into()` (or `Scan::from`), the one type to pass
+//! a plan around as. A layout whose keys all have the same length and no salt or hash prefix plans
+//! in a fast lane ([`FixedScan`], and [`FixedRange`] after a range): the bound bytes go into arrays
+//! of the key's length, so a single-range plan costs about as much as an allocating `to_vec`.
 //!
 //! ```
 //! use rowkey::RowKey;
@@ -168,6 +172,13 @@
 //! assert!(plan.matches(&Reading { sensor: 7, ts: 150 }.to_vec()?));
 //! assert!(!plan.matches(&Reading { sensor: 7, ts: 200 }.to_vec()?));
 //! assert!(ranges[0].contains(&Reading { sensor: 7, ts: 100 }.to_vec()?));
+//!
+//! // One type for any plan of `Reading`, from any state of the builder.
+//! fn run(plan: &rowkey::Scan<Reading>) -> usize {
+//!     plan.ranges().count()
+//! }
+//! assert_eq!(run(&plan.into()), 1);
+//! assert_eq!(run(&Reading::scan().sensor_in([7, 9]).into()), 2);
 //! # Ok::<(), rowkey::EncodeError>(())
 //! ```
 //!

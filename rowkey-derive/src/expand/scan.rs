@@ -1,7 +1,8 @@
 //! `K::scan()`: the typed scan builder. One state type per field position, each offering the
 //! methods of the field that comes next, so binding fields out of key order does not compile. The
-//! states forward to `rowkey::Scan`, which holds the planning logic, and dereference to it for
-//! `ranges()`, `matches()` and `is_exact()`.
+//! states forward to the core's planners, which hold the logic, and dereference to them for
+//! `ranges()`, `matches()` and `is_exact()`: `rowkey::FixedScan` for layouts of one length without
+//! a prefix, `rowkey::Scan` for the rest. Every state converts into `rowkey::Scan`.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
