@@ -307,7 +307,12 @@ pub fn to_array<K: RowKey + ?Sized, const N: usize>(key: &K) -> Result<[u8; N], 
 #[inline(always)]
 pub fn encode_discriminant(d: u8, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
     if mode.is_text() {
-        return crate::codec::text::encode_int(u128::from(d), 255, out, mode);
+        return crate::codec::text::encode_int(
+            u128::from(d),
+            const { crate::codec::text::Number::of(255) },
+            out,
+            mode,
+        );
     }
     crate::codec::put(&[d], out, mode)
 }
@@ -316,7 +321,7 @@ pub fn encode_discriminant(d: u8, out: &mut [u8], mode: FieldMode) -> Result<usi
 #[inline(always)]
 pub fn discriminant_len(mode: FieldMode) -> usize {
     if mode.is_text() {
-        crate::codec::text::int_len(255, mode)
+        crate::codec::text::int_len(const { crate::codec::text::Number::of(255) }, mode)
     } else {
         1
     }
@@ -326,7 +331,11 @@ pub fn discriminant_len(mode: FieldMode) -> usize {
 #[inline(always)]
 pub fn decode_discriminant(input: &[u8], mode: FieldMode) -> Result<(u8, usize), DecodeError> {
     if mode.is_text() {
-        let (d, n) = crate::codec::text::decode_int(input, 255, mode)?;
+        let (d, n) = crate::codec::text::decode_int(
+            input,
+            const { crate::codec::text::Number::of(255) },
+            mode,
+        )?;
         return Ok((d as u8, n));
     }
     let mut b = [0u8];

@@ -31,7 +31,7 @@ macro_rules! unsigned {
             #[inline(always)]
             fn encoded_len(&self, mode: FieldMode) -> usize {
                 if mode.is_text() {
-                    return text::int_len(<$t>::MAX as u128, mode);
+                    return text::int_len(const { text::Number::of(<$t>::MAX as u128) }, mode);
                 }
                 match mode.width() {
                     Some(w) => w,
@@ -43,7 +43,7 @@ macro_rules! unsigned {
             fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
                 const SIZE: usize = core::mem::size_of::<$t>();
                 if mode.is_text() {
-                    return text::encode_int(*self as u128, <$t>::MAX as u128, out, mode);
+                    return text::encode_int(*self as u128, const { text::Number::of(<$t>::MAX as u128) }, out, mode);
                 }
                 let w = int_width(SIZE, mode)?;
                 if w < SIZE && (*self >> (8 * w)) != 0 {
@@ -68,7 +68,7 @@ macro_rules! unsigned {
             fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
                 const SIZE: usize = core::mem::size_of::<$t>();
                 if mode.is_text() {
-                    let (v, n) = text::decode_int(input, <$t>::MAX as u128, mode)?;
+                    let (v, n) = text::decode_int(input, const { text::Number::of(<$t>::MAX as u128) }, mode)?;
                     return Ok((v as $t, n));
                 }
                 let w = match mode.width() {
@@ -97,7 +97,7 @@ macro_rules! signed {
             #[inline(always)]
             fn encoded_len(&self, mode: FieldMode) -> usize {
                 if mode.is_text() {
-                    return text::int_len(<$t>::MAX as u128, mode);
+                    return text::int_len(const { text::Number::of(<$t>::MAX as u128) }, mode);
                 }
                 match mode.width() {
                     Some(w) => w,
@@ -112,7 +112,7 @@ macro_rules! signed {
                     if *self < 0 {
                         return Err(text::negative());
                     }
-                    return text::encode_int(*self as u128, <$t>::MAX as u128, out, mode);
+                    return text::encode_int(*self as u128, const { text::Number::of(<$t>::MAX as u128) }, out, mode);
                 }
                 let w = int_width(SIZE, mode)?;
                 // In w bytes a value fits when every bit above the w-byte sign bit copies it.
@@ -140,7 +140,7 @@ macro_rules! signed {
             fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
                 const SIZE: usize = core::mem::size_of::<$t>();
                 if mode.is_text() {
-                    let (v, n) = text::decode_int(input, <$t>::MAX as u128, mode)?;
+                    let (v, n) = text::decode_int(input, const { text::Number::of(<$t>::MAX as u128) }, mode)?;
                     return Ok((v as $t, n));
                 }
                 let w = match mode.width() {

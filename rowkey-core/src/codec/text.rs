@@ -16,35 +16,89 @@ pub(crate) const fn digits_of(mut n: u128) -> usize {
     d
 }
 
-/// The digits a field takes, and the largest value they hold (`desc` subtracts from it).
-fn layout(type_max: u128, mode: FieldMode) -> (usize, u128) {
-    match mode.width() {
-        Some(w) if w < 39 => (w, 10u128.pow(w as u32) - 1),
-        Some(w) => (w, u128::MAX),
-        None => (digits_of(type_max), type_max),
+/// A number type in the text format: its largest value, and that value's digits (computed once,
+/// at compile time: counting them at run time took a `u128` division per digit).
+#[derive(Clone, Copy)]
+pub(crate) struct Number {
+    max: u128,
+    digits: usize,
+}
+
+impl Number {
+    pub(crate) const fn of(max: u128) -> Number {
+        Number {
+            max,
+            digits: digits_of(max),
+        }
     }
 }
 
-pub(crate) fn int_len(type_max: u128, mode: FieldMode) -> usize {
-    layout(type_max, mode).0
+/// The digits a field takes, and the largest value they hold (`desc` subtracts from it).
+#[inline]
+fn layout(number: Number, mode: FieldMode) -> (usize, u128) {
+    match mode.width() {
+        Some(w) if w < 39 => (w, POW10[w] - 1),
+        Some(w) => (w, u128::MAX),
+        None => (number.digits, number.max),
+    }
+}
+
+/// `10^i` for every `i` a `u128` holds.
+const POW10: [u128; 39] = {
+    let mut p = [1u128; 39];
+    let mut i = 1;
+    while i < 39 {
+        p[i] = p[i - 1] * 10;
+        i += 1;
+    }
+    p
+};
+
+/// "00" through "99": two digits per division, as `itoa` does.
+const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+2021222324252627282930313233343536373839\
+4041424344454647484950515253545556575859\
+6061626364656667686970717273747576777879\
+8081828384858687888990919293949596979899";
+
+/// Writes `n` into all of `dst`, zero-padded on the left (`n` has at most `dst.len()` digits).
+/// Arithmetic is in `u64` once the value fits: a `u128` division is a slow library call.
+fn write_digits(mut n: u128, dst: &mut [u8]) {
+    let mut end = dst.len();
+    while n > u128::from(u64::MAX) && end > 0 {
+        end -= 1;
+        dst[end] = b'0' + (n % 10) as u8;
+        n /= 10;
+    }
+    let mut m = n as u64;
+    while end >= 2 {
+        let pair = (m % 100) as usize * 2;
+        m /= 100;
+        dst[end - 2..end].copy_from_slice(&PAIRS[pair..pair + 2]);
+        end -= 2;
+    }
+    if end == 1 {
+        dst[0] = b'0' + (m % 10) as u8;
+    }
+}
+
+pub(crate) fn int_len(number: Number, mode: FieldMode) -> usize {
+    layout(number, mode).0
 }
 
 pub(crate) fn encode_int(
     v: u128,
-    type_max: u128,
+    number: Number,
     out: &mut [u8],
     mode: FieldMode,
 ) -> Result<usize, EncodeError> {
-    let (digits, max) = layout(type_max, mode);
+    let (digits, max) = layout(number, mode);
     if v > max {
         return Err(EncodeError::new(EncodeErrorKind::TooWide { width: digits }));
     }
-    let mut stored = if mode.is_desc() { max - v } else { v };
+    let stored = if mode.is_desc() { max - v } else { v };
     let dst = out_prefix(out, digits)?;
-    for slot in dst.iter_mut().rev() {
-        *slot = b'0' + (stored % 10) as u8;
-        stored /= 10;
-    }
+    write_digits(stored, dst);
     if mode.is_reverse() {
         dst.reverse();
     }
@@ -53,11 +107,45 @@ pub(crate) fn encode_int(
 
 pub(crate) fn decode_int(
     input: &[u8],
-    type_max: u128,
+    number: Number,
     mode: FieldMode,
 ) -> Result<(u128, usize), DecodeError> {
-    let (digits, max) = layout(type_max, mode);
+    let (digits, max) = layout(number, mode);
     let stored = take(input, digits)?;
+    let value = if digits <= 19 {
+        // Nineteen digits fit a u64: no u128 multiplications.
+        let mut value: u64 = 0;
+        for i in 0..digits {
+            let b = if mode.is_reverse() {
+                stored[digits - 1 - i]
+            } else {
+                stored[i]
+            };
+            if !b.is_ascii_digit() {
+                return Err(DecodeError::new(
+                    DecodeErrorKind::InvalidText("expected a decimal digit"),
+                    i,
+                ));
+            }
+            value = value * 10 + u64::from(b - b'0');
+        }
+        u128::from(value)
+    } else {
+        parse_wide(stored, mode)?
+    };
+    if value > max {
+        return Err(out_of_range());
+    }
+    let v = if mode.is_desc() { max - value } else { value };
+    if v > number.max {
+        return Err(out_of_range());
+    }
+    Ok((v, digits))
+}
+
+/// More than nineteen digits, in `u128` with overflow checks.
+fn parse_wide(stored: &[u8], mode: FieldMode) -> Result<u128, DecodeError> {
+    let digits = stored.len();
     let mut value: u128 = 0;
     for i in 0..digits {
         let b = if mode.is_reverse() {
@@ -76,14 +164,7 @@ pub(crate) fn decode_int(
             .and_then(|v| v.checked_add(u128::from(b - b'0')))
             .ok_or_else(out_of_range)?;
     }
-    if value > max {
-        return Err(out_of_range());
-    }
-    let v = if mode.is_desc() { max - value } else { value };
-    if v > type_max {
-        return Err(out_of_range());
-    }
-    Ok((v, digits))
+    Ok(value)
 }
 
 #[cold]
