@@ -130,6 +130,49 @@ fn borrowed_layout_encode_and_decode_do_not_allocate() {
     assert_eq!((n, len2), (0, len));
 }
 
+/// Owned fields encode from where they are; text layouts format numbers in place.
+#[derive(RowKey, Debug, PartialEq)]
+struct Owned {
+    tenant: String,
+    #[rowkey(desc)]
+    ts: i64,
+    blob: Vec<u8>,
+}
+
+#[derive(RowKey, Debug, PartialEq)]
+#[rowkey(text, delimiter = ":")]
+struct Text<'a> {
+    #[rowkey(salt(buckets = 10))]
+    user: &'a str,
+    #[rowkey(desc)]
+    ts: u64,
+    #[rowkey(width = 4)]
+    shard: u32,
+}
+
+#[test]
+fn owned_and_text_layouts_encode_without_allocating() {
+    let mut buf = [0u8; 128];
+    let owned = Owned {
+        tenant: String::from("acme"),
+        ts: 9,
+        blob: vec![0, 1, 2],
+    };
+    let (n, len) = allocations(|| owned.encode_into(&mut buf).unwrap());
+    assert_eq!(n, 0);
+    assert_eq!(Owned::decode(&buf[..len]).unwrap(), owned);
+    let text = Text {
+        user: "alice",
+        ts: 1_700_000_000_000,
+        shard: 7,
+    };
+    let (n, len) = allocations(|| text.encode_into(&mut buf).unwrap());
+    assert_eq!(n, 0);
+    let (n, back) = allocations(|| Text::decode(&buf[..len]).unwrap());
+    assert_eq!(n, 0);
+    assert_eq!(back, text);
+}
+
 #[derive(RowKey, Debug, PartialEq)]
 struct Salted<'a> {
     #[rowkey(salt(buckets = 16))]
