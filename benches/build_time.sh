@@ -2,7 +2,7 @@
 # The derive's own cost: build times of a crate with 50 derived key layouts, beside the same 50
 # structs deriving serde's Serialize and Deserialize. Generates both crates in a scratch directory
 # (one shared target directory, so dependencies are built once per pass), then times, RUNS times
-# each, in the dev profile:
+# each, in the dev profile, as CPU time (user + system: on a shared machine, steadier than wall time):
 #   clean        `cargo clean` then `cargo build`: dependencies (syn, the derive) and the crate
 #   crate only   the crate rebuilt from scratch with its dependencies already built
 #   incremental  one struct edited, then `cargo build`
@@ -52,12 +52,10 @@ make_crate() { # $1 = rowkey|serde
     cp "$repo/Cargo.lock" "$dir/Cargo.lock"
 }
 
-seconds() { # runs "$@" quietly and prints its wall time in seconds
-    local start end
-    start=$(date +%s.%N)
-    "$@" >/dev/null 2>&1
-    end=$(date +%s.%N)
-    awk "BEGIN { print $end - $start }"
+seconds() { # runs "$@" quietly and prints the CPU time (user + system) it took, in seconds
+    local TIMEFORMAT='%U %S' t
+    t=$({ time "$@" >/dev/null 2>&1; } 2>&1)
+    echo "$t" | awk '{ print $1 + $2 }'
 }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { printf "%.2f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }

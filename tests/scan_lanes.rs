@@ -72,6 +72,12 @@ fn in_bounds<T: PartialOrd>(v: T, (lo, hi): (Bound<T>, Bound<T>)) -> bool {
     })
 }
 
+fn bounds_of<T: Clone>(rng: &mut Rng, values: &[T]) -> (Bound<T>, Bound<T>) {
+    let lo = rng.pick(values).clone();
+    let hi = rng.pick(values).clone();
+    (rng.bound(lo), rng.bound(hi))
+}
+
 fn bounds<T: Copy>(rng: &mut Rng, values: &[T]) -> (Bound<T>, Bound<T>) {
     let lo = *rng.pick(values);
     let hi = *rng.pick(values);
@@ -341,4 +347,91 @@ fn an_exclusive_bound_at_the_last_key_matches_nothing() {
         Scan::<Edge>::new(&LAYOUT).bind_range(Bound::Excluded(&255u8), Bound::Unbounded, A);
     assert_eq!(general.ranges().count(), 0);
     assert!(!general.matches(&Edge { a: 255, b: 0, c: 0 }.to_vec().unwrap()));
+}
+
+/// Padded string and bytes fields, with range bounds that have no encoding of their own: longer
+/// than the width, or ending in `00`. `Padded` is fixed (the fixed lane hands such bounds over),
+/// `PaddedTail` is not (the general planner), and `PaddedDesc` stores its bytes inverted.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct Padded {
+    #[rowkey(width = 3)]
+    code: String,
+    n: u8,
+}
+
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct PaddedTail {
+    #[rowkey(width = 3)]
+    code: Vec<u8>,
+    tail: String,
+}
+
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct PaddedDesc {
+    #[rowkey(width = 3, desc)]
+    code: Vec<u8>,
+    n: u8,
+}
+
+/// Every byte string over `alphabet` of at most `max` bytes.
+fn strings(alphabet: &[u8], max: usize) -> Vec<Vec<u8>> {
+    let mut all = vec![Vec::new()];
+    let mut last = vec![Vec::new()];
+    for _ in 0..max {
+        last = last
+            .iter()
+            .flat_map(|s| {
+                alphabet.iter().map(move |&b| {
+                    let mut t = s.clone();
+                    t.push(b);
+                    t
+                })
+            })
+            .collect();
+        all.extend(last.iter().cloned());
+    }
+    all
+}
+
+#[test]
+fn bounds_on_padded_fields_without_an_encoding_lose_no_rows() {
+    let alphabet = [0x00, b'a', b'b', 0x7F];
+    // Stored contents: at most 3 bytes, not ending in 00 (that would read back as padding).
+    let contents: Vec<Vec<u8>> = strings(&alphabet, 3)
+        .into_iter()
+        .filter(|c| c.last() != Some(&0))
+        .collect();
+    // Bounds: up to 5 bytes, so longer than the width and ending in 00 included.
+    let bounds = strings(&alphabet, 5);
+    let mut rng = Rng(0xBADD);
+    let mut matched = 0usize;
+    for _ in 0..3_000 {
+        let (lo, hi) = bounds_of(&mut rng, &bounds);
+        let wanted = |c: &[u8]| in_bounds(c.to_vec(), (lo.clone(), hi.clone()));
+        let to_str = |b: &Bound<Vec<u8>>| b.clone().map(|v| String::from_utf8(v).unwrap());
+        let (slo, shi) = (to_str(&lo), to_str(&hi));
+        let fixed: Scan<Padded> = Padded::scan()
+            .code_range((slo.as_ref().map(String::as_str), shi.as_ref().map(String::as_str)))
+            .into();
+        let as_slices = (lo.as_ref().map(Vec::as_slice), hi.as_ref().map(Vec::as_slice));
+        let tail: Scan<PaddedTail> = PaddedTail::scan().code_range(as_slices).into();
+        let desc: Scan<PaddedDesc> = PaddedDesc::scan().code_range(as_slices).into();
+        for c in &contents {
+            let want = wanted(c);
+            matched += usize::from(want);
+            let s = String::from_utf8(c.clone()).unwrap();
+            let k = Padded { code: s, n: 1 }.to_vec().unwrap();
+            let ranges: Vec<KeyRange> = fixed.ranges().collect();
+            assert_eq!(contains(&ranges, &k), want, "fixed {lo:?}..{hi:?}: {c:?}");
+            assert_eq!(fixed.matches(&k), want, "fixed matches {lo:?}..{hi:?}: {c:?}");
+            let k = PaddedTail { code: c.clone(), tail: "x".into() }.to_vec().unwrap();
+            let ranges: Vec<KeyRange> = tail.ranges().collect();
+            assert_eq!(contains(&ranges, &k), want, "general {lo:?}..{hi:?}: {c:?}");
+            let k = PaddedDesc { code: c.clone(), n: 1 }.to_vec().unwrap();
+            let ranges: Vec<KeyRange> = desc.ranges().collect();
+            assert_eq!(contains(&ranges, &k), want, "desc {lo:?}..{hi:?}: {c:?}");
+            assert_eq!(desc.matches(&k), want, "desc matches {lo:?}..{hi:?}: {c:?}");
+        }
+    }
+    assert!(matched > 10_000, "the bounds matched too few contents: {matched}");
 }

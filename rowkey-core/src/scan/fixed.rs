@@ -208,6 +208,9 @@ fn range_after<T: KeyField + ?Sized, const N: usize>(
         Bound::Included(v) | Bound::Excluded(v) => {
             let n = match write(v, &mut from[len..], mode) {
                 Written::Bytes(n) => len + n,
+                Written::Unencodable if super::padded_stand_in(v, mode).is_some() => {
+                    return Err(NoRoom)
+                }
                 Written::Unencodable => return Ok(None),
                 Written::NoRoom => return Err(NoRoom),
             };
@@ -228,6 +231,9 @@ fn range_after<T: KeyField + ?Sized, const N: usize>(
         Bound::Included(v) | Bound::Excluded(v) => {
             let n = match write(v, &mut to[len..], mode) {
                 Written::Bytes(n) => len + n,
+                Written::Unencodable if super::padded_stand_in(v, mode).is_some() => {
+                    return Err(NoRoom)
+                }
                 Written::Unencodable => return Ok(None),
                 Written::NoRoom => return Err(NoRoom),
             };
@@ -245,7 +251,8 @@ fn range_after<T: KeyField + ?Sized, const N: usize>(
     Ok(Some((from, from_len, to, to_len)))
 }
 
-/// The fixed lane cannot hold the plan: hand it to the general planner.
+/// The fixed lane cannot hold the plan (the array is too short, or a padded string bound needs a
+/// stand-in): hand it to the general planner.
 struct NoRoom;
 
 impl<K: ?Sized, const N: usize> FixedScan<K, N> {

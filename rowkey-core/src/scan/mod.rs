@@ -1146,7 +1146,10 @@ fn range_tail<T: KeyField + ?Sized>(
     end: Bound<&T>,
     mode: FieldMode,
 ) -> Option<(Lower, Upper)> {
-    let (lo, hi) = (encode_bound(start, mode)?, encode_bound(end, mode)?);
+    let (lo, hi) = (
+        encode_bound(start, mode, true)?,
+        encode_bound(end, mode, false)?,
+    );
     // Descending fields reverse the byte order: a lower value bound is an upper bytes bound.
     let (lo, hi) = if mode.is_desc() { (hi, lo) } else { (lo, hi) };
     let lower = match lo {
@@ -1234,18 +1237,59 @@ fn text_prefix_tail(prefix: &[u8], mode: FieldMode) -> Tail {
     }
 }
 
-/// A value bound encoded with the field's mode; `None` when the value cannot be encoded.
-fn encode_bound<T: KeyField + ?Sized>(bound: Bound<&T>, mode: FieldMode) -> Option<Bound<KeyBuf>> {
+/// A value bound encoded with the field's mode; `None` when nothing can match it. `lower` says
+/// which side of the range it is (in the field's own order). A padded string bound with no
+/// encoding of its own is replaced by its stand-in ([`padded_stand_in`]).
+fn encode_bound<T: KeyField + ?Sized>(
+    bound: Bound<&T>,
+    mode: FieldMode,
+    lower: bool,
+) -> Option<Bound<KeyBuf>> {
     let encode = |v: &T| {
         let mut buf = KeyBuf::new();
         let n = v.encoded_len(mode);
         v.encode(buf.grow(n), mode).ok().map(|_| buf)
     };
-    Some(match bound {
-        Bound::Unbounded => Bound::Unbounded,
-        Bound::Included(v) => Bound::Included(encode(v)?),
-        Bound::Excluded(v) => Bound::Excluded(encode(v)?),
+    let (Bound::Included(v) | Bound::Excluded(v)) = bound else {
+        return Some(Bound::Unbounded);
+    };
+    if let Some(e) = encode(v) {
+        return Some(match bound {
+            Bound::Included(_) => Bound::Included(e),
+            _ => Bound::Excluded(e),
+        });
+    }
+    let stand_in = padded_stand_in(v, mode)?;
+    let mut buf = KeyBuf::new();
+    let n = stand_in.as_slice().encoded_len(mode);
+    stand_in.as_slice().encode(buf.grow(n), mode).ok()?;
+    // Content is at least `v` exactly when it is after the stand-in, and at most `v` exactly when
+    // it is at most the stand-in.
+    Some(if lower {
+        Bound::Excluded(buf)
+    } else {
+        Bound::Included(buf)
     })
+}
+
+/// For a bound on a string or bytes field padded to `width` that has no encoding of its own
+/// (longer than the width, or ending in `00`, which reads back as padding): the stored content it
+/// stands between. Content of at most `width` bytes that does not end in `00` is below the bound
+/// exactly when it is at most the bound cut to `width` bytes with its trailing `00`s dropped. `None`
+/// for every other field.
+pub(crate) fn padded_stand_in<T: KeyField + ?Sized>(v: &T, mode: FieldMode) -> Option<KeyBuf> {
+    let width = mode.width()?;
+    let shape = T::SHAPE;
+    if mode.is_text()
+        || !matches!(shape.width_rule(), crate::field::WidthRule::Pad)
+        || shape.fixed_len(mode) != Some(width)
+    {
+        return None;
+    }
+    let content = content_of(v, mode);
+    let cut = &content.as_slice()[..content.len().min(width)];
+    let end = cut.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
+    Some(KeyBuf::from_slice(&cut[..end]))
 }
 
 /// The tail for "content starts with `prefix`" on a string or bytes field placed with `mode`.
