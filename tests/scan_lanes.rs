@@ -411,10 +411,16 @@ fn bounds_on_padded_fields_without_an_encoding_lose_no_rows() {
         let to_str = |b: &Bound<Vec<u8>>| b.clone().map(|v| String::from_utf8(v).unwrap());
         let (slo, shi) = (to_str(&lo), to_str(&hi));
         let fixed: Scan<Padded> = Padded::scan()
-            .code_range((slo.as_ref().map(String::as_str), shi.as_ref().map(String::as_str)))
+            .code_range((
+                slo.as_ref().map(String::as_str),
+                shi.as_ref().map(String::as_str),
+            ))
             .into();
-        let as_slices = (lo.as_ref().map(Vec::as_slice), hi.as_ref().map(Vec::as_slice));
-        let tail: Scan<PaddedTail> = PaddedTail::scan().code_range(as_slices).into();
+        let as_slices = (
+            lo.as_ref().map(Vec::as_slice),
+            hi.as_ref().map(Vec::as_slice),
+        );
+        let tail: Scan<PaddedTail> = PaddedTail::scan().code_range(as_slices);
         let desc: Scan<PaddedDesc> = PaddedDesc::scan().code_range(as_slices).into();
         for c in &contents {
             let want = wanted(c);
@@ -423,15 +429,32 @@ fn bounds_on_padded_fields_without_an_encoding_lose_no_rows() {
             let k = Padded { code: s, n: 1 }.to_vec().unwrap();
             let ranges: Vec<KeyRange> = fixed.ranges().collect();
             assert_eq!(contains(&ranges, &k), want, "fixed {lo:?}..{hi:?}: {c:?}");
-            assert_eq!(fixed.matches(&k), want, "fixed matches {lo:?}..{hi:?}: {c:?}");
-            let k = PaddedTail { code: c.clone(), tail: "x".into() }.to_vec().unwrap();
+            assert_eq!(
+                fixed.matches(&k),
+                want,
+                "fixed matches {lo:?}..{hi:?}: {c:?}"
+            );
+            let k = PaddedTail {
+                code: c.clone(),
+                tail: "x".into(),
+            }
+            .to_vec()
+            .unwrap();
             let ranges: Vec<KeyRange> = tail.ranges().collect();
             assert_eq!(contains(&ranges, &k), want, "general {lo:?}..{hi:?}: {c:?}");
-            let k = PaddedDesc { code: c.clone(), n: 1 }.to_vec().unwrap();
+            let k = PaddedDesc {
+                code: c.clone(),
+                n: 1,
+            }
+            .to_vec()
+            .unwrap();
             let ranges: Vec<KeyRange> = desc.ranges().collect();
             assert_eq!(contains(&ranges, &k), want, "desc {lo:?}..{hi:?}: {c:?}");
             assert_eq!(desc.matches(&k), want, "desc matches {lo:?}..{hi:?}: {c:?}");
         }
     }
-    assert!(matched > 10_000, "the bounds matched too few contents: {matched}");
+    assert!(
+        matched > 10_000,
+        "the bounds matched too few contents: {matched}"
+    );
 }
