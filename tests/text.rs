@@ -427,3 +427,74 @@ fn text_split_keys_are_digits_and_hex() {
         .collect();
     assert_eq!(splits, ["800000"]);
 }
+
+/// A text layout whose numbers have fewer digits than their type, and one signed number: range
+/// bounds outside what the segments hold (negative, or more digits) clamp instead of emptying the
+/// plan. Checked against the predicate over every key of a grid that includes the edges.
+#[derive(RowKey, Debug, Clone, Copy, PartialEq)]
+#[rowkey(text, delimiter = ":")]
+struct Digits {
+    #[rowkey(width = 2)]
+    shard: u32,
+    #[rowkey(desc)]
+    ts: i64,
+}
+
+#[test]
+fn text_range_bounds_outside_the_digits_are_clamped() {
+    use std::ops::Bound::{self, Excluded, Included, Unbounded};
+    let shards = [0u32, 1, 50, 98, 99];
+    let tss = [0i64, 1, 77, i64::MAX - 1, i64::MAX];
+    let keys: Vec<(Digits, Vec<u8>)> = shards
+        .iter()
+        .flat_map(|&shard| tss.iter().map(move |&ts| Digits { shard, ts }))
+        .map(|d| (d, d.to_vec().unwrap()))
+        .collect();
+    let shard_bounds = [0u32, 1, 50, 99, 100, 12_345, u32::MAX];
+    let ts_bounds = [i64::MIN, -1, 0, 1, 77, i64::MAX];
+    /// Every pair of bounds made of `a` and `b`.
+    fn ranges_of<T: Copy>(a: T, b: T) -> Vec<(Bound<T>, Bound<T>)> {
+        let sides = |v| [Included(v), Excluded(v), Unbounded];
+        sides(a)
+            .into_iter()
+            .flat_map(|lo| sides(b).map(move |hi| (lo, hi)))
+            .collect()
+    }
+    fn inside<T: PartialOrd>(v: T, (lo, hi): (Bound<T>, Bound<T>)) -> bool {
+        (match lo {
+            Included(l) => v >= l,
+            Excluded(l) => v > l,
+            Unbounded => true,
+        }) && (match hi {
+            Included(h) => v <= h,
+            Excluded(h) => v < h,
+            Unbounded => true,
+        })
+    }
+    for &a in &shard_bounds {
+        for &b in &shard_bounds {
+            for r in ranges_of(a, b) {
+                let plan = Digits::scan().shard_range(r);
+                for (d, k) in &keys {
+                    let want = inside(d.shard, r);
+                    assert_eq!(plan.matches(k), want, "shard_range({r:?}) on {d:?}");
+                    let hit = plan.ranges().any(|x| x.contains(k));
+                    assert_eq!(hit, want, "ranges of shard_range({r:?}) on {d:?}");
+                }
+            }
+        }
+    }
+    for &a in &ts_bounds {
+        for &b in &ts_bounds {
+            for r in ranges_of(a, b) {
+                let plan = Digits::scan().shard(50).ts_range(r);
+                for (d, k) in &keys {
+                    let want = d.shard == 50 && inside(d.ts, r);
+                    assert_eq!(plan.matches(k), want, "ts_range({r:?}) on {d:?}");
+                    let hit = plan.ranges().any(|x| x.contains(k));
+                    assert_eq!(hit, want, "ranges of ts_range({r:?}) on {d:?}");
+                }
+            }
+        }
+    }
+}

@@ -819,7 +819,8 @@ pub trait KeyField {
         }
     }
 
-    /// For a value too wide for the `width` of `mode`: whether it lies below (`Less`) or above
+    /// For a value the field cannot store in `mode` (too wide for its `width`, or for a text
+    /// number, negative or longer than its digits): whether it lies below (`Less`) or above
     /// (`Greater`) every value the field can store. Scan planning uses it to clamp a range bound
     /// such as `..=u64::MAX` on a narrowed integer instead of treating it as matching nothing.
     /// `None` (the default) when the value fits, or the type has no such order.
@@ -831,6 +832,10 @@ pub trait KeyField {
     /// assert_eq!(70_000u32.beyond_width(w2), Some(Ordering::Greater));
     /// assert_eq!((-40_000i32).beyond_width(w2), Some(Ordering::Less));
     /// assert_eq!(7u32.beyond_width(w2), None);
+    /// // A text number of 4 digits holds 0..=9999.
+    /// let digits = FieldMode::LAST.with_text(":").with_width(4);
+    /// assert_eq!(10_000u32.beyond_width(digits), Some(Ordering::Greater));
+    /// assert_eq!((-1i64).beyond_width(FieldMode::LAST.with_text(":")), Some(Ordering::Less));
     /// ```
     fn beyond_width(&self, mode: FieldMode) -> Option<core::cmp::Ordering> {
         let _ = mode;

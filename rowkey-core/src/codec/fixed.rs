@@ -56,6 +56,10 @@ macro_rules! unsigned {
             #[inline]
             fn beyond_width(&self, mode: FieldMode) -> Option<core::cmp::Ordering> {
                 const SIZE: usize = core::mem::size_of::<$t>();
+                if mode.is_text() {
+                    let max = text::max_value(const { text::Number::of(<$t>::MAX as u128) }, mode);
+                    return (*self as u128 > max).then_some(core::cmp::Ordering::Greater);
+                }
                 match mode.width() {
                     Some(w) if w < SIZE && (*self >> (8 * w)) != 0 => Some(core::cmp::Ordering::Greater),
                     _ => None,
@@ -129,6 +133,14 @@ macro_rules! signed {
             #[inline]
             fn beyond_width(&self, mode: FieldMode) -> Option<core::cmp::Ordering> {
                 const SIZE: usize = core::mem::size_of::<$t>();
+                if mode.is_text() {
+                    // Text numbers are unsigned: every negative value is below them all.
+                    if *self < 0 {
+                        return Some(core::cmp::Ordering::Less);
+                    }
+                    let max = text::max_value(const { text::Number::of(<$t>::MAX as u128) }, mode);
+                    return (*self as u128 > max).then_some(core::cmp::Ordering::Greater);
+                }
                 let w = mode.width().filter(|&w| w < SIZE)?;
                 let high = *self >> (8 * w - 1);
                 (high != 0 && high != -1).then(|| if *self < 0 { core::cmp::Ordering::Less } else { core::cmp::Ordering::Greater })

@@ -82,6 +82,11 @@ fn write_digits(mut n: u128, dst: &mut [u8]) {
     }
 }
 
+/// The largest value a number field holds in `mode` (its type's, or `width` digits' worth).
+pub(crate) fn max_value(number: Number, mode: FieldMode) -> u128 {
+    layout(number, mode).1
+}
+
 pub(crate) fn int_len(number: Number, mode: FieldMode) -> usize {
     layout(number, mode).0
 }

@@ -1109,18 +1109,16 @@ impl FieldPlan {
     }
 }
 
-/// Range bounds in the field's own order, with a bound too wide for the field's binary `width`
-/// clamped: a lower bound below every storable value, or an upper bound above them, drops out; a
-/// lower bound above them, or an upper bound below them, leaves nothing to match (`None`).
+/// Range bounds in the field's own order, with a bound outside what the field can store clamped
+/// (past a narrowed integer's `width`, past a text number's digits, or negative on a text number):
+/// a lower bound below every storable value, or an upper bound above them, drops out; a lower bound
+/// above them, or an upper bound below them, leaves nothing to match (`None`).
 #[inline(always)]
 pub(crate) fn clamp_to_width<'v, T: KeyField + ?Sized>(
     start: Bound<&'v T>,
     end: Bound<&'v T>,
     mode: FieldMode,
 ) -> Option<(Bound<&'v T>, Bound<&'v T>)> {
-    if mode.is_text() || mode.width().is_none() {
-        return Some((start, end));
-    }
     let beyond = |b: &Bound<&T>| match b {
         Bound::Included(v) | Bound::Excluded(v) => v.beyond_width(mode),
         Bound::Unbounded => None,
