@@ -910,7 +910,8 @@ impl FieldPlan {
     ) {
         let source = self.next_is_source(layout);
         let base = core::mem::replace(&mut self.alts, Alts::Many(Vec::new()));
-        let mut out: Vec<Alt> = Vec::new();
+        let values = values.into_iter();
+        let mut out: Vec<Alt> = Vec::with_capacity(values.size_hint().0 * base.as_slice().len());
         for value in values {
             for alt in base.as_slice() {
                 let mut alt = alt.clone();
@@ -922,8 +923,7 @@ impl FieldPlan {
         }
         // Duplicate values give equal alternatives; removing them keeps `ranges` proportional to
         // the distinct values.
-        out.sort_unstable_by(|a, b| cmp_short(a.body.as_slice(), b.body.as_slice()));
-        out.dedup_by(|a, b| a.body == b.body);
+        let out = sorted_distinct(out);
         let empty = out.is_empty();
         self.alts = Alts::Many(out);
         self.after_bind(empty);
@@ -1163,6 +1163,40 @@ fn range_tail<T: KeyField + ?Sized>(
     Some((lower, upper))
 }
 
+/// Alternatives sorted by body, duplicates removed. The sort runs on small keys, the first 16
+/// bytes of each body as one integer with the body's length and index, and compares the rest only
+/// between bodies longer than that which share those bytes: an alternative is large (its body
+/// buffer and hash state), and sorting alternatives themselves was most of a long IN list's cost.
+fn sorted_distinct(alts: Vec<Alt>) -> Vec<Alt> {
+    const HEAD: usize = 16;
+    let mut keys: Vec<(u128, usize, usize)> = alts
+        .iter()
+        .enumerate()
+        .map(|(i, alt)| {
+            let body = alt.body.as_slice();
+            let mut head = [0u8; HEAD];
+            let n = body.len().min(HEAD);
+            head[..n].copy_from_slice(&body[..n]);
+            (u128::from_be_bytes(head), body.len(), i)
+        })
+        .collect();
+    // Equal heads: a body of at most 16 bytes is a prefix of the other (zero padding aside), so
+    // the shorter sorts first; two longer bodies compare their rest.
+    let rest = |i: usize| alts[i].body.as_slice().get(HEAD..).unwrap_or_default();
+    keys.sort_unstable_by(|a, b| {
+        a.0.cmp(&b.0).then_with(|| {
+            if a.1 > HEAD && b.1 > HEAD {
+                cmp_short(rest(a.2), rest(b.2))
+            } else {
+                a.1.cmp(&b.1)
+            }
+        })
+    });
+    keys.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1 && rest(a.2) == rest(b.2));
+    let mut slots: Vec<Option<Alt>> = alts.into_iter().map(Some).collect();
+    keys.iter().filter_map(|k| slots[k.2].take()).collect()
+}
+
 /// Encodes `value` onto the alternative's body and, for a prefix source, feeds its value bytes.
 fn append<T: KeyField + ?Sized>(
     alt: &mut Alt,
@@ -1364,8 +1398,13 @@ fn prefix_tail(prefix: &[u8], mode: FieldMode) -> Tail {
 /// same length. Both ends are built in place: prefix, body, then the bound.
 #[inline]
 fn range_of(alt: &Alt, tail: &Tail, point: bool, fixed: bool, prefix: &[u8]) -> Option<KeyRange> {
-    let mut start = KeyBuf::from_slice(prefix);
-    start.extend(alt.body.as_slice());
+    let mut start = if prefix.is_empty() {
+        alt.body.clone()
+    } else {
+        let mut start = KeyBuf::from_slice(prefix);
+        start.extend(alt.body.as_slice());
+        start
+    };
     let mut stop = start.clone();
     // Without a bound on the next field the range cannot be empty: stop is past start, or open.
     let bounded = matches!(tail, Tail::Range { .. });
@@ -1459,24 +1498,23 @@ fn prefix_allowed(layout: &ScanLayout, alt: &Alt, known: bool, prefix: &[u8]) ->
 }
 
 /// Merges sorted ranges that overlap or touch; with `buckets`, never across salt buckets.
-pub(crate) fn merge(ranges: Vec<KeyRange>, buckets: bool) -> Vec<KeyRange> {
-    let mut out: Vec<KeyRange> = Vec::with_capacity(ranges.len());
-    for r in ranges {
-        if let Some(prev) = out.last_mut() {
-            let same_bucket = !buckets || prev.start().first() == r.start().first();
-            let touches = prev.stop().is_empty() || cmp_short(r.start(), prev.stop()).is_le();
-            if same_bucket && touches {
-                if !prev.stop().is_empty()
-                    && (r.stop().is_empty() || cmp_short(r.stop(), prev.stop()).is_gt())
-                {
-                    prev.stop = r.stop;
-                }
-                continue;
-            }
+pub(crate) fn merge(mut ranges: Vec<KeyRange>, buckets: bool) -> Vec<KeyRange> {
+    // In place: `dedup_by` hands each range with the last one kept, which absorbs it when they
+    // overlap or touch.
+    ranges.dedup_by(|r, prev| {
+        let same_bucket = !buckets || prev.start().first() == r.start().first();
+        let touches = prev.stop().is_empty() || cmp_short(r.start(), prev.stop()).is_le();
+        if !(same_bucket && touches) {
+            return false;
         }
-        out.push(r);
-    }
-    out
+        if !prev.stop().is_empty()
+            && (r.stop().is_empty() || cmp_short(r.stop(), prev.stop()).is_gt())
+        {
+            core::mem::swap(&mut prev.stop, &mut r.stop);
+        }
+        true
+    });
+    ranges
 }
 
 /// The ranges of a plan, in order.
