@@ -13,7 +13,7 @@ use rowkey::__private::{Scan, ScanLayout};
 use rowkey::{FieldMode, KeyRange, Prefix, RowKey};
 
 mod common;
-use common::Rng;
+use common::{in_bounds, Rng};
 
 #[derive(RowKey, Debug, Clone, Copy, PartialEq)]
 struct Edge {
@@ -58,18 +58,6 @@ fn keys() -> Vec<(Edge, Vec<u8>)> {
         }
     }
     keys
-}
-
-fn in_bounds<T: PartialOrd>(v: T, (lo, hi): (Bound<T>, Bound<T>)) -> bool {
-    (match lo {
-        Bound::Included(l) => v >= l,
-        Bound::Excluded(l) => v > l,
-        Bound::Unbounded => true,
-    }) && (match hi {
-        Bound::Included(h) => v <= h,
-        Bound::Excluded(h) => v < h,
-        Bound::Unbounded => true,
-    })
 }
 
 fn bounds_of<T: Clone>(rng: &mut Rng, values: &[T]) -> (Bound<T>, Bound<T>) {
@@ -134,7 +122,7 @@ fn query(rng: &mut Rng, i: usize) -> Query {
                 general: general()
                     .bind_eq(&a, A)
                     .bind_range(as_ref(&r).0, as_ref(&r).1, B),
-                pred: Box::new(move |e| e.a == a && in_bounds(e.b, r)),
+                pred: Box::new(move |e| e.a == a && in_bounds(&e.b, &r.0, &r.1)),
             }
         }
         2 => {
@@ -152,7 +140,7 @@ fn query(rng: &mut Rng, i: usize) -> Query {
                     as_ref(&r).1,
                     C,
                 ),
-                pred: Box::new(move |e| e.a == a && e.b == b && in_bounds(e.c, r)),
+                pred: Box::new(move |e| e.a == a && e.b == b && in_bounds(&e.c, &r.0, &r.1)),
             }
         }
         3 => {
@@ -166,7 +154,7 @@ fn query(rng: &mut Rng, i: usize) -> Query {
                 }),
                 typed: typed.into(),
                 general: general().bind_range(as_ref(&r).0, as_ref(&r).1, A),
-                pred: Box::new(move |e| in_bounds(e.a, r)),
+                pred: Box::new(move |e| in_bounds(&e.a, &r.0, &r.1)),
             }
         }
         4 => {
@@ -204,7 +192,7 @@ fn query(rng: &mut Rng, i: usize) -> Query {
                     .bind_in(list_b.clone(), B)
                     .bind_range(as_ref(&r).0, as_ref(&r).1, C),
                 pred: Box::new(move |e| {
-                    la.contains(&e.a) && lb.contains(&e.b) && in_bounds(e.c, r)
+                    la.contains(&e.a) && lb.contains(&e.b) && in_bounds(&e.c, &r.0, &r.1)
                 }),
             }
         }
@@ -261,7 +249,7 @@ fn query(rng: &mut Rng, i: usize) -> Query {
                     as_ref(&r).1,
                     B,
                 ),
-                pred: Box::new(move |e| l2.contains(&e.a) && in_bounds(e.b, r)),
+                pred: Box::new(move |e| l2.contains(&e.a) && in_bounds(&e.b, &r.0, &r.1)),
             }
         }
     }
@@ -407,7 +395,7 @@ fn bounds_on_padded_fields_without_an_encoding_lose_no_rows() {
     let mut matched = 0usize;
     for _ in 0..3_000 {
         let (lo, hi) = bounds_of(&mut rng, &bounds);
-        let wanted = |c: &[u8]| in_bounds(c.to_vec(), (lo.clone(), hi.clone()));
+        let wanted = |c: &[u8]| in_bounds(&c.to_vec(), &lo, &hi);
         let to_str = |b: &Bound<Vec<u8>>| b.clone().map(|v| String::from_utf8(v).unwrap());
         let (slo, shi) = (to_str(&lo), to_str(&hi));
         let fixed: Scan<Padded> = Padded::scan()

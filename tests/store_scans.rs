@@ -15,7 +15,7 @@ use rowkey::merge::merge_by_key;
 use rowkey::{DecodeKey, KeyRange, RowKey, Scan};
 
 mod common;
-use common::Rng;
+use common::{in_bounds, Rng};
 
 const TABLE: TableDefinition<&[u8], ()> = TableDefinition::new("rows");
 const KEYS: usize = 100_000;
@@ -197,18 +197,6 @@ struct Salted {
     #[rowkey(desc)]
     ts: i64,
     kind: Kind,
-}
-
-fn in_bounds<T: PartialOrd>(v: &T, lo: &Bound<T>, hi: &Bound<T>) -> bool {
-    (match lo {
-        Bound::Included(l) => v >= l,
-        Bound::Excluded(l) => v > l,
-        Bound::Unbounded => true,
-    }) && (match hi {
-        Bound::Included(h) => v <= h,
-        Bound::Excluded(h) => v < h,
-        Bound::Unbounded => true,
-    })
 }
 
 #[test]

@@ -5,6 +5,9 @@
 use proptest::prelude::*;
 use rowkey::{DecodeErrorKind, DecodeKey, EncodeErrorKind, RowKey};
 
+mod common;
+use common::in_bounds;
+
 fn text<K: RowKey>(k: &K) -> String {
     String::from_utf8(k.to_vec().expect("encode")).expect("text keys are UTF-8")
 }
@@ -460,23 +463,12 @@ fn text_range_bounds_outside_the_digits_are_clamped() {
             .flat_map(|lo| sides(b).map(move |hi| (lo, hi)))
             .collect()
     }
-    fn inside<T: PartialOrd>(v: T, (lo, hi): (Bound<T>, Bound<T>)) -> bool {
-        (match lo {
-            Included(l) => v >= l,
-            Excluded(l) => v > l,
-            Unbounded => true,
-        }) && (match hi {
-            Included(h) => v <= h,
-            Excluded(h) => v < h,
-            Unbounded => true,
-        })
-    }
     for &a in &shard_bounds {
         for &b in &shard_bounds {
             for r in ranges_of(a, b) {
                 let plan = Digits::scan().shard_range(r);
                 for (d, k) in &keys {
-                    let want = inside(d.shard, r);
+                    let want = in_bounds(&d.shard, &r.0, &r.1);
                     assert_eq!(plan.matches(k), want, "shard_range({r:?}) on {d:?}");
                     let hit = plan.ranges().any(|x| x.contains(k));
                     assert_eq!(hit, want, "ranges of shard_range({r:?}) on {d:?}");
@@ -489,7 +481,7 @@ fn text_range_bounds_outside_the_digits_are_clamped() {
             for r in ranges_of(a, b) {
                 let plan = Digits::scan().shard(50).ts_range(r);
                 for (d, k) in &keys {
-                    let want = d.shard == 50 && inside(d.ts, r);
+                    let want = d.shard == 50 && in_bounds(&d.ts, &r.0, &r.1);
                     assert_eq!(plan.matches(k), want, "ts_range({r:?}) on {d:?}");
                     let hit = plan.ranges().any(|x| x.contains(k));
                     assert_eq!(hit, want, "ranges of ts_range({r:?}) on {d:?}");

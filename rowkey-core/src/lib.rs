@@ -64,4 +64,6 @@ pub use layout::{Explained, ExplainedSegment};
 pub use layout::{Layout, Order, Segment};
 pub use prefix::{HashPrefix, HashPrefixHasher, Prefix, Salt, SaltHash, SaltHasher, ValueSink};
 #[cfg(feature = "alloc")]
-pub use scan::{prefix_stop, FixedRange, FixedScan, KeyRange, Ranges, Scan, ScanLayout, ScanState};
+pub use scan::{
+    prefix_stop, Bind, FixedRange, FixedScan, KeyRange, Ranges, Scan, ScanLayout, ScanState,
+};

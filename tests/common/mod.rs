@@ -54,3 +54,17 @@ impl Rng {
         }
     }
 }
+
+/// Whether `v` lies between `lo` and `hi`: the predicate scans are checked against, written
+/// without the key encoding.
+pub fn in_bounds<T: PartialOrd>(v: &T, lo: &Bound<T>, hi: &Bound<T>) -> bool {
+    (match lo {
+        Bound::Included(l) => v >= l,
+        Bound::Excluded(l) => v > l,
+        Bound::Unbounded => true,
+    }) && (match hi {
+        Bound::Included(h) => v <= h,
+        Bound::Excluded(h) => v < h,
+        Bound::Unbounded => true,
+    })
+}

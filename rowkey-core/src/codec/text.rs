@@ -121,18 +121,7 @@ pub(crate) fn decode_int(
         // Nineteen digits fit a u64: no u128 multiplications.
         let mut value: u64 = 0;
         for i in 0..digits {
-            let b = if mode.is_reverse() {
-                stored[digits - 1 - i]
-            } else {
-                stored[i]
-            };
-            if !b.is_ascii_digit() {
-                return Err(DecodeError::new(
-                    DecodeErrorKind::InvalidText("expected a decimal digit"),
-                    i,
-                ));
-            }
-            value = value * 10 + u64::from(b - b'0');
+            value = value * 10 + u64::from(digit(stored, i, mode)?);
         }
         u128::from(value)
     } else {
@@ -150,26 +139,33 @@ pub(crate) fn decode_int(
 
 /// More than nineteen digits, in `u128` with overflow checks.
 fn parse_wide(stored: &[u8], mode: FieldMode) -> Result<u128, DecodeError> {
-    let digits = stored.len();
     let mut value: u128 = 0;
-    for i in 0..digits {
-        let b = if mode.is_reverse() {
-            stored[digits - 1 - i]
-        } else {
-            stored[i]
-        };
-        if !b.is_ascii_digit() {
-            return Err(DecodeError::new(
-                DecodeErrorKind::InvalidText("expected a decimal digit"),
-                i,
-            ));
-        }
+    for i in 0..stored.len() {
+        let d = u128::from(digit(stored, i, mode)?);
         value = value
             .checked_mul(10)
-            .and_then(|v| v.checked_add(u128::from(b - b'0')))
+            .and_then(|v| v.checked_add(d))
             .ok_or_else(out_of_range)?;
     }
     Ok(value)
+}
+
+/// The value of the `i`-th most significant digit (stored last-first under `reverse`).
+#[inline(always)]
+fn digit(stored: &[u8], i: usize, mode: FieldMode) -> Result<u8, DecodeError> {
+    let b = if mode.is_reverse() {
+        stored[stored.len() - 1 - i]
+    } else {
+        stored[i]
+    };
+    if b.is_ascii_digit() {
+        Ok(b - b'0')
+    } else {
+        Err(DecodeError::new(
+            DecodeErrorKind::InvalidText("expected a decimal digit"),
+            i,
+        ))
+    }
 }
 
 #[cold]

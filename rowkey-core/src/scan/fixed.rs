@@ -11,7 +11,7 @@ use alloc::boxed::Box;
 use alloc::vec::Vec;
 use core::ops::Bound;
 
-use super::{cmp_short, KeyBuf, KeyRange, Ranges, Scan, ScanLayout};
+use super::{cmp_short, Bind, KeyBuf, KeyRange, Ranges, Scan, ScanLayout};
 use crate::error::EncodeErrorKind;
 use crate::field::{FieldMode, KeyField};
 
@@ -206,13 +206,8 @@ fn range_after<T: KeyField + ?Sized, const N: usize>(
     let from_len = match lower {
         Bound::Unbounded => len,
         Bound::Included(v) | Bound::Excluded(v) => {
-            let n = match write(v, &mut from[len..], mode) {
-                Written::Bytes(n) => len + n,
-                Written::Unencodable if super::padded_stand_in(v, mode).is_some() => {
-                    return Err(NoRoom)
-                }
-                Written::Unencodable => return Ok(None),
-                Written::NoRoom => return Err(NoRoom),
+            let Some(n) = write_bound(v, &mut from, len, mode)? else {
+                return Ok(None);
             };
             if matches!(lower, Bound::Excluded(_)) {
                 // The first key after every key whose field is this value; none after all FF.
@@ -229,13 +224,8 @@ fn range_after<T: KeyField + ?Sized, const N: usize>(
     let to_len = match upper {
         Bound::Unbounded => next_prefix(&mut to, len),
         Bound::Included(v) | Bound::Excluded(v) => {
-            let n = match write(v, &mut to[len..], mode) {
-                Written::Bytes(n) => len + n,
-                Written::Unencodable if super::padded_stand_in(v, mode).is_some() => {
-                    return Err(NoRoom)
-                }
-                Written::Unencodable => return Ok(None),
-                Written::NoRoom => return Err(NoRoom),
+            let Some(n) = write_bound(v, &mut to, len, mode)? else {
+                return Ok(None);
             };
             if matches!(upper, Bound::Included(_)) {
                 next_prefix(&mut to, n)
@@ -249,6 +239,25 @@ fn range_after<T: KeyField + ?Sized, const N: usize>(
         return Ok(None);
     }
     Ok(Some((from, from_len, to, to_len)))
+}
+
+/// Writes a bound's value after the first `len` bytes of `key` and returns where it ends; `None`
+/// when the value has no encoding and so bounds nothing that can match.
+#[inline(always)]
+fn write_bound<T: KeyField + ?Sized, const N: usize>(
+    v: &T,
+    key: &mut [u8; N],
+    len: usize,
+    mode: FieldMode,
+) -> Result<Option<usize>, NoRoom> {
+    match write(v, &mut key[len..], mode) {
+        Written::Bytes(n) => Ok(Some(len + n)),
+        // A padded string bound with no encoding still bounds something: the general planner
+        // puts its stand-in in its place.
+        Written::Unencodable if super::padded_stand_in(v, mode).is_some() => Err(NoRoom),
+        Written::Unencodable => Ok(None),
+        Written::NoRoom => Err(NoRoom),
+    }
 }
 
 /// The fixed lane cannot hold the plan (the array is too short, or a padded string bound needs a
@@ -456,48 +465,6 @@ impl<K: ?Sized, const N: usize> FixedScan<K, N> {
         }
     }
 
-    /// [`bind_range`](FixedScan::bind_range) from any `RangeBounds`: the generated `f_range` is one
-    /// call, so the compiler checks the generic part once, here.
-    #[doc(hidden)]
-    #[inline]
-    pub fn bind_range_of<T: KeyField + ?Sized, R: core::ops::RangeBounds<T>>(
-        self,
-        range: R,
-        mode: FieldMode,
-    ) -> FixedRange<K, N> {
-        self.bind_range(range.start_bound(), range.end_bound(), mode)
-    }
-
-    /// [`bind_in`](FixedScan::bind_in) for a string field: anything that yields `AsRef<str>`.
-    #[doc(hidden)]
-    #[must_use]
-    #[inline]
-    pub fn bind_in_str<I>(self, values: I, mode: FieldMode) -> Self
-    where
-        I: IntoIterator,
-        I::Item: AsRef<str>,
-    {
-        self.bind_in(
-            values.into_iter().map(crate::derive_support::StrValue),
-            mode,
-        )
-    }
-
-    /// [`bind_in`](FixedScan::bind_in) for a bytes field: anything that yields `AsRef<[u8]>`.
-    #[doc(hidden)]
-    #[must_use]
-    #[inline]
-    pub fn bind_in_bytes<I>(self, values: I, mode: FieldMode) -> Self
-    where
-        I: IntoIterator,
-        I::Item: AsRef<[u8]>,
-    {
-        self.bind_in(
-            values.into_iter().map(crate::derive_support::BytesValue),
-            mode,
-        )
-    }
-
     /// Restricts the next field, a string or bytes field placed with `mode`, to content that
     /// starts with `prefix`.
     #[doc(hidden)]
@@ -568,6 +535,25 @@ impl<K: ?Sized, const N: usize> FixedScan<K, N> {
             Lane::Many(bodies) => Ranges::many(bodies.ranges()),
             Lane::General(scan) => scan.ranges(),
         }
+    }
+}
+
+impl<K: ?Sized, const N: usize> Bind for FixedScan<K, N> {
+    type Ranged = FixedRange<K, N>;
+
+    #[inline]
+    fn bind_in<T: KeyField, I: IntoIterator<Item = T>>(self, values: I, mode: FieldMode) -> Self {
+        FixedScan::bind_in(self, values, mode)
+    }
+
+    #[inline(always)]
+    fn bind_range<T: KeyField + ?Sized>(
+        self,
+        start: Bound<&T>,
+        end: Bound<&T>,
+        mode: FieldMode,
+    ) -> FixedRange<K, N> {
+        FixedScan::bind_range(self, start, end, mode)
     }
 }
 

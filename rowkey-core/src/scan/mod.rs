@@ -591,6 +591,82 @@ struct FieldPlan {
     tail: Tail,
 }
 
+/// What the generated builder calls on a planner (the general [`Scan`] or the fixed-layout lane),
+/// with the argument conversions both share written once: a range from any `RangeBounds`, and IN
+/// lists of anything that reads as a string or as bytes. Each generated method is then one call,
+/// so the compiler checks the generic part once, here.
+#[doc(hidden)]
+pub trait Bind: Sized {
+    /// What a range on the next field finishes the plan as.
+    type Ranged;
+
+    /// Binds the next field to any of `values`, placed with `mode`.
+    fn bind_in<T: KeyField, I: IntoIterator<Item = T>>(self, values: I, mode: FieldMode) -> Self;
+
+    /// Restricts the next field to values between `start` and `end`, placed with `mode`.
+    fn bind_range<T: KeyField + ?Sized>(
+        self,
+        start: Bound<&T>,
+        end: Bound<&T>,
+        mode: FieldMode,
+    ) -> Self::Ranged;
+
+    /// [`bind_range`](Bind::bind_range) from any `RangeBounds`.
+    #[inline]
+    fn bind_range_of<T: KeyField + ?Sized, R: core::ops::RangeBounds<T>>(
+        self,
+        range: R,
+        mode: FieldMode,
+    ) -> Self::Ranged {
+        self.bind_range(range.start_bound(), range.end_bound(), mode)
+    }
+
+    /// [`bind_in`](Bind::bind_in) for a string field: anything that yields `AsRef<str>`.
+    #[inline]
+    fn bind_in_str<I>(self, values: I, mode: FieldMode) -> Self
+    where
+        I: IntoIterator,
+        I::Item: AsRef<str>,
+    {
+        self.bind_in(
+            values.into_iter().map(crate::derive_support::StrValue),
+            mode,
+        )
+    }
+
+    /// [`bind_in`](Bind::bind_in) for a bytes field: anything that yields `AsRef<[u8]>`.
+    #[inline]
+    fn bind_in_bytes<I>(self, values: I, mode: FieldMode) -> Self
+    where
+        I: IntoIterator,
+        I::Item: AsRef<[u8]>,
+    {
+        self.bind_in(
+            values.into_iter().map(crate::derive_support::BytesValue),
+            mode,
+        )
+    }
+}
+
+impl<K: ?Sized> Bind for Scan<K> {
+    type Ranged = Scan<K>;
+
+    #[inline]
+    fn bind_in<T: KeyField, I: IntoIterator<Item = T>>(self, values: I, mode: FieldMode) -> Self {
+        Scan::bind_in(self, values, mode)
+    }
+
+    #[inline]
+    fn bind_range<T: KeyField + ?Sized>(
+        self,
+        start: Bound<&T>,
+        end: Bound<&T>,
+        mode: FieldMode,
+    ) -> Scan<K> {
+        Scan::bind_range(self, start, end, mode)
+    }
+}
+
 /// A state of a generated scan builder: the plan it stands for. Through it every state converts
 /// into [`Scan`] with `From`/`into()`, by one impl here rather than one per state: the compiler
 /// checked each of those against all the others, which cost more build time than the rest of
@@ -753,49 +829,6 @@ impl<K: ?Sized> Scan<K> {
         if let Plan::Fields(plan) = &mut self.plan {
             plan.bind_range(start, end, mode);
         }
-    }
-
-    /// [`bind_range`](Scan::bind_range) from any `RangeBounds`: the generated `f_range` is one
-    /// call, so the compiler checks the generic part once, here.
-    #[doc(hidden)]
-    #[must_use]
-    #[inline]
-    pub fn bind_range_of<T: KeyField + ?Sized, R: core::ops::RangeBounds<T>>(
-        self,
-        range: R,
-        mode: FieldMode,
-    ) -> Self {
-        self.bind_range(range.start_bound(), range.end_bound(), mode)
-    }
-
-    /// [`bind_in`](Scan::bind_in) for a string field: anything that yields `AsRef<str>`.
-    #[doc(hidden)]
-    #[must_use]
-    #[inline]
-    pub fn bind_in_str<I>(self, values: I, mode: FieldMode) -> Self
-    where
-        I: IntoIterator,
-        I::Item: AsRef<str>,
-    {
-        self.bind_in(
-            values.into_iter().map(crate::derive_support::StrValue),
-            mode,
-        )
-    }
-
-    /// [`bind_in`](Scan::bind_in) for a bytes field: anything that yields `AsRef<[u8]>`.
-    #[doc(hidden)]
-    #[must_use]
-    #[inline]
-    pub fn bind_in_bytes<I>(self, values: I, mode: FieldMode) -> Self
-    where
-        I: IntoIterator,
-        I::Item: AsRef<[u8]>,
-    {
-        self.bind_in(
-            values.into_iter().map(crate::derive_support::BytesValue),
-            mode,
-        )
     }
 
     /// Restricts the next field, a string or bytes field placed with `mode`, to content that

@@ -208,7 +208,7 @@ fn field_methods(
                     I: ::core::iter::IntoIterator,
                     I::Item: ::core::convert::AsRef<str>,
                 {
-                    #wrap_next(self.0.bind_in_str(values, #mode))
+                    #wrap_next(#p::Bind::bind_in_str(self.0, values, #mode))
                 }
             },
             quote!(&'__rowkey_r str),
@@ -227,7 +227,7 @@ fn field_methods(
                     I: ::core::iter::IntoIterator,
                     I::Item: ::core::convert::AsRef<[u8]>,
                 {
-                    #wrap_next(self.0.bind_in_bytes(values, #mode))
+                    #wrap_next(#p::Bind::bind_in_bytes(self.0, values, #mode))
                 }
             },
             quote!(&'__rowkey_r [u8]),
@@ -261,7 +261,7 @@ fn field_methods(
             where
                 R: ::core::ops::RangeBounds<#range_ty>,
             {
-                self.0.bind_range_of(range, #mode)
+                #p::Bind::bind_range_of(self.0, range, #mode)
             }
         }
     });
