@@ -705,11 +705,7 @@ impl<K: ?Sized, const N: usize> FixedRange<K, N> {
                 stop,
                 stop_len,
             } => key >= &start[..*start_len] && (*stop_len == 0 || key < &stop[..*stop_len]),
-            Final::Many(ranges) => {
-                // The last range that starts at or before the key is the only one that can hold it.
-                let at = ranges.partition_point(|r| r.start() <= key);
-                at > 0 && ranges[at - 1].contains(key)
-            }
+            Final::Many(ranges) => super::sorted_contain(ranges, key),
             Final::Nothing => false,
             Final::General(scan) => scan.matches(key),
         }

@@ -882,11 +882,7 @@ impl<K: ?Sized> Scan<K> {
         match &self.plan {
             Plan::Fields(plan) => plan.matches(self.layout, key),
             Plan::Range(range) => range.as_ref().is_some_and(|r| r.contains(key)),
-            Plan::Ranges(ranges) => {
-                // The last range that starts at or before the key is the only one that can hold it.
-                let at = ranges.partition_point(|r| r.start() <= key);
-                at > 0 && ranges[at - 1].contains(key)
-            }
+            Plan::Ranges(ranges) => sorted_contain(ranges, key),
         }
     }
 
@@ -1528,6 +1524,13 @@ fn prefix_allowed(layout: &ScanLayout, alt: &Alt, known: bool, prefix: &[u8]) ->
         // Unbound hash sources: the body decides (the plan is not exact).
         Prefix::Hash(_) => true,
     }
+}
+
+/// Whether sorted, non-overlapping `ranges` hold `key`: the last range that starts at or before
+/// it is the only one that can.
+pub(crate) fn sorted_contain(ranges: &[KeyRange], key: &[u8]) -> bool {
+    let at = ranges.partition_point(|r| r.start() <= key);
+    at > 0 && ranges[at - 1].contains(key)
 }
 
 /// Merges sorted ranges that overlap or touch; with `buckets`, never across salt buckets.
