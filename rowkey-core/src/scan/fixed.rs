@@ -1,11 +1,11 @@
 //! The fast lane of scan planning: a layout whose keys all have the same length and carry no salt
 //! or hash prefix. The bound fields' bytes go into an array of the key's length at offsets the
-//! compiler knows, and a range on the next field writes its start and stop in place, so planning
-//! costs about as much as encoding a key.
+//! compiler knows, a range on the next field writes its start and stop in place, and an IN list's
+//! alternatives are arrays sorted eight bytes per comparison.
 //!
-//! Anything else hands the bound bytes to the general [`Scan`], which plans the same ranges: an IN
-//! list, a string prefix, or a layout that turned out not to be fixed. The tests in
-//! `tests/scan.rs` check that both lanes give the same plans.
+//! What the lane does not hold it hands to the general [`Scan`], which plans the same ranges: a
+//! string prefix, a padded string bound with no encoding of its own, or a layout that turned out
+//! not to be fixed. `tests/scan_lanes.rs` checks both lanes against each other and brute force.
 
 use alloc::boxed::Box;
 use alloc::vec::Vec;
@@ -16,8 +16,8 @@ use crate::error::EncodeErrorKind;
 use crate::field::{FieldMode, KeyField};
 
 /// The typed builder's state for a fixed layout of `N` bytes without a prefix component; the
-/// generated `K::scan()` of such a layout starts here. It plans like [`Scan`], which it turns
-/// into when the query needs more than equalities and one range.
+/// generated `K::scan()` of such a layout starts here. It plans like [`Scan`], and converts into
+/// one with `into()`.
 ///
 /// ```
 /// use core::ops::Bound;
