@@ -588,7 +588,7 @@ pub const fn has_text_form(shape: FieldShape) -> bool {
     !matches!(shape.text_rule(), crate::field::TextRule::None)
 }
 
-pub use crate::layout::offset_after;
+pub use crate::layout::offsets;
 
 /// A value to show in `explain`: `Debug` when the type has it, a placeholder otherwise (chosen by
 /// method resolution: `(&Show(&v)).show()` finds `ShowDebug` first, then `ShowOpaque` by autoref).

@@ -211,10 +211,29 @@ impl fmt::Display for Sources {
     }
 }
 
-/// The offset of a segment: the sum of the lengths before it, when all are fixed.
+/// The offset of every segment: `lead` (the prefix and its delimiter), then each length before it
+/// and a delimiter after each; `None` from the first variable length on.
 #[doc(hidden)]
-pub const fn offset_after(lens: &[Option<usize>]) -> Option<usize> {
-    crate::derive_support::sum_fixed(lens)
+pub const fn offsets<const N: usize>(
+    lens: [Option<usize>; N],
+    lead: usize,
+    delimiter: usize,
+) -> [Option<usize>; N] {
+    let mut out = [None; N];
+    let mut at = Some(lead);
+    let mut i = 0;
+    while i < N {
+        out[i] = at;
+        at = match (at, lens[i]) {
+            (Some(a), Some(n)) => match a.checked_add(n) {
+                Some(end) => end.checked_add(delimiter),
+                None => None,
+            },
+            _ => None,
+        };
+        i += 1;
+    }
+    out
 }
 
 /// A stored key explained field by field: each segment's bytes beside its decoded value. Made by
@@ -280,6 +299,22 @@ impl Explained {
             key: crate::hbase::to_string_binary(key),
             rows: alloc::vec::Vec::new(),
         }
+    }
+
+    /// Adds the segment of `len` bytes at `*at` and moves `*at` past it and the `delimiter`.
+    #[doc(hidden)]
+    pub fn push_at(
+        &mut self,
+        key: &[u8],
+        at: &mut usize,
+        segment: &'static str,
+        len: usize,
+        value: alloc::string::String,
+        delimiter: usize,
+    ) {
+        let bytes = key.get(*at..at.saturating_add(len)).unwrap_or_default();
+        self.push(segment, bytes, value);
+        *at = at.saturating_add(len).saturating_add(delimiter);
     }
 
     #[doc(hidden)]

@@ -37,16 +37,20 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
         }
         | Prefix::Hash { sources: f, .. } => f.iter().map(|&i| field_name(&s.fields[i])).collect(),
     };
-    let mut before: Vec<TokenStream> = vec![quote!(#p::Some(#lead))];
+    // Lifetimes become `'static`: the constants below are items of their own, outside the impl's
+    // generics.
+    let tys: Vec<_> = s
+        .fields
+        .iter()
+        .map(|f| super::checks::replace_lifetimes(f.ty))
+        .collect();
+    let modes: Vec<TokenStream> = s.fields.iter().map(|f| field_mode(f, p)).collect();
+    let count = s.fields.len();
     let segments = s
         .fields
         .iter()
-        .map(|field| {
-            let ty = field.ty;
-            let mode = field_mode(field, p);
-            let offset = quote!(#p::offset_after(&[#(#before),*]));
-            before.push(quote!(#p::fixed_len::<#ty>(#mode)));
-            before.push(quote!(#p::Some(#delimiter)));
+        .enumerate()
+        .map(|(i, field)| {
             let name = field_name(field);
             let ty_name = type_name(field.ty);
             let encoding = encoding(field);
@@ -61,8 +65,8 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
                 #p::Segment {
                     name: #name,
                     ty: #ty_name,
-                    offset: #offset,
-                    len: #p::fixed_len::<#ty>(#mode),
+                    offset: __ROWKEY_OFFSETS[#i],
+                    len: __ROWKEY_LENS[#i],
                     encoding: #encoding,
                     order: #p::Order::#order,
                 }
@@ -75,7 +79,6 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
     let explain_doc = format!("Decodes a stored `{name}` key (checking its prefix) and shows each segment's bytes beside its value, for a row seen in the HBase shell.");
     let members: Vec<_> = s.fields.iter().map(|f| f.ident).collect();
     let names: Vec<String> = s.fields.iter().map(field_name).collect();
-    let modes: Vec<TokenStream> = s.fields.iter().map(|f| field_mode(f, p)).collect();
     let prefix_row = (prefix_len > 0).then(|| {
         let label = match s.prefix() {
             Prefix::Hash { .. } => "hash",
@@ -90,13 +93,19 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
         #[automatically_derived]
         impl #impl_generics #ident #ty_generics #where_clause {
             #[doc = #doc]
-            pub const LAYOUT: #p::Layout = #p::Layout {
-                name: #name,
-                text: #text,
-                prefix: <#concrete as #p::RowKey>::PREFIX,
-                prefix_sources: &[#(#sources),*],
-                segments: &[#(#segments),*],
-                fixed_len: <#concrete as #p::RowKey>::FIXED_LEN,
+            pub const LAYOUT: #p::Layout = {
+                // Each length once; the offsets are their running sums.
+                const __ROWKEY_LENS: [#p::Option<usize>; #count] = [#(#p::fixed_len::<#tys>(#modes)),*];
+                const __ROWKEY_OFFSETS: [#p::Option<usize>; #count] =
+                    #p::offsets(__ROWKEY_LENS, #lead, #delimiter);
+                #p::Layout {
+                    name: #name,
+                    text: #text,
+                    prefix: <#concrete as #p::RowKey>::PREFIX,
+                    prefix_sources: &[#(#sources),*],
+                    segments: &[#(#segments),*],
+                    fixed_len: <#concrete as #p::RowKey>::FIXED_LEN,
+                }
             };
         }
 
@@ -112,10 +121,14 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
                     #prefix_row
                     let mut __rowkey_at: usize = #lead;
                     #(
-                        let __rowkey_n = #p::KeyField::encoded_len(&__rowkey_v.#members, #modes);
-                        let __rowkey_bytes = __rowkey_key.get(__rowkey_at..__rowkey_at + __rowkey_n).unwrap_or_default();
-                        __rowkey_e.push(#names, __rowkey_bytes, (&#p::Show(&__rowkey_v.#members)).show());
-                        __rowkey_at += __rowkey_n + #delimiter;
+                        __rowkey_e.push_at(
+                            __rowkey_key,
+                            &mut __rowkey_at,
+                            #names,
+                            #p::KeyField::encoded_len(&__rowkey_v.#members, #modes),
+                            (&#p::Show(&__rowkey_v.#members)).show(),
+                            #delimiter,
+                        );
                     )*
                     #p::Ok(__rowkey_e)
                 }
