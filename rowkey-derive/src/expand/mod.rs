@@ -59,14 +59,13 @@ pub fn private_path(krate: &Option<syn::Path>) -> TokenStream {
 }
 
 fn expand_struct(s: &Struct, p: &TokenStream) -> TokenStream {
-    let p = p.clone();
-    let encode = encode::expand(s, &p);
-    let decode = decode::expand(s, &p);
-    let key = key::expand(s, &p);
-    let checks = checks::expand(s, &p);
-    let salted = prefix::salted_key_traits(s, &p);
-    let scan = scan::expand(s, &p);
-    let layout = layout::expand(s, &p);
+    let encode = encode::expand(s, p);
+    let decode = decode::expand(s, p);
+    let key = key::expand(s, p);
+    let checks = checks::expand(s, p);
+    let salted = prefix::salted_key_traits(s, p);
+    let scan = scan::expand(s, p);
+    let layout = layout::expand(s, p);
     quote! {
         #layout
         #encode
