@@ -342,7 +342,7 @@ impl<K: ?Sized, const N: usize> FixedScan<K, N> {
                 };
             }
         };
-        let mut alts: Vec<[u8; N]> = Vec::with_capacity(base.len() * values.len());
+        let mut alts: Vec<[u8; N]> = Vec::with_capacity(base.len().saturating_mul(values.len()));
         let mut width = None;
         for value in &values {
             for alt in &base {

@@ -940,7 +940,10 @@ impl FieldPlan {
         let source = self.next_is_source(layout);
         let base = core::mem::replace(&mut self.alts, Alts::Many(Vec::new()));
         let values = values.into_iter();
-        let mut out: Vec<Alt> = Vec::with_capacity(values.size_hint().0 * base.as_slice().len());
+        // Reserved from the iterator's own estimate, within reason: `0..u64::MAX` estimates more
+        // than memory holds.
+        let expected = values.size_hint().0.saturating_mul(base.as_slice().len());
+        let mut out: Vec<Alt> = Vec::with_capacity(expected.min(1 << 16));
         for value in values {
             for alt in base.as_slice() {
                 let mut alt = alt.clone();
