@@ -446,3 +446,35 @@ fn bounds_on_padded_fields_without_an_encoding_lose_no_rows() {
         "the bounds matched too few contents: {matched}"
     );
 }
+
+#[derive(RowKey, Debug, Clone, Copy, PartialEq)]
+struct Optional {
+    #[rowkey(width = 1)]
+    v: Option<i16>,
+    n: u8,
+}
+
+#[test]
+fn option_bounds_above_a_width_clamp_and_none_still_sorts_first() {
+    let values = [None, Some(-128), Some(-1), Some(0), Some(127)];
+    let keys: Vec<(Option<i16>, Vec<u8>)> = values
+        .iter()
+        .map(|&v| (v, Optional { v, n: 1 }.to_vec().unwrap()))
+        .collect();
+    // Some(1000) is above every value a 1-byte field stores, None included.
+    let below: Scan<Optional> = Optional::scan().v_range(..Some(1000)).into();
+    let above: Scan<Optional> = Optional::scan().v_range(Some(1000)..).into();
+    for (v, k) in &keys {
+        assert!(below.matches(k), "..Some(1000) holds {v:?}");
+        assert!(
+            below.ranges().any(|r| r.contains(k)),
+            "..Some(1000) scans {v:?}"
+        );
+        assert!(!above.matches(k), "Some(1000).. holds nothing, not {v:?}");
+    }
+    assert_eq!(above.ranges().count(), 0);
+    // Some(-1000) is below every stored Some, but not below None: None must stay out.
+    let from_low: Scan<Optional> = Optional::scan().v_range(Some(-1000)..).into();
+    assert!(!from_low.matches(&keys[0].1));
+    assert!(!from_low.ranges().any(|r| r.contains(&keys[0].1)));
+}

@@ -39,10 +39,13 @@ impl<T: KeyField> KeyField for Option<T> {
         }
     }
 
-    /// `None` is the least value and always fits; `Some` asks its value.
+    /// Above every stored value when the value inside is. A `Some` below every storable `Some` is
+    /// still above `None`, which is stored too, so it is not below everything: no answer.
     #[inline]
     fn beyond_width(&self, mode: FieldMode) -> Option<core::cmp::Ordering> {
-        self.as_ref().and_then(|v| v.beyond_width(mode))
+        self.as_ref()
+            .and_then(|v| v.beyond_width(mode))
+            .filter(|o| o.is_gt())
     }
 
     #[inline]
