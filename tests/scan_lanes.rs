@@ -462,8 +462,8 @@ fn option_bounds_above_a_width_clamp_and_none_still_sorts_first() {
         .map(|&v| (v, Optional { v, n: 1 }.to_vec().unwrap()))
         .collect();
     // Some(1000) is above every value a 1-byte field stores, None included.
-    let below: Scan<Optional> = Optional::scan().v_range(..Some(1000)).into();
-    let above: Scan<Optional> = Optional::scan().v_range(Some(1000)..).into();
+    let below: Scan<Optional> = Optional::scan().v_range(..Some(1000));
+    let above: Scan<Optional> = Optional::scan().v_range(Some(1000)..);
     for (v, k) in &keys {
         assert!(below.matches(k), "..Some(1000) holds {v:?}");
         assert!(
@@ -474,7 +474,7 @@ fn option_bounds_above_a_width_clamp_and_none_still_sorts_first() {
     }
     assert_eq!(above.ranges().count(), 0);
     // Some(-1000) is below every stored Some, but not below None: None must stay out.
-    let from_low: Scan<Optional> = Optional::scan().v_range(Some(-1000)..).into();
+    let from_low: Scan<Optional> = Optional::scan().v_range(Some(-1000)..);
     assert!(!from_low.matches(&keys[0].1));
     assert!(!from_low.ranges().any(|r| r.contains(&keys[0].1)));
 }
