@@ -455,7 +455,7 @@ struct Optional {
 }
 
 #[test]
-fn option_bounds_above_a_width_clamp_and_none_still_sorts_first() {
+fn option_bounds_outside_a_width_clamp_or_stand_after_none() {
     let values = [None, Some(-128), Some(-1), Some(0), Some(127)];
     let keys: Vec<(Option<i16>, Vec<u8>)> = values
         .iter()
@@ -473,8 +473,22 @@ fn option_bounds_above_a_width_clamp_and_none_still_sorts_first() {
         assert!(!above.matches(k), "Some(1000).. holds nothing, not {v:?}");
     }
     assert_eq!(above.ranges().count(), 0);
-    // Some(-1000) is below every stored Some, but not below None: None must stay out.
+    // Some(-1000) is below every stored Some but above None: it stands right after None.
     let from_low: Scan<Optional> = Optional::scan().v_range(Some(-1000)..);
-    assert!(!from_low.matches(&keys[0].1));
-    assert!(!from_low.ranges().any(|r| r.contains(&keys[0].1)));
+    let to_low: Scan<Optional> = Optional::scan().v_range(..=Some(-1000));
+    for (v, k) in &keys {
+        let some = v.is_some();
+        assert_eq!(from_low.matches(k), some, "Some(-1000).. on {v:?}");
+        assert_eq!(
+            from_low.ranges().any(|r| r.contains(k)),
+            some,
+            "scan of Some(-1000).. on {v:?}"
+        );
+        assert_eq!(to_low.matches(k), !some, "..=Some(-1000) on {v:?}");
+        assert_eq!(
+            to_low.ranges().any(|r| r.contains(k)),
+            !some,
+            "scan of ..=Some(-1000) on {v:?}"
+        );
+    }
 }

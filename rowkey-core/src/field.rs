@@ -819,6 +819,30 @@ pub trait KeyField {
         }
     }
 
+    /// For a value with no encoding of its own in `mode` that still falls among the values the field
+    /// stores: writes the encoding of the stored value just below it, so that the value lies
+    /// strictly between that one and the next. Scan planning turns a range bound `>= v` into
+    /// `> stand-in` and `<= v` into `<= stand-in`, instead of planning nothing. `None` (the
+    /// default) when there is no such value.
+    ///
+    /// Strings and bytes padded to `width`: content longer than the width, or ending in `00`
+    /// (which reads back as padding), stands after the content cut to `width` with its trailing
+    /// `00`s dropped. `Option`: a `Some` below every storable `Some` stands after `None`.
+    ///
+    /// ```
+    /// use rowkey_core::{FieldMode, KeyField};
+    /// let w3 = FieldMode::INNER.with_width(3);
+    /// let mut out = [0u8; 8];
+    /// // "abcdef" has no 3-byte encoding; every 3-byte content above "abc" is above it too.
+    /// assert_eq!("abcdef".encode_stand_in(&mut out, w3), Some(3));
+    /// assert_eq!(out[..3], *b"abc");
+    /// assert_eq!("abc".encode_stand_in(&mut out, w3), None); // it has an encoding of its own
+    /// ```
+    fn encode_stand_in(&self, out: &mut [u8], mode: FieldMode) -> Option<usize> {
+        let _ = (out, mode);
+        None
+    }
+
     /// For a value the field cannot store in `mode` (too wide for its `width`, or for a text
     /// number, negative or longer than its digits): whether it lies below (`Less`) or above
     /// (`Greater`) every value the field can store. Scan planning uses it to clamp a range bound

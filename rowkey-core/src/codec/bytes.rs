@@ -464,8 +464,29 @@ macro_rules! content_field {
                 sink.write($bytes);
                 Ok(())
             }
+
+            fn encode_stand_in(&self, out: &mut [u8], mode: FieldMode) -> Option<usize> {
+                let $v = self;
+                padded_stand_in($bytes, out, mode)
+            }
         }
     )*};
+}
+
+/// [`KeyField::encode_stand_in`] for content padded to `width` in a binary key: content that has no
+/// encoding of its own (longer than the width, or ending in `00`) sorts, among stored contents
+/// (at most `width` bytes, no trailing `00`), right after the content cut to `width` with its
+/// trailing `00`s dropped: a stored content is below it exactly when it is at most that one.
+fn padded_stand_in(content: &[u8], out: &mut [u8], mode: FieldMode) -> Option<usize> {
+    let width = mode.width()?;
+    // Reversed fields get no ranges (their order is given up), and text pads with spaces.
+    if mode.is_text() || mode.is_reverse() || (content.len() <= width && content.last() != Some(&0))
+    {
+        return None;
+    }
+    let cut = &content[..content.len().min(width)];
+    let end = cut.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
+    encode_bytes(&cut[..end], out, mode).ok()
 }
 
 content_field! {
@@ -493,6 +514,11 @@ impl<T: KeyField + ?Sized> KeyField for &T {
     #[inline(always)]
     fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
         (**self).encode(out, mode)
+    }
+
+    #[inline(always)]
+    fn encode_stand_in(&self, out: &mut [u8], mode: FieldMode) -> Option<usize> {
+        (**self).encode_stand_in(out, mode)
     }
 
     #[inline(always)]

@@ -39,6 +39,18 @@ impl<T: KeyField> KeyField for Option<T> {
         }
     }
 
+    /// A `Some` below every storable `Some` stands after `None`; otherwise the value inside
+    /// answers, behind the `Some` tag.
+    fn encode_stand_in(&self, out: &mut [u8], mode: FieldMode) -> Option<usize> {
+        let v = self.as_ref()?;
+        if v.beyond_width(mode).is_some_and(|o| o.is_lt()) {
+            return put(&[NONE], out, tag_mode(mode)).ok();
+        }
+        let n = v.encode_stand_in(out.get_mut(1..)?, mode)?;
+        put(&[SOME], out, tag_mode(mode)).ok()?;
+        Some(1 + n)
+    }
+
     /// Above every stored value when the value inside is. A `Some` below every storable `Some` is
     /// still above `None`, which is stored too, so it is not below everything: no answer.
     #[inline]

@@ -206,9 +206,7 @@ fn range_after<T: KeyField + ?Sized, const N: usize>(
     let from_len = match lower {
         Bound::Unbounded => len,
         Bound::Included(v) | Bound::Excluded(v) => {
-            let Some(n) = write_bound(v, &mut from, len, mode)? else {
-                return Ok(None);
-            };
+            let n = write_bound(v, &mut from, len, mode)?;
             if matches!(lower, Bound::Excluded(_)) {
                 // The first key after every key whose field is this value; none after all FF.
                 match next_prefix(&mut from, n) {
@@ -224,9 +222,7 @@ fn range_after<T: KeyField + ?Sized, const N: usize>(
     let to_len = match upper {
         Bound::Unbounded => next_prefix(&mut to, len),
         Bound::Included(v) | Bound::Excluded(v) => {
-            let Some(n) = write_bound(v, &mut to, len, mode)? else {
-                return Ok(None);
-            };
+            let n = write_bound(v, &mut to, len, mode)?;
             if matches!(upper, Bound::Included(_)) {
                 next_prefix(&mut to, n)
             } else {
@@ -241,27 +237,24 @@ fn range_after<T: KeyField + ?Sized, const N: usize>(
     Ok(Some((from, from_len, to, to_len)))
 }
 
-/// Writes a bound's value after the first `len` bytes of `key` and returns where it ends; `None`
-/// when the value has no encoding and so bounds nothing that can match.
+/// Writes a bound's value after the first `len` bytes of `key` and returns where it ends.
 #[inline(always)]
 fn write_bound<T: KeyField + ?Sized, const N: usize>(
     v: &T,
     key: &mut [u8; N],
     len: usize,
     mode: FieldMode,
-) -> Result<Option<usize>, NoRoom> {
+) -> Result<usize, NoRoom> {
     match write(v, &mut key[len..], mode) {
-        Written::Bytes(n) => Ok(Some(len + n)),
-        // A padded string bound with no encoding still bounds something: the general planner
-        // puts its stand-in in its place.
-        Written::Unencodable if super::padded_stand_in(v, mode).is_some() => Err(NoRoom),
-        Written::Unencodable => Ok(None),
-        Written::NoRoom => Err(NoRoom),
+        Written::Bytes(n) => Ok(len + n),
+        // A bound with no encoding may still bound something: the general planner puts its
+        // stand-in in its place.
+        Written::Unencodable | Written::NoRoom => Err(NoRoom),
     }
 }
 
-/// The fixed lane cannot hold the plan (the array is too short, or a padded string bound needs a
-/// stand-in): hand it to the general planner.
+/// The fixed lane cannot hold the plan (the array is too short, or a bound has no encoding and may
+/// need a stand-in): hand it to the general planner.
 struct NoRoom;
 
 impl<K: ?Sized, const N: usize> FixedScan<K, N> {

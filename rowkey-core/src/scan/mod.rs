@@ -1302,8 +1302,8 @@ fn text_prefix_tail(prefix: &[u8], mode: FieldMode) -> Tail {
 }
 
 /// A value bound encoded with the field's mode; `None` when nothing can match it. `lower` says
-/// which side of the range it is (in the field's own order). A padded string bound with no
-/// encoding of its own is replaced by its stand-in ([`padded_stand_in`]).
+/// which side of the range it is (in the field's own order). A bound with no encoding of its own
+/// is replaced by its stand-in ([`KeyField::encode_stand_in`]).
 fn encode_bound<T: KeyField + ?Sized>(
     bound: Bound<&T>,
     mode: FieldMode,
@@ -1323,37 +1323,17 @@ fn encode_bound<T: KeyField + ?Sized>(
             _ => Bound::Excluded(e),
         });
     }
-    let stand_in = padded_stand_in(v, mode)?;
     let mut buf = KeyBuf::new();
-    let n = stand_in.as_slice().encoded_len(mode);
-    stand_in.as_slice().encode(buf.grow(n), mode).ok()?;
-    // Content is at least `v` exactly when it is after the stand-in, and at most `v` exactly when
-    // it is at most the stand-in.
+    let mut scratch = [0u8; INLINE];
+    let n = v.encode_stand_in(&mut scratch, mode)?;
+    buf.extend(&scratch[..n]);
+    // A stored value is at least `v` exactly when it is after the stand-in, and at most `v`
+    // exactly when it is at most the stand-in.
     Some(if lower {
         Bound::Excluded(buf)
     } else {
         Bound::Included(buf)
     })
-}
-
-/// For a bound on a string or bytes field padded to `width` that has no encoding of its own
-/// (longer than the width, or ending in `00`, which reads back as padding): the stored content it
-/// stands between. Content of at most `width` bytes that does not end in `00` is below the bound
-/// exactly when it is at most the bound cut to `width` bytes with its trailing `00`s dropped. `None`
-/// for every other field.
-pub(crate) fn padded_stand_in<T: KeyField + ?Sized>(v: &T, mode: FieldMode) -> Option<KeyBuf> {
-    let width = mode.width()?;
-    let shape = T::SHAPE;
-    if mode.is_text()
-        || !matches!(shape.width_rule(), crate::field::WidthRule::Pad)
-        || shape.fixed_len(mode) != Some(width)
-    {
-        return None;
-    }
-    let content = content_of(v, mode);
-    let cut = &content.as_slice()[..content.len().min(width)];
-    let end = cut.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
-    Some(KeyBuf::from_slice(&cut[..end]))
 }
 
 /// The tail for "content starts with `prefix`" on a string or bytes field placed with `mode`.
