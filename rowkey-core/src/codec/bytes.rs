@@ -16,16 +16,18 @@ const ESCAPE: u8 = 0x00;
 const ESCAPED_ZERO: u8 = 0xFF;
 const TERMINATOR: u8 = 0x01;
 
-/// Whether the stored bytes are the content itself: a binary field in the last position, neither
-/// escaped, padded, reversed nor inverted. The codecs below check this first, inline, so the
-/// common last string of a key is a bare copy (or borrow) and the general code stays out of line.
+/// A binary field neither padded, reversed nor inverted: its content is stored as is, or escaped.
+#[inline(always)]
+fn plain(mode: FieldMode) -> bool {
+    !mode.is_text() && mode.width().is_none() && !mode.is_reverse() && !mode.is_desc()
+}
+
+/// Whether the stored bytes are the content itself: a plain field in the last position. The
+/// codecs below check this first, inline, so the common last string of a key is a bare copy (or
+/// borrow) and the general code stays out of line.
 #[inline(always)]
 fn stored_as_is(mode: FieldMode) -> bool {
-    !mode.is_text()
-        && mode.width().is_none()
-        && !mode.escapes()
-        && !mode.is_reverse()
-        && !mode.is_desc()
+    plain(mode) && !mode.escapes()
 }
 
 /// Borrows the content of a string or byte string stored as is, or escaped without a zero inside:
@@ -35,12 +37,7 @@ fn borrow_content(input: &[u8], mode: FieldMode) -> Option<(&[u8], usize)> {
     if stored_as_is(mode) {
         return Some((input, input.len()));
     }
-    if !mode.is_text()
-        && mode.width().is_none()
-        && mode.escapes()
-        && !mode.is_reverse()
-        && !mode.is_desc()
-    {
+    if plain(mode) {
         let z = input.iter().position(|&b| b == ESCAPE)?;
         if input.get(z + 1) == Some(&TERMINATOR) {
             return Some((&input[..z], z + 2));
