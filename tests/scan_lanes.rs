@@ -492,3 +492,232 @@ fn option_bounds_outside_a_width_clamp_or_stand_after_none() {
         );
     }
 }
+
+/// `f_prefix` on byte fields in every form they take: raw at the end of the key, escaped inside
+/// it, inverted by `desc`, and padded to a width, checked over every short content and prefix
+/// built from the bytes that carry meaning (00, 01, FE, FF).
+mod prefixes {
+    use super::*;
+
+    #[derive(RowKey, Debug, Clone, PartialEq)]
+    struct Last {
+        a: u8,
+        tail: Vec<u8>,
+    }
+
+    #[derive(RowKey, Debug, Clone, PartialEq)]
+    struct Inner {
+        tag: Vec<u8>,
+        n: u8,
+    }
+
+    #[derive(RowKey, Debug, Clone, PartialEq)]
+    struct InnerDesc {
+        #[rowkey(desc)]
+        tag: Vec<u8>,
+        n: u8,
+    }
+
+    #[derive(RowKey, Debug, Clone, PartialEq)]
+    struct LastDesc {
+        a: u8,
+        #[rowkey(desc)]
+        tail: Vec<u8>,
+    }
+
+    #[derive(RowKey, Debug, Clone, PartialEq)]
+    struct Padded {
+        #[rowkey(width = 3)]
+        code: Vec<u8>,
+        n: u8,
+    }
+
+    #[derive(RowKey, Debug, Clone, PartialEq)]
+    struct PaddedDesc {
+        #[rowkey(width = 3, desc)]
+        code: Vec<u8>,
+        n: u8,
+    }
+
+    const ALPHABET: [u8; 5] = [0x00, 0x01, b'a', 0xFE, 0xFF];
+
+    fn check<K: RowKey>(
+        what: &str,
+        contents: &[Vec<u8>],
+        key: impl Fn(&[u8]) -> K,
+        plan: impl Fn(&[u8]) -> Scan<K>,
+    ) {
+        let keys: Vec<(Vec<u8>, Vec<u8>)> = contents
+            .iter()
+            .map(|c| (c.clone(), key(c).to_vec().unwrap()))
+            .collect();
+        for p in strings(&ALPHABET, 3) {
+            let plan = plan(&p);
+            let ranges: Vec<KeyRange> = plan.ranges().collect();
+            for (c, k) in &keys {
+                let want = c.starts_with(&p);
+                assert_eq!(
+                    contains(&ranges, k),
+                    want,
+                    "{what} prefix {p:02X?}, content {c:02X?}"
+                );
+                assert_eq!(
+                    plan.matches(k),
+                    want,
+                    "{what} matches, prefix {p:02X?}, content {c:02X?}"
+                );
+            }
+        }
+    }
+
+    fn check_ranges<K: RowKey>(
+        what: &str,
+        contents: &[Vec<u8>],
+        key: impl Fn(&[u8]) -> K,
+        plan: impl Fn(Bound<&[u8]>, Bound<&[u8]>) -> Scan<K>,
+    ) {
+        let keys: Vec<(Vec<u8>, Vec<u8>)> = contents
+            .iter()
+            .map(|c| (c.clone(), key(c).to_vec().unwrap()))
+            .collect();
+        let bounds = strings(&ALPHABET, 2);
+        let sides = |v: &Vec<u8>| {
+            [
+                Bound::Included(v.clone()),
+                Bound::Excluded(v.clone()),
+                Bound::Unbounded,
+            ]
+        };
+        for a in &bounds {
+            for b in &bounds {
+                for lo in sides(a) {
+                    for hi in sides(b) {
+                        let plan = plan(
+                            lo.as_ref().map(Vec::as_slice),
+                            hi.as_ref().map(Vec::as_slice),
+                        );
+                        let ranges: Vec<KeyRange> = plan.ranges().collect();
+                        for (c, k) in &keys {
+                            let want = in_bounds(c, &lo, &hi);
+                            assert_eq!(
+                                contains(&ranges, k),
+                                want,
+                                "{what} {lo:02X?}..{hi:02X?}: {c:02X?}"
+                            );
+                            assert_eq!(
+                                plan.matches(k),
+                                want,
+                                "{what} matches {lo:02X?}..{hi:02X?}: {c:02X?}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ranges_on_every_form_of_a_byte_field_are_exact() {
+        let any: Vec<Vec<u8>> = strings(&ALPHABET, 3);
+        check_ranges(
+            "last",
+            &any,
+            |c| Last {
+                a: 7,
+                tail: c.to_vec(),
+            },
+            |lo, hi| Last::scan().a(7).tail_range((lo, hi)),
+        );
+        check_ranges(
+            "last desc",
+            &any,
+            |c| LastDesc {
+                a: 7,
+                tail: c.to_vec(),
+            },
+            |lo, hi| LastDesc::scan().a(7).tail_range((lo, hi)),
+        );
+        check_ranges(
+            "inner",
+            &any,
+            |c| Inner {
+                tag: c.to_vec(),
+                n: 1,
+            },
+            |lo, hi| Inner::scan().tag_range((lo, hi)),
+        );
+        check_ranges(
+            "inner desc",
+            &any,
+            |c| InnerDesc {
+                tag: c.to_vec(),
+                n: 1,
+            },
+            |lo, hi| InnerDesc::scan().tag_range((lo, hi)),
+        );
+    }
+
+    #[test]
+    fn prefixes_on_every_form_of_a_byte_field_are_exact() {
+        let any: Vec<Vec<u8>> = strings(&ALPHABET, 3);
+        let padded: Vec<Vec<u8>> = any
+            .iter()
+            .filter(|c| c.last() != Some(&0))
+            .cloned()
+            .collect();
+        check(
+            "last",
+            &any,
+            |c| Last {
+                a: 7,
+                tail: c.to_vec(),
+            },
+            |p| Last::scan().a(7).tail_prefix(p),
+        );
+        check(
+            "last desc",
+            &any,
+            |c| LastDesc {
+                a: 7,
+                tail: c.to_vec(),
+            },
+            |p| LastDesc::scan().a(7).tail_prefix(p),
+        );
+        check(
+            "inner",
+            &any,
+            |c| Inner {
+                tag: c.to_vec(),
+                n: 1,
+            },
+            |p| Inner::scan().tag_prefix(p),
+        );
+        check(
+            "inner desc",
+            &any,
+            |c| InnerDesc {
+                tag: c.to_vec(),
+                n: 1,
+            },
+            |p| InnerDesc::scan().tag_prefix(p),
+        );
+        check(
+            "padded",
+            &padded,
+            |c| Padded {
+                code: c.to_vec(),
+                n: 1,
+            },
+            |p| Padded::scan().code_prefix(p),
+        );
+        check(
+            "padded desc",
+            &padded,
+            |c| PaddedDesc {
+                code: c.to_vec(),
+                n: 1,
+            },
+            |p| PaddedDesc::scan().code_prefix(p),
+        );
+    }
+}
