@@ -721,3 +721,41 @@ mod prefixes {
         );
     }
 }
+
+#[derive(RowKey, Debug, Clone, Copy, PartialEq)]
+struct Reading {
+    x: f64,
+    n: u8,
+}
+
+/// Float bounds follow the order keys sort in, `total_cmp`'s (DESIGN §5): -0.0 is below 0.0, a
+/// negative NaN below every number and a positive NaN above.
+#[test]
+fn float_ranges_follow_total_cmp() {
+    let values = [
+        f64::NEG_INFINITY,
+        -1.5,
+        -0.0,
+        0.0,
+        2.5,
+        f64::INFINITY,
+        f64::NAN,
+        -f64::NAN,
+    ];
+    let lows = [-0.0, 0.0, -1.5, f64::NAN, -f64::NAN];
+    for &lo in &lows {
+        for &hi in &lows {
+            let plan = Reading::scan().x_range(lo..hi);
+            for &v in &values {
+                let want = v.total_cmp(&lo).is_ge() && v.total_cmp(&hi).is_lt();
+                let k = Reading { x: v, n: 1 }.to_vec().unwrap();
+                assert_eq!(plan.matches(&k), want, "{lo}..{hi} on {v}");
+                assert_eq!(
+                    plan.ranges().any(|r| r.contains(&k)),
+                    want,
+                    "scan {lo}..{hi} on {v}"
+                );
+            }
+        }
+    }
+}
