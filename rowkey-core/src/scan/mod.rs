@@ -712,7 +712,19 @@ impl<K: ?Sized> Scan<K> {
     #[doc(hidden)]
     #[inline]
     pub fn new(layout: &'static ScanLayout) -> Self {
-        Scan::with_bodies(layout, core::iter::once(&[][..]), 0, false)
+        Scan {
+            layout,
+            plan: Plan::Fields(FieldPlan {
+                alts: Alts::One(Alt {
+                    body: KeyBuf::new(),
+                    hasher: Hasher::start(layout),
+                    fed: false,
+                }),
+                eq_bound: 0,
+                tail: Tail::Open,
+            }),
+            key: PhantomData,
+        }
     }
 
     /// A plan whose first `fields` fields are bound by equality (or IN) to the encoded `bodies`,
