@@ -76,7 +76,7 @@ impl<const N: usize> Body<N> {
         if self.empty {
             return None;
         }
-        Some(prefix_range(&self.bytes, self.len))
+        Some(ArrayRange::of_prefix(&self.bytes, self.len).to_key_range())
     }
 
     /// The general plan of the same bindings.
@@ -93,11 +93,11 @@ impl<const N: usize> Body<N> {
 impl<const N: usize> Bodies<N> {
     fn ranges(&self) -> Vec<KeyRange> {
         // Sorted already; neighbours that touch (01 and 02 -> [01, 03)) are merged.
-        merged(self.alts.iter().map(|alt| {
-            let mut stop = *alt;
-            let stop_len = next_prefix(&mut stop, self.len);
-            (*alt, self.len, stop, stop_len)
-        }))
+        merged(
+            self.alts
+                .iter()
+                .map(|alt| ArrayRange::of_prefix(alt, self.len)),
+        )
     }
 
     fn into_scan<K: ?Sized>(self) -> Scan<K> {
@@ -112,47 +112,71 @@ impl<const N: usize> Bodies<N> {
 
 /// Ranges given sorted by start, with overlapping and touching ones merged, as [`KeyRange`]s.
 /// Merging on the arrays first builds one `KeyRange` per merged range.
-fn merged<const N: usize>(sorted: impl Iterator<Item = Bounds<N>>) -> Vec<KeyRange> {
+fn merged<const N: usize>(sorted: impl Iterator<Item = ArrayRange<N>>) -> Vec<KeyRange> {
     let mut out = Vec::with_capacity(sorted.size_hint().0);
-    let mut open: Option<Bounds<N>> = None;
+    let mut open: Option<ArrayRange<N>> = None;
     for next in sorted {
         if let Some(cur) = &mut open {
-            let (start, start_len, stop, stop_len) = &next;
             // An empty stop is the end of the table: it holds everything after its start.
-            if cur.3 == 0 || cmp_short(&start[..*start_len], &cur.2[..cur.3]).is_le() {
-                if cur.3 != 0
-                    && (*stop_len == 0 || cmp_short(&stop[..*stop_len], &cur.2[..cur.3]).is_gt())
+            if cur.stop_len == 0 || cmp_short(next.start(), cur.stop()).is_le() {
+                if cur.stop_len != 0
+                    && (next.stop_len == 0 || cmp_short(next.stop(), cur.stop()).is_gt())
                 {
-                    cur.2 = *stop;
-                    cur.3 = *stop_len;
+                    cur.stop = next.stop;
+                    cur.stop_len = next.stop_len;
                 }
                 continue;
             }
         }
-        if let Some((start, start_len, stop, stop_len)) = open.replace(next) {
-            out.push(KeyRange {
-                start: KeyBuf::from_array(&start, start_len),
-                stop: KeyBuf::from_array(&stop, stop_len),
-            });
-        }
+        out.extend(open.replace(next).map(|r| r.to_key_range()));
     }
-    if let Some((start, start_len, stop, stop_len)) = open {
-        out.push(KeyRange {
-            start: KeyBuf::from_array(&start, start_len),
-            stop: KeyBuf::from_array(&stop, stop_len),
-        });
-    }
+    out.extend(open.map(|r| r.to_key_range()));
     out
 }
 
-/// `[p, next prefix of p)` for the first `len` bytes `p` of `bytes`: every key that starts with them.
-#[inline(always)]
-fn prefix_range<const N: usize>(bytes: &[u8; N], len: usize) -> KeyRange {
-    let mut stop = *bytes;
-    let stop_len = next_prefix(&mut stop, len);
-    KeyRange {
-        start: KeyBuf::from_array(bytes, len),
-        stop: KeyBuf::from_array(&stop, stop_len),
+/// A range `[start, stop)` held in two arrays of the key's length; an empty stop is the end of
+/// the table.
+#[derive(Clone, Copy)]
+struct ArrayRange<const N: usize> {
+    start: [u8; N],
+    start_len: usize,
+    stop: [u8; N],
+    stop_len: usize,
+}
+
+impl<const N: usize> ArrayRange<N> {
+    /// `[p, next prefix of p)` for the first `len` bytes `p` of `bytes`: every key that starts
+    /// with them.
+    #[inline(always)]
+    fn of_prefix(bytes: &[u8; N], len: usize) -> Self {
+        let mut stop = *bytes;
+        let stop_len = next_prefix(&mut stop, len);
+        ArrayRange {
+            start: *bytes,
+            start_len: len,
+            stop,
+            stop_len,
+        }
+    }
+
+    fn start(&self) -> &[u8] {
+        &self.start[..self.start_len]
+    }
+
+    fn stop(&self) -> &[u8] {
+        &self.stop[..self.stop_len]
+    }
+
+    fn contains(&self, key: &[u8]) -> bool {
+        key >= self.start() && (self.stop_len == 0 || key < self.stop())
+    }
+
+    #[inline(always)]
+    fn to_key_range(self) -> KeyRange {
+        KeyRange {
+            start: KeyBuf::from_array(&self.start, self.start_len),
+            stop: KeyBuf::from_array(&self.stop, self.stop_len),
+        }
     }
 }
 
@@ -190,10 +214,8 @@ fn write<T: KeyField + ?Sized>(value: &T, out: &mut [u8], mode: FieldMode) -> Wr
 }
 
 /// The range of one alternative `bytes[..len]` followed by the next field between `lower` and
-/// `upper` (already in byte order), as start and stop arrays with their lengths; `Ok(None)` when
-/// it is empty, `Err` when the array had no room (plan generally).
-type Bounds<const N: usize> = ([u8; N], usize, [u8; N], usize);
-
+/// `upper` (already in byte order); `Ok(None)` when it is empty, `Err` when the lane cannot hold
+/// it (plan generally).
 #[inline(always)]
 fn range_after<T: KeyField + ?Sized, const N: usize>(
     bytes: &[u8; N],
@@ -201,7 +223,7 @@ fn range_after<T: KeyField + ?Sized, const N: usize>(
     lower: Bound<&T>,
     upper: Bound<&T>,
     mode: FieldMode,
-) -> Result<Option<Bounds<N>>, NoRoom> {
+) -> Result<Option<ArrayRange<N>>, NoRoom> {
     let mut from = *bytes;
     let from_len = match lower {
         Bound::Unbounded => len,
@@ -234,7 +256,12 @@ fn range_after<T: KeyField + ?Sized, const N: usize>(
     if to_len > 0 && cmp_short(&from[..from_len], &to[..to_len]).is_ge() {
         return Ok(None);
     }
-    Ok(Some((from, from_len, to, to_len)))
+    Ok(Some(ArrayRange {
+        start: from,
+        start_len: from_len,
+        stop: to,
+        stop_len: to_len,
+    }))
 }
 
 /// Writes a bound's value after the first `len` bytes of `key` and returns where it ends.
@@ -412,14 +439,9 @@ impl<K: ?Sized, const N: usize> FixedScan<K, N> {
         let (lower, upper) = if mode.is_desc() { (hi, lo) } else { (lo, hi) };
         match lane {
             Lane::One(body) => match range_after(&body.bytes, body.len, lower, upper, mode) {
-                Ok(Some((start, start_len, stop, stop_len))) => FixedRange {
+                Ok(Some(range)) => FixedRange {
                     layout,
-                    plan: Final::Range {
-                        start,
-                        start_len,
-                        stop,
-                        stop_len,
-                    },
+                    plan: Final::Range(range),
                 },
                 Ok(None) => FixedRange::nothing(layout),
                 Err(NoRoom) => {
@@ -427,7 +449,7 @@ impl<K: ?Sized, const N: usize> FixedScan<K, N> {
                 }
             },
             Lane::Many(bodies) => {
-                let mut bounds: Vec<Bounds<N>> = Vec::with_capacity(bodies.alts.len());
+                let mut bounds: Vec<ArrayRange<N>> = Vec::with_capacity(bodies.alts.len());
                 for alt in &bodies.alts {
                     match range_after(alt, bodies.len, lower, upper, mode) {
                         Ok(Some(range)) => bounds.push(range),
@@ -440,7 +462,8 @@ impl<K: ?Sized, const N: usize> FixedScan<K, N> {
                     }
                 }
                 // Alternatives are sorted; a bound past a value's last key can reorder starts.
-                let by_start = |a: &Bounds<N>, b: &Bounds<N>| cmp_short(&a.0[..a.1], &b.0[..b.1]);
+                let by_start =
+                    |a: &ArrayRange<N>, b: &ArrayRange<N>| cmp_short(a.start(), b.start());
                 if !bounds.windows(2).all(|w| by_start(&w[0], &w[1]).is_le()) {
                     bounds.sort_unstable_by(by_start);
                 }
@@ -633,13 +656,8 @@ pub struct FixedRange<K: ?Sized, const N: usize> {
 }
 
 enum Final<K: ?Sized, const N: usize> {
-    /// `[start, stop)`; an empty stop is the end of the table.
-    Range {
-        start: [u8; N],
-        start_len: usize,
-        stop: [u8; N],
-        stop_len: usize,
-    },
+    /// One range, kept as arrays until `ranges()` is asked for.
+    Range(ArrayRange<N>),
     /// Several ranges (after an IN list), sorted, merged and not empty.
     Many(Vec<KeyRange>),
     Nothing,
@@ -667,15 +685,7 @@ impl<K: ?Sized, const N: usize> FixedRange<K, N> {
     #[inline(always)]
     fn range(&self) -> Option<KeyRange> {
         match &self.plan {
-            Final::Range {
-                start,
-                start_len,
-                stop,
-                stop_len,
-            } => Some(KeyRange {
-                start: KeyBuf::from_array(start, *start_len),
-                stop: KeyBuf::from_array(stop, *stop_len),
-            }),
+            Final::Range(range) => Some(range.to_key_range()),
             Final::Many(_) | Final::Nothing | Final::General(_) => None,
         }
     }
@@ -692,12 +702,7 @@ impl<K: ?Sized, const N: usize> FixedRange<K, N> {
     /// Exactly whether `key` satisfies the plan.
     pub fn matches(&self, key: &[u8]) -> bool {
         match &self.plan {
-            Final::Range {
-                start,
-                start_len,
-                stop,
-                stop_len,
-            } => key >= &start[..*start_len] && (*stop_len == 0 || key < &stop[..*stop_len]),
+            Final::Range(range) => range.contains(key),
             Final::Many(ranges) => super::sorted_contain(ranges, key),
             Final::Nothing => false,
             Final::General(scan) => scan.matches(key),
@@ -732,17 +737,7 @@ impl<K: ?Sized, const N: usize> From<FixedRange<K, N>> for Scan<K> {
 impl<K: ?Sized, const N: usize> Clone for FixedRange<K, N> {
     fn clone(&self) -> Self {
         let plan = match &self.plan {
-            Final::Range {
-                start,
-                start_len,
-                stop,
-                stop_len,
-            } => Final::Range {
-                start: *start,
-                start_len: *start_len,
-                stop: *stop,
-                stop_len: *stop_len,
-            },
+            Final::Range(range) => Final::Range(*range),
             Final::Many(ranges) => Final::Many(ranges.clone()),
             Final::Nothing => Final::Nothing,
             Final::General(scan) => Final::General(scan.clone()),
