@@ -193,45 +193,31 @@ fn field_methods(
     let in_doc = format!("Keys whose `{name}` is any of `values` (any order, duplicates allowed; an empty list matches nothing).");
     let range_doc = format!("Keys whose `{name}` lies in `range`, in the field's own order (also on `desc` fields). Ends the scan.");
     let prefix_doc = format!("Keys whose `{name}` starts with `prefix`. Ends the scan.");
+    // Strings and bytes are taken borrowed, and IN lists of anything that reads as them.
+    let borrowed = |target: TokenStream, bind_in: syn::Ident| {
+        (
+            quote! {
+                #[inline]
+                pub fn #f(self, value: &#target) -> #next {
+                    #wrap_next(self.0.bind_eq(value, #mode))
+                }
+            },
+            quote! {
+                #[inline]
+                pub fn #f_in<I>(self, values: I) -> #next
+                where
+                    I: ::core::iter::IntoIterator,
+                    I::Item: ::core::convert::AsRef<#target>,
+                {
+                    #wrap_next(#p::Bind::#bind_in(self.0, values, #mode))
+                }
+            },
+            quote!(&'__rowkey_r #target),
+        )
+    };
     let (eq, in_list, range_ty) = match arg_of(field) {
-        Arg::Str => (
-            quote! {
-                #[inline]
-                pub fn #f(self, value: &str) -> #next {
-                    #wrap_next(self.0.bind_eq(value, #mode))
-                }
-            },
-            quote! {
-                #[inline]
-                pub fn #f_in<I>(self, values: I) -> #next
-                where
-                    I: ::core::iter::IntoIterator,
-                    I::Item: ::core::convert::AsRef<str>,
-                {
-                    #wrap_next(#p::Bind::bind_in_str(self.0, values, #mode))
-                }
-            },
-            quote!(&'__rowkey_r str),
-        ),
-        Arg::Bytes => (
-            quote! {
-                #[inline]
-                pub fn #f(self, value: &[u8]) -> #next {
-                    #wrap_next(self.0.bind_eq(value, #mode))
-                }
-            },
-            quote! {
-                #[inline]
-                pub fn #f_in<I>(self, values: I) -> #next
-                where
-                    I: ::core::iter::IntoIterator,
-                    I::Item: ::core::convert::AsRef<[u8]>,
-                {
-                    #wrap_next(#p::Bind::bind_in_bytes(self.0, values, #mode))
-                }
-            },
-            quote!(&'__rowkey_r [u8]),
-        ),
+        Arg::Str => borrowed(quote!(str), format_ident!("bind_in_str")),
+        Arg::Bytes => borrowed(quote!([u8]), format_ident!("bind_in_bytes")),
         Arg::Own(ty) => (
             quote! {
                 #[inline]
