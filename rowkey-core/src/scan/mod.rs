@@ -1446,18 +1446,21 @@ fn range_of(alt: &Alt, tail: &Tail, point: bool, fixed: bool, prefix: &[u8]) -> 
         Tail::Open if point => after_key(&mut stop),
         Tail::Open | Tail::TextFilter { .. } => stop.advance_to_next_prefix(),
         Tail::Range { lower, upper, last } => {
+            // The first key past every key whose field is E: the last field's bytes end the key,
+            // so its successor; otherwise skip E with whatever follows it.
+            let past = |k: &mut KeyBuf, e: &KeyBuf| {
+                k.extend(e.as_slice());
+                if *last {
+                    after_key(k);
+                } else {
+                    k.advance_to_next_prefix();
+                }
+            };
             match lower {
                 Lower::Unbounded => {}
                 Lower::AtOrAfter(e) => start.extend(e.as_slice()),
-                // The last field's bytes end the key: the next key is the successor. Otherwise
-                // skip every key whose field is E, whatever follows it.
                 Lower::After(e) => {
-                    start.extend(e.as_slice());
-                    if *last {
-                        after_key(&mut start);
-                    } else {
-                        start.advance_to_next_prefix();
-                    }
+                    past(&mut start, e);
                     // All FF: no key comes after it. (An empty start would mean the first key.)
                     if start.len() == 0 {
                         return None;
@@ -1467,14 +1470,7 @@ fn range_of(alt: &Alt, tail: &Tail, point: bool, fixed: bool, prefix: &[u8]) -> 
             match upper {
                 Upper::Unbounded => stop.advance_to_next_prefix(),
                 Upper::Before(e) => stop.extend(e.as_slice()),
-                Upper::AtOrBefore(e) => {
-                    stop.extend(e.as_slice());
-                    if *last {
-                        after_key(&mut stop);
-                    } else {
-                        stop.advance_to_next_prefix();
-                    }
-                }
+                Upper::AtOrBefore(e) => past(&mut stop, e),
             }
         }
     }
