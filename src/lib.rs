@@ -252,11 +252,5 @@ pub mod __private {
     pub use crate::__rowkey_if_alloc as if_alloc;
     pub use core::option::Option::{self, None, Some};
     pub use core::result::Result::{self, Err, Ok};
-    pub use rowkey_core::derive_support::*;
-    #[cfg(feature = "alloc")]
-    pub use rowkey_core::{Bind, Explained, FixedRange, FixedScan, Scan, ScanLayout, ScanState};
-    pub use rowkey_core::{
-        DecodeError, DecodeField, DecodeKey, DecodeSaltedKey, EncodeError, FieldMode, FieldShape,
-        KeyField, Layout, Order, Prefix, RowKey, SaltHash, SaltedKey, Segment, TextRule, ValueSink,
-    };
+    pub use rowkey_core::private::*;
 }

@@ -9,7 +9,7 @@
 
 use std::ops::Bound;
 
-use rowkey::__private::{Scan, ScanLayout};
+use rowkey::__private::{Bind, Scan, ScanLayout};
 use rowkey::{FieldMode, KeyRange, Prefix, RowKey};
 
 mod common;
@@ -94,7 +94,7 @@ fn query(rng: &mut Rng, i: usize) -> Query {
     let a = *rng.pick(&AS);
     let b = *rng.pick(&BS);
     let c = *rng.pick(&C_BOUNDS);
-    let general = || Scan::<Edge>::new(&LAYOUT);
+    let general = || <Scan<Edge> as Bind>::start(&LAYOUT);
     match i % 8 {
         0 => {
             let typed = Edge::scan().a(a);
@@ -331,8 +331,11 @@ fn an_exclusive_bound_at_the_last_key_matches_nothing() {
     // After FF there is no key: the plan must not wrap around to the whole table.
     let plan = Edge::scan().a_range((Bound::Excluded(255), Bound::Unbounded));
     assert_eq!(plan.ranges().count(), 0);
-    let general =
-        Scan::<Edge>::new(&LAYOUT).bind_range(Bound::Excluded(&255u8), Bound::Unbounded, A);
+    let general = <Scan<Edge> as Bind>::start(&LAYOUT).bind_range(
+        Bound::Excluded(&255u8),
+        Bound::Unbounded,
+        A,
+    );
     assert_eq!(general.ranges().count(), 0);
     assert!(!general.matches(&Edge { a: 255, b: 0, c: 0 }.to_vec().unwrap()));
 }

@@ -40,21 +40,24 @@ extern crate std;
 
 mod codec;
 #[doc(hidden)]
-pub mod derive_support;
-#[doc(hidden)]
 pub mod doc_support;
 mod error;
 mod field;
+mod format;
 pub mod hbase;
 mod key;
 mod layout;
 #[cfg(feature = "alloc")]
 pub mod merge;
+mod num;
 mod prefix;
+#[doc(hidden)]
+pub mod private;
 #[cfg(feature = "alloc")]
 pub mod regions;
 #[cfg(feature = "alloc")]
 mod scan;
+mod sink;
 
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 pub use field::{DecodeField, FieldMode, FieldShape, KeyField, TextRule, WidthRule};
@@ -62,8 +65,7 @@ pub use key::{DecodeKey, DecodeSaltedKey, RowKey, SaltedKey, SplitKeys};
 #[cfg(feature = "alloc")]
 pub use layout::{Explained, ExplainedSegment};
 pub use layout::{Layout, Order, Segment};
-pub use prefix::{HashPrefix, HashPrefixHasher, Prefix, Salt, SaltHash, SaltHasher, ValueSink};
+pub use prefix::{HashPrefix, HashPrefixHasher, Prefix, Salt, SaltHash, SaltHasher};
 #[cfg(feature = "alloc")]
-pub use scan::{
-    prefix_stop, Bind, FixedRange, FixedScan, KeyRange, Ranges, Scan, ScanLayout, ScanState,
-};
+pub use scan::{prefix_stop, FixedRange, FixedScan, KeyRange, Ranges, Scan};
+pub use sink::ValueSink;

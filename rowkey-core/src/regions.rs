@@ -57,7 +57,7 @@ pub fn split_points(prefix: Prefix, regions: usize) -> Vec<Vec<u8>> {
                     let bucket = (scaled / regions) as u8;
                     let frac = ((scaled % regions) << 32) / regions;
                     let mut point = alloc::vec![0; salt.encoded_len()];
-                    crate::derive_support::write_salt(salt, bucket, &mut point);
+                    salt.write_bucket(bucket, &mut point);
                     if frac != 0 {
                         point.extend_from_slice(&(frac as u32).to_be_bytes());
                     }

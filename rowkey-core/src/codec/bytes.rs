@@ -7,14 +7,15 @@
 #[cfg(feature = "alloc")]
 use alloc::{borrow::Cow, string::String, vec::Vec};
 
+#[cfg(feature = "alloc")]
+use super::content::BufExt;
+use super::content::{owned, Buf, Bytes};
+use super::escape::{decode_escaped, encode_escaped, escaped_len, ESCAPE, TERMINATOR};
+use super::pad::{encode_padded, strip, PAD, TEXT_PAD};
 use super::{invert, out_prefix, take, unsupported_text};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::field::{DecodeField, FieldMode, FieldShape, KeyField};
-use crate::prefix::ValueSink;
-
-const ESCAPE: u8 = 0x00;
-const ESCAPED_ZERO: u8 = 0xFF;
-const TERMINATOR: u8 = 0x01;
+use crate::sink::ValueSink;
 
 /// A binary field neither padded, reversed nor inverted: its content is stored as is, or escaped.
 #[inline(always)]
@@ -68,18 +69,6 @@ fn bytes_len(content: &[u8], mode: FieldMode) -> usize {
     }
 }
 
-/// The escaped length: content, one more byte per zero, and the terminator. Most content has no
-/// zero, which `contains` finds with a vectorised search.
-#[inline]
-fn escaped_len(content: &[u8]) -> usize {
-    let zeros = if content.contains(&ESCAPE) {
-        content.iter().filter(|&&b| b == ESCAPE).count()
-    } else {
-        0
-    };
-    content.len() + zeros + 2
-}
-
 fn encode_bytes(content: &[u8], out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
     let n = match mode.width() {
         Some(w) => encode_padded(content, out, w, mode.is_reverse())?,
@@ -99,141 +88,6 @@ fn encode_bytes(content: &[u8], out: &mut [u8], mode: FieldMode) -> Result<usize
     Ok(n)
 }
 
-fn encode_padded(
-    content: &[u8],
-    out: &mut [u8],
-    width: usize,
-    reverse: bool,
-) -> Result<usize, EncodeError> {
-    if content.len() > width {
-        return Err(EncodeError::new(EncodeErrorKind::TooWide { width }));
-    }
-    let stored_last = if reverse {
-        content.first()
-    } else {
-        content.last()
-    };
-    if stored_last == Some(&0) {
-        return Err(EncodeError::new(EncodeErrorKind::EndsWithPad));
-    }
-    let dst = out_prefix(out, width)?;
-    let (body, pad) = dst.split_at_mut(content.len());
-    body.copy_from_slice(content);
-    if reverse {
-        body.reverse();
-    }
-    pad.fill(0);
-    Ok(width)
-}
-
-fn encode_escaped(content: &[u8], out: &mut [u8], reverse: bool) -> Result<usize, EncodeError> {
-    // Counting the zeros first (a vectorised pass) sizes the output exactly, so every write below is
-    // in bounds by construction.
-    let len = escaped_len(content);
-    let dst = out_prefix(out, len)?;
-    if !reverse && len == content.len() + 2 {
-        // No zero inside: the content, then the terminator.
-        let (body, end) = dst.split_at_mut(content.len());
-        body.copy_from_slice(content);
-        end.copy_from_slice(&[ESCAPE, TERMINATOR]);
-        return Ok(len);
-    }
-    let mut pos = 0;
-    if reverse {
-        for &b in content.iter().rev() {
-            dst[pos] = b;
-            pos += 1;
-            if b == ESCAPE {
-                dst[pos] = ESCAPED_ZERO;
-                pos += 1;
-            }
-        }
-    } else {
-        // Copy the runs between zero bytes whole: keys are mostly zero-free text.
-        for (i, run) in content.split(|&b| b == ESCAPE).enumerate() {
-            if i > 0 {
-                dst[pos..pos + 2].copy_from_slice(&[ESCAPE, ESCAPED_ZERO]);
-                pos += 2;
-            }
-            dst[pos..pos + run.len()].copy_from_slice(run);
-            pos += run.len();
-        }
-    }
-    dst[pos..].copy_from_slice(&[ESCAPE, TERMINATOR]);
-    Ok(len)
-}
-
-/// Decoded content: borrowed from the key when the stored bytes are the content itself.
-pub(crate) enum Bytes<'k> {
-    Borrowed(&'k [u8]),
-    #[cfg(feature = "alloc")]
-    Owned(Vec<u8>),
-}
-
-#[cfg(feature = "alloc")]
-fn owned<'k>(content: Buf) -> Result<Bytes<'k>, DecodeError> {
-    Ok(Bytes::Owned(content))
-}
-
-#[cfg(not(feature = "alloc"))]
-fn owned<'k>(_content: Buf) -> Result<Bytes<'k>, DecodeError> {
-    Err(DecodeError::new(DecodeErrorKind::NotBorrowable, 0))
-}
-
-/// Without `alloc` there is nowhere to put unescaped content; this stands in for `Vec` so the decoder
-/// is written once and reports [`DecodeErrorKind::NotBorrowable`].
-#[cfg(not(feature = "alloc"))]
-pub(crate) struct NoVec;
-
-#[cfg(not(feature = "alloc"))]
-impl NoVec {
-    fn new() -> Self {
-        NoVec
-    }
-    fn from_slice(_: &[u8]) -> Self {
-        NoVec
-    }
-    fn push(&mut self, _: u8) {}
-    fn reverse_in_place(&mut self) {}
-    fn invert_in_place(&mut self) {}
-    fn strip_padding(&mut self) {}
-}
-
-#[cfg(feature = "alloc")]
-type Buf = Vec<u8>;
-#[cfg(not(feature = "alloc"))]
-type Buf = NoVec;
-
-#[cfg(feature = "alloc")]
-trait BufExt {
-    fn from_slice(src: &[u8]) -> Self;
-    fn reverse_in_place(&mut self);
-    fn invert_in_place(&mut self);
-    fn strip_padding(&mut self);
-}
-
-#[cfg(feature = "alloc")]
-impl BufExt for Vec<u8> {
-    fn from_slice(src: &[u8]) -> Self {
-        src.to_vec()
-    }
-    fn reverse_in_place(&mut self) {
-        self.reverse();
-    }
-    fn invert_in_place(&mut self) {
-        invert(self);
-    }
-    fn strip_padding(&mut self) {
-        let end = content_end(self);
-        self.truncate(end);
-    }
-}
-
-/// The length of padded content: everything before the trailing `00`s.
-fn content_end(padded: &[u8]) -> usize {
-    padded.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1)
-}
-
 pub(crate) fn decode_bytes(
     input: &[u8],
     mode: FieldMode,
@@ -242,7 +96,7 @@ pub(crate) fn decode_bytes(
         Some(w) => {
             let stored = take(input, w)?;
             if !mode.is_desc() && !mode.is_reverse() {
-                return Ok((Bytes::Borrowed(&stored[..content_end(stored)]), w));
+                return Ok((Bytes::Borrowed(strip(stored, PAD)), w));
             }
             let mut content = Buf::from_slice(stored);
             if mode.is_desc() {
@@ -262,50 +116,6 @@ pub(crate) fn decode_bytes(
         }
         None => Ok((Bytes::Borrowed(input), input.len())),
     }
-}
-
-fn decode_escaped(input: &[u8], mode: FieldMode) -> Result<(Bytes<'_>, usize), DecodeError> {
-    // Under desc every stored byte is inverted: the escape is FF, an escaped zero FF 00, the end FF FE.
-    let flip = if mode.is_desc() { 0xFF } else { 0x00 };
-    let escape = ESCAPE ^ flip;
-    if !mode.is_desc() && !mode.is_reverse() {
-        // Common case: no zero inside the content, so the content is a slice of the key.
-        if let Some(z) = input.iter().position(|&b| b == escape) {
-            if input.get(z + 1) == Some(&TERMINATOR) {
-                return Ok((Bytes::Borrowed(&input[..z]), z + 2));
-            }
-        }
-    }
-    let mut content = Buf::new();
-    let mut i = 0;
-    loop {
-        let b = *input
-            .get(i)
-            .ok_or_else(|| DecodeError::new(DecodeErrorKind::Unterminated, i))?;
-        if b != escape {
-            content.push(b ^ flip);
-            i += 1;
-            continue;
-        }
-        let next = *input
-            .get(i + 1)
-            .ok_or_else(|| DecodeError::new(DecodeErrorKind::Unterminated, i))?;
-        match next ^ flip {
-            ESCAPED_ZERO => content.push(0),
-            TERMINATOR => break,
-            _ => {
-                return Err(DecodeError::new(
-                    DecodeErrorKind::BadEscape { found: next },
-                    i + 1,
-                ))
-            }
-        }
-        i += 2;
-    }
-    if mode.is_reverse() {
-        content.reverse_in_place();
-    }
-    Ok((owned(content)?, i + 2))
 }
 
 fn borrowed_only(bytes: Bytes<'_>) -> Result<&[u8], DecodeError> {
@@ -343,7 +153,7 @@ fn encode_text_str(s: &str, out: &mut [u8], mode: FieldMode) -> Result<usize, En
             } else {
                 s.chars().last()
             };
-            if stored_last == Some(' ') {
+            if stored_last == Some(char::from(TEXT_PAD)) {
                 return Err(EncodeError::new(EncodeErrorKind::EndsWithPad));
             }
             w
@@ -360,7 +170,7 @@ fn encode_text_str(s: &str, out: &mut [u8], mode: FieldMode) -> Result<usize, En
     } else {
         body.copy_from_slice(s.as_bytes());
     }
-    pad.fill(b' ');
+    pad.fill(TEXT_PAD);
     Ok(n)
 }
 
@@ -368,8 +178,7 @@ fn decode_text_str(input: &[u8], mode: FieldMode) -> Result<(Bytes<'_>, usize), 
     let (content, used) = match mode.width() {
         Some(w) => {
             let stored = take(input, w)?;
-            let end = stored.iter().rposition(|&b| b != b' ').map_or(0, |i| i + 1);
-            (&stored[..end], w)
+            (strip(stored, TEXT_PAD), w)
         }
         None if mode.is_delimited() => {
             let delimiter = mode.delimiter().as_bytes();
@@ -461,29 +270,8 @@ macro_rules! content_field {
                 sink.write($bytes);
                 Ok(())
             }
-
-            fn encode_stand_in(&self, out: &mut [u8], mode: FieldMode) -> Option<usize> {
-                let $v = self;
-                padded_stand_in($bytes, out, mode)
-            }
         }
     )*};
-}
-
-/// [`KeyField::encode_stand_in`] for content padded to `width` in a binary key: content that has no
-/// encoding of its own (longer than the width, or ending in `00`) sorts, among stored contents
-/// (at most `width` bytes, no trailing `00`), right after the content cut to `width` with its
-/// trailing `00`s dropped: a stored content is below it exactly when it is at most that one.
-fn padded_stand_in(content: &[u8], out: &mut [u8], mode: FieldMode) -> Option<usize> {
-    let width = mode.width()?;
-    // Reversed fields get no ranges (their order is given up), and text pads with spaces.
-    if mode.is_text() || mode.is_reverse() || (content.len() <= width && content.last() != Some(&0))
-    {
-        return None;
-    }
-    let cut = &content[..content.len().min(width)];
-    let end = cut.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
-    encode_bytes(&cut[..end], out, mode).ok()
 }
 
 content_field! {

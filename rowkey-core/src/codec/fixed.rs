@@ -26,7 +26,7 @@ macro_rules! unsigned {
     ($($t:ty),*) => {$(
         impl KeyField for $t {
             const SHAPE: FieldShape = FieldShape::integer(core::mem::size_of::<$t>())
-                .with_text_digits(text::digits_of(<$t>::MAX as u128));
+                .with_text_digits(crate::num::digits_of(<$t>::MAX as u128));
 
             #[inline(always)]
             fn encoded_len(&self, mode: FieldMode) -> usize {
@@ -53,18 +53,6 @@ macro_rules! unsigned {
                 put_int(v.to_be_bytes(), v.to_le_bytes(), w, out, mode)
             }
 
-            #[inline]
-            fn beyond_width(&self, mode: FieldMode) -> Option<core::cmp::Ordering> {
-                const SIZE: usize = core::mem::size_of::<$t>();
-                if mode.is_text() {
-                    let max = text::max_value(const { text::Number::of(<$t>::MAX as u128) }, mode);
-                    return (*self as u128 > max).then_some(core::cmp::Ordering::Greater);
-                }
-                match mode.width() {
-                    Some(w) if w < SIZE && (*self >> (8 * w)) != 0 => Some(core::cmp::Ordering::Greater),
-                    _ => None,
-                }
-            }
         }
 
         impl<'k> DecodeField<'k> for $t {
@@ -95,8 +83,8 @@ macro_rules! unsigned {
 macro_rules! signed {
     ($($t:ty => $u:ty),*) => {$(
         impl KeyField for $t {
-            const SHAPE: FieldShape = FieldShape::integer(core::mem::size_of::<$t>())
-                .with_text_digits(text::digits_of(<$t>::MAX as u128));
+            const SHAPE: FieldShape = FieldShape::signed_integer(core::mem::size_of::<$t>())
+                .with_text_digits(crate::num::digits_of(<$t>::MAX as u128));
 
             #[inline(always)]
             fn encoded_len(&self, mode: FieldMode) -> usize {
@@ -130,21 +118,6 @@ macro_rules! signed {
                 put_int(v.to_be_bytes(), v.to_le_bytes(), w, out, mode)
             }
 
-            #[inline]
-            fn beyond_width(&self, mode: FieldMode) -> Option<core::cmp::Ordering> {
-                const SIZE: usize = core::mem::size_of::<$t>();
-                if mode.is_text() {
-                    // Text numbers are unsigned: every negative value is below them all.
-                    if *self < 0 {
-                        return Some(core::cmp::Ordering::Less);
-                    }
-                    let max = text::max_value(const { text::Number::of(<$t>::MAX as u128) }, mode);
-                    return (*self as u128 > max).then_some(core::cmp::Ordering::Greater);
-                }
-                let w = mode.width().filter(|&w| w < SIZE)?;
-                let high = *self >> (8 * w - 1);
-                (high != 0 && high != -1).then(|| if *self < 0 { core::cmp::Ordering::Less } else { core::cmp::Ordering::Greater })
-            }
         }
 
         impl<'k> DecodeField<'k> for $t {
@@ -194,10 +167,6 @@ macro_rules! pointer_sized {
                 (*self as $wide).encode(out, mode)
             }
 
-            #[inline]
-            fn beyond_width(&self, mode: FieldMode) -> Option<core::cmp::Ordering> {
-                (*self as $wide).beyond_width(mode)
-            }
         }
 
         impl<'k> DecodeField<'k> for $t {

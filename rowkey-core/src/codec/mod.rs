@@ -4,8 +4,12 @@
 //! transforms applied here, so the fixed-width families share [`put`] and [`take`].
 
 mod bytes;
+mod content;
+pub(crate) mod discriminant;
+pub(crate) mod escape;
 mod fixed;
 mod option;
+pub(crate) mod pad;
 pub(crate) mod text;
 #[cfg(feature = "uuid")]
 mod uuid;
@@ -36,12 +40,7 @@ pub(crate) fn take(input: &[u8], n: usize) -> Result<&[u8], DecodeError> {
     input.get(..n).ok_or_else(|| truncated(n, input.len()))
 }
 
-#[inline(always)]
-pub(crate) fn invert(bytes: &mut [u8]) {
-    for b in bytes {
-        *b = !*b;
-    }
-}
+pub(crate) use crate::format::invert;
 
 /// Writes a fixed-width value's bytes at the start of `out`, then applies `reverse` and `desc`.
 #[inline(always)]

@@ -3,10 +3,9 @@
 use super::{put, take_into};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::field::{DecodeField, FieldMode, FieldShape, KeyField};
-use crate::prefix::ValueSink;
+use crate::sink::ValueSink;
 
-const NONE: u8 = 0x00;
-const SOME: u8 = 0x01;
+use crate::format::{NONE, SOME};
 
 /// The tag is a fixed-width field of its own: `desc` inverts it, `reverse` has nothing to reverse.
 const fn tag_mode(mode: FieldMode) -> FieldMode {
@@ -37,27 +36,6 @@ impl<T: KeyField> KeyField for Option<T> {
                 Ok(1 + v.encode(&mut out[1..], mode)?)
             }
         }
-    }
-
-    /// A `Some` below every storable `Some` stands after `None`; otherwise the value inside
-    /// answers, behind the `Some` tag.
-    fn encode_stand_in(&self, out: &mut [u8], mode: FieldMode) -> Option<usize> {
-        let v = self.as_ref()?;
-        if v.beyond_width(mode).is_some_and(|o| o.is_lt()) {
-            return put(&[NONE], out, tag_mode(mode)).ok();
-        }
-        let n = v.encode_stand_in(out.get_mut(1..)?, mode)?;
-        put(&[SOME], out, tag_mode(mode)).ok()?;
-        Some(1 + n)
-    }
-
-    /// Above every stored value when the value inside is. A `Some` below every storable `Some` is
-    /// still above `None`, which is stored too, so it is not below everything: no answer.
-    #[inline]
-    fn beyond_width(&self, mode: FieldMode) -> Option<core::cmp::Ordering> {
-        self.as_ref()
-            .and_then(|v| v.beyond_width(mode))
-            .filter(|o| o.is_gt())
     }
 
     #[inline]

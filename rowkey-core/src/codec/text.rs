@@ -5,16 +5,7 @@
 use super::{out_prefix, take};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::field::FieldMode;
-
-/// The number of decimal digits of `n`.
-pub(crate) const fn digits_of(mut n: u128) -> usize {
-    let mut d = 1;
-    while n >= 10 {
-        n /= 10;
-        d += 1;
-    }
-    d
-}
+use crate::num::{digits_of, MAX_DIGITS, POW10};
 
 /// A number type in the text format: its largest value, and that value's digits (computed once,
 /// at compile time: counting them at run time took a `u128` division per digit).
@@ -37,22 +28,11 @@ impl Number {
 #[inline]
 fn layout(number: Number, mode: FieldMode) -> (usize, u128) {
     match mode.width() {
-        Some(w) if w < 39 => (w, POW10[w] - 1),
+        Some(w) if w < MAX_DIGITS => (w, POW10[w] - 1),
         Some(w) => (w, u128::MAX),
         None => (number.digits, number.max),
     }
 }
-
-/// `10^i` for every `i` a `u128` holds.
-const POW10: [u128; 39] = {
-    let mut p = [1u128; 39];
-    let mut i = 1;
-    while i < 39 {
-        p[i] = p[i - 1] * 10;
-        i += 1;
-    }
-    p
-};
 
 /// "00" through "99": two digits per division, as `itoa` does.
 const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
@@ -80,11 +60,6 @@ fn write_digits(mut n: u128, dst: &mut [u8]) {
     if end == 1 {
         dst[0] = b'0' + (m % 10) as u8;
     }
-}
-
-/// The largest value a number field holds in `mode` (its type's, or `width` digits' worth).
-pub(crate) fn max_value(number: Number, mode: FieldMode) -> u128 {
-    layout(number, mode).1
 }
 
 pub(crate) fn int_len(number: Number, mode: FieldMode) -> usize {

@@ -150,7 +150,7 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
                 #[doc = #scan_doc]
                 #[inline]
                 pub fn scan() -> #first {
-                    #first(<#state_inner>::new(&__ROWKEY_SCAN_LAYOUT))
+                    #first(<#state_inner as #p::Bind>::start(&__ROWKEY_SCAN_LAYOUT))
                 }
             }
         }
@@ -199,7 +199,7 @@ fn field_methods(
             quote! {
                 #[inline]
                 pub fn #f(self, value: &#target) -> #next {
-                    #wrap_next(self.0.bind_eq(value, #mode))
+                    #wrap_next(#p::Bind::bind_eq(self.0, value, #mode))
                 }
             },
             quote! {
@@ -222,7 +222,7 @@ fn field_methods(
             quote! {
                 #[inline]
                 pub fn #f(self, value: #ty) -> #next {
-                    #wrap_next(self.0.bind_eq(&value, #mode))
+                    #wrap_next(#p::Bind::bind_eq(self.0, &value, #mode))
                 }
             },
             quote! {
@@ -231,7 +231,7 @@ fn field_methods(
                 where
                     I: ::core::iter::IntoIterator<Item = #ty>,
                 {
-                    #wrap_next(self.0.bind_in(values, #mode))
+                    #wrap_next(#p::Bind::bind_in(self.0, values, #mode))
                 }
             },
             quote!(#ty),
@@ -261,7 +261,7 @@ fn field_methods(
             #[doc = #prefix_doc]
             #[inline]
                 pub fn #f_prefix(self, prefix: #arg) -> #scan {
-                self.0.bind_prefix(::core::convert::AsRef::<[u8]>::as_ref(prefix), #mode)
+                #p::Bind::bind_prefix(self.0, ::core::convert::AsRef::<[u8]>::as_ref(prefix), #mode)
             }
         }
     });

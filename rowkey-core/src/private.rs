@@ -1,13 +1,23 @@
-//! Runtime support for the code `#[derive(RowKey)]` generates: writing and reading fields in
-//! sequence, locating errors, and the const arithmetic of layout lengths. Not a public API: reached
-//! through `rowkey::__private`, and free to change between releases.
+//! What the code `#[derive(RowKey)]` generates calls, and nothing else does: writing and reading
+//! fields in sequence, locating errors, the const arithmetic of layout lengths, and thin entry
+//! points into the tested runtime. Not a public API: reached through `rowkey::__private`, free to
+//! change between releases, and a leaf of this crate (no other module imports it).
 
 use crate::codec::{out_prefix, take};
-use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
-use crate::field::{DecodeField, FieldMode, FieldShape, KeyField};
+use crate::error::{DecodeErrorKind, EncodeErrorKind};
 use crate::hbase::MAX_ROW_LENGTH;
-use crate::key::RowKey;
-use crate::prefix::{HashPrefix, HashPrefixHasher, Salt, SaltHasher};
+use crate::prefix::{HashPrefixHasher, SaltHasher};
+
+pub use crate::error::{DecodeError, EncodeError};
+pub use crate::field::{DecodeField, FieldMode, FieldShape, KeyField, TextRule};
+pub use crate::key::{DecodeKey, DecodeSaltedKey, RowKey, SaltedKey};
+#[cfg(feature = "alloc")]
+pub use crate::layout::Explained;
+pub use crate::layout::{offsets, Layout, Order, Segment};
+pub use crate::prefix::{HashPrefix, Prefix, Salt, SaltHash};
+#[cfg(feature = "alloc")]
+pub use crate::scan::{Bind, FixedRange, FixedScan, Scan, ScanLayout, ScanState};
+pub use crate::sink::ValueSink;
 
 /// Writes fields one after another into an output buffer.
 pub struct KeyWriter<'o> {
@@ -303,48 +313,9 @@ pub fn to_array<K: RowKey + ?Sized, const N: usize>(key: &K) -> Result<[u8; N], 
     Ok(out)
 }
 
-/// Encodes a fieldless enum's discriminant: one byte, or three digits in text layouts.
-#[inline(always)]
-pub fn encode_discriminant(d: u8, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
-    if mode.is_text() {
-        return crate::codec::text::encode_int(
-            u128::from(d),
-            const { crate::codec::text::Number::of(255) },
-            out,
-            mode,
-        );
-    }
-    crate::codec::put(&[d], out, mode)
-}
-
-/// The encoded length of a fieldless enum.
-#[inline(always)]
-pub fn discriminant_len(mode: FieldMode) -> usize {
-    if mode.is_text() {
-        crate::codec::text::int_len(const { crate::codec::text::Number::of(255) }, mode)
-    } else {
-        1
-    }
-}
-
-/// Reads a fieldless enum's discriminant and the bytes it took.
-#[inline(always)]
-pub fn decode_discriminant(input: &[u8], mode: FieldMode) -> Result<(u8, usize), DecodeError> {
-    if mode.is_text() {
-        let (d, n) = crate::codec::text::decode_int(
-            input,
-            const { crate::codec::text::Number::of(255) },
-            mode,
-        )?;
-        return Ok((d as u8, n));
-    }
-    let mut b = [0u8];
-    crate::codec::take_into(input, &mut b, mode)?;
-    Ok((b[0], 1))
-}
-
-/// The shape of a fieldless enum: one byte, or three digits in text layouts.
-pub const ENUM_SHAPE: FieldShape = FieldShape::fixed(1).with_text_digits(3);
+pub use crate::codec::discriminant::{
+    decode_discriminant, discriminant_len, encode_discriminant, ENUM_SHAPE,
+};
 
 /// The error for a byte that names no variant of enum `name`.
 #[cold]
@@ -383,7 +354,7 @@ pub fn salt_byte(
 #[inline(always)]
 pub fn whole_key_salt_byte(salt: Salt, mode: FieldMode, body: &[u8]) -> Result<u8, EncodeError> {
     salt_byte(salt, mode, |h| {
-        crate::prefix::ValueSink::write(h, body);
+        ValueSink::write(h, body);
         Ok(())
     })
 }
@@ -430,7 +401,7 @@ pub fn check_whole_key_salt(
     body: &[u8],
 ) -> Result<(), DecodeError> {
     check_salt(salt, mode, found, |h| {
-        crate::prefix::ValueSink::write(h, body);
+        ValueSink::write(h, body);
         Ok(())
     })
 }
@@ -497,98 +468,22 @@ pub const fn text_hash_prefix(len: usize, upper: bool) -> HashPrefix {
     }
 }
 
-/// Writes the salt bucket into the reserved prefix: one byte, or zero-padded decimal in text.
+/// Writes the salt bucket into the reserved prefix ([`Salt::write_bucket`]).
 #[inline(always)]
 pub fn write_salt(salt: Salt, bucket: u8, out: &mut [u8]) {
-    if salt.is_text() {
-        let mut v = bucket;
-        for slot in out.iter_mut().rev() {
-            *slot = b'0' + v % 10;
-            v /= 10;
-        }
-    } else if let Some(first) = out.first_mut() {
-        *first = bucket;
-    }
+    salt.write_bucket(bucket, out);
 }
 
-/// Reads the salt bucket from a key's prefix.
+/// Reads the salt bucket from a key's prefix ([`Salt::read_bucket`]).
 #[inline(always)]
 pub fn read_salt(salt: Salt, prefix: &[u8]) -> Result<u8, DecodeError> {
-    if !salt.is_text() {
-        return prefix.first().copied().ok_or_else(|| {
-            DecodeError::new(
-                DecodeErrorKind::Truncated {
-                    needed: 1,
-                    available: 0,
-                },
-                0,
-            )
-        });
-    }
-    let mut v: u16 = 0;
-    for &b in prefix {
-        if !b.is_ascii_digit() {
-            return Err(DecodeError::new(
-                DecodeErrorKind::InvalidText("the salt is not decimal digits"),
-                0,
-            ));
-        }
-        v = v * 10 + u16::from(b - b'0');
-    }
-    u8::try_from(v).map_err(|_| {
-        DecodeError::new(
-            DecodeErrorKind::BucketOutOfRange {
-                bucket: u8::MAX,
-                buckets: salt.buckets(),
-            },
-            0,
-        )
-    })
+    salt.read_bucket(prefix)
 }
-
-/// An IN-list item of a string field: anything that views as `str` keys as its content.
-pub struct StrValue<T>(pub T);
-
-/// An IN-list item of a bytes field: anything that views as `[u8]` keys as its content.
-pub struct BytesValue<T>(pub T);
-
-/// `KeyField` for a wrapper that views its value as `$target`.
-macro_rules! view_field {
-    ($wrapper:ident, $target:ty) => {
-        impl<T: AsRef<$target>> KeyField for $wrapper<T> {
-            const SHAPE: FieldShape = <$target as KeyField>::SHAPE;
-
-            #[inline]
-            fn encoded_len(&self, mode: FieldMode) -> usize {
-                self.0.as_ref().encoded_len(mode)
-            }
-
-            #[inline]
-            fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
-                self.0.as_ref().encode(out, mode)
-            }
-
-            #[inline]
-            fn value_bytes<S: crate::prefix::ValueSink + ?Sized>(
-                &self,
-                mode: FieldMode,
-                sink: &mut S,
-            ) -> Result<(), EncodeError> {
-                self.0.as_ref().value_bytes(mode, sink)
-            }
-        }
-    };
-}
-
-view_field!(StrValue, str);
-view_field!(BytesValue, [u8]);
 
 /// Whether a field type has a text format.
 pub const fn has_text_form(shape: FieldShape) -> bool {
-    !matches!(shape.text_rule(), crate::field::TextRule::None)
+    !matches!(shape.text_rule(), TextRule::None)
 }
-
-pub use crate::layout::offsets;
 
 /// A value to show in `explain`: `Debug` when the type has it, a placeholder otherwise (chosen by
 /// method resolution: `(&Show(&v)).show()` finds `ShowDebug` first, then `ShowOpaque` by autoref).
@@ -623,13 +518,13 @@ impl<T: ?Sized> ShowOpaque for &Show<'_, T> {
 
 /// The value shown for a prefix: the salt bucket, or the hash prefix.
 #[cfg(feature = "alloc")]
-pub fn show_prefix(prefix: crate::prefix::Prefix, bytes: &[u8]) -> alloc::string::String {
+pub fn show_prefix(prefix: Prefix, bytes: &[u8]) -> alloc::string::String {
     match prefix {
-        crate::prefix::Prefix::Salt(salt) => match read_salt(salt, bytes) {
+        Prefix::Salt(salt) => match read_salt(salt, bytes) {
             Ok(b) => alloc::format!("bucket {b} of {}", salt.buckets()),
             Err(_) => alloc::string::String::from("(not a bucket)"),
         },
-        crate::prefix::Prefix::Hash(_) => alloc::string::String::from("md5 prefix of the sources"),
-        crate::prefix::Prefix::None => alloc::string::String::new(),
+        Prefix::Hash(_) => alloc::string::String::from("md5 prefix of the sources"),
+        Prefix::None => alloc::string::String::new(),
     }
 }

@@ -1,0 +1,375 @@
+//! Where and how a field sits in a key: [`FieldMode`], the one value every codec is written
+//! against. The derive names each field's mode as a constant, so after inlining every mode check
+//! folds away.
+
+/// Where and how a field is written: its declared `width`, `desc`, `reverse`, and whether another
+/// field follows it (then variable-length content must be self-delimiting).
+///
+/// Built with const methods so the derive can name every field's mode as a constant:
+///
+/// ```
+/// use rowkey_core::FieldMode;
+/// const TS: FieldMode = FieldMode::INNER.with_desc();
+/// assert!(TS.is_desc() && TS.is_delimited());
+/// assert_eq!(FieldMode::LAST.with_width(4).width(), Some(4));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FieldMode {
+    width: usize,
+    desc: bool,
+    reverse: bool,
+    delimited: bool,
+    salt: SaltChoice,
+    /// The text format (DESIGN §6), and the delimiter between its segments.
+    text: Option<&'static str>,
+}
+
+/// Who chooses the salt bucket of a key: the salt function, or the writer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum SaltChoice {
+    /// The bucket is computed from the sources, and checked on decode.
+    Computed,
+    /// The writer chose this bucket (random or round-robin salting).
+    Chosen(u8),
+    /// Decoding accepts any bucket below the bucket count.
+    Any,
+}
+
+impl FieldMode {
+    /// The last field of a key, ascending, natural width: variable-length content runs raw to the
+    /// end of the key.
+    ///
+    /// ```
+    /// use rowkey_core::{FieldMode, KeyField};
+    /// let mut buf = [0u8; 8];
+    /// // Nothing follows: a string is its raw content, with no terminator.
+    /// let n = "ab".encode(&mut buf, FieldMode::LAST)?;
+    /// assert_eq!(&buf[..n], b"ab");
+    /// assert!(!FieldMode::LAST.is_delimited());
+    /// # Ok::<(), rowkey_core::EncodeError>(())
+    /// ```
+    pub const LAST: FieldMode = FieldMode {
+        width: 0,
+        desc: false,
+        reverse: false,
+        delimited: false,
+        salt: SaltChoice::Computed,
+        text: None,
+    };
+
+    /// A field that other fields follow, ascending, natural width.
+    ///
+    /// ```
+    /// use rowkey_core::{FieldMode, KeyField};
+    /// let mut buf = [0u8; 8];
+    /// // Another field follows: `00` becomes `00 FF` and the content ends with `00 01`.
+    /// let n = "a\0b".encode(&mut buf, FieldMode::INNER)?;
+    /// assert_eq!(&buf[..n], [0x61, 0x00, 0xFF, 0x62, 0x00, 0x01]);
+    /// assert!(FieldMode::INNER.is_delimited());
+    /// # Ok::<(), rowkey_core::EncodeError>(())
+    /// ```
+    pub const INNER: FieldMode = FieldMode {
+        width: 0,
+        desc: false,
+        reverse: false,
+        delimited: true,
+        salt: SaltChoice::Computed,
+        text: None,
+    };
+
+    /// The same mode with a fixed `width` (`0` means the natural width).
+    ///
+    /// ```
+    /// use rowkey_core::{EncodeErrorKind, FieldMode, KeyField};
+    /// let two = FieldMode::LAST.with_width(2);
+    /// let mut buf = [0u8; 4];
+    /// assert_eq!(7u32.encode(&mut buf, two)?, 2);
+    /// assert_eq!(&buf[..2], [0x00, 0x07]);
+    /// // 0x1_0000 needs three bytes: an error, never truncated.
+    /// let err = 0x1_0000u32.encode(&mut buf, two).unwrap_err();
+    /// assert_eq!(err.kind(), EncodeErrorKind::TooWide { width: 2 });
+    /// # Ok::<(), rowkey_core::EncodeError>(())
+    /// ```
+    #[must_use]
+    pub const fn with_width(self, width: usize) -> Self {
+        FieldMode { width, ..self }
+    }
+
+    /// The same mode, descending.
+    ///
+    /// ```
+    /// use rowkey_core::{FieldMode, KeyField};
+    /// let desc = FieldMode::LAST.with_desc();
+    /// let (mut one, mut two) = ([0u8; 2], [0u8; 2]);
+    /// 1u16.encode(&mut one, desc)?;
+    /// 2u16.encode(&mut two, desc)?;
+    /// assert_eq!(one, [0xFF, 0xFE]); // `00 01` with every byte inverted
+    /// assert!(two < one);            // 2 sorts before 1
+    /// # Ok::<(), rowkey_core::EncodeError>(())
+    /// ```
+    #[must_use]
+    pub const fn with_desc(self) -> Self {
+        FieldMode { desc: true, ..self }
+    }
+
+    /// The same mode, stored reversed.
+    ///
+    /// ```
+    /// use rowkey_core::{FieldMode, KeyField};
+    /// let mut buf = [0u8; 3];
+    /// 0x0102u16.encode(&mut buf, FieldMode::LAST.with_reverse())?;
+    /// assert_eq!(buf[..2], [0x02, 0x01]);
+    /// let n = "abc".encode(&mut buf, FieldMode::LAST.with_reverse())?;
+    /// assert_eq!(&buf[..n], b"cba");
+    /// # Ok::<(), rowkey_core::EncodeError>(())
+    /// ```
+    #[must_use]
+    pub const fn with_reverse(self) -> Self {
+        FieldMode {
+            reverse: true,
+            ..self
+        }
+    }
+
+    /// The same mode in the text format, whose segments are joined by `delimiter`.
+    ///
+    /// ```
+    /// use rowkey_core::{FieldMode, KeyField};
+    /// let text = FieldMode::LAST.with_text(":");
+    /// let mut buf = [0u8; 10];
+    /// // Zero-padded to the 10 digits of u32::MAX (4294967295), or to `width` digits.
+    /// let n = 42u32.encode(&mut buf, text)?;
+    /// assert_eq!(&buf[..n], b"0000000042");
+    /// let n = 42u32.encode(&mut buf, text.with_width(4))?;
+    /// assert_eq!(&buf[..n], b"0042");
+    /// # Ok::<(), rowkey_core::EncodeError>(())
+    /// ```
+    #[must_use]
+    pub const fn with_text(self, delimiter: &'static str) -> Self {
+        FieldMode {
+            text: Some(delimiter),
+            ..self
+        }
+    }
+
+    /// Whether the field is written in the text format.
+    ///
+    /// ```
+    /// use rowkey_core::FieldMode;
+    /// assert!(FieldMode::LAST.with_text(":").is_text());
+    /// assert!(FieldMode::LAST.with_text("").is_text()); // segments simply concatenated
+    /// assert!(!FieldMode::LAST.is_text());
+    /// ```
+    #[inline]
+    pub const fn is_text(self) -> bool {
+        self.text.is_some()
+    }
+
+    /// The text format's delimiter (empty in the binary format).
+    ///
+    /// ```
+    /// use rowkey_core::FieldMode;
+    /// assert_eq!(FieldMode::INNER.with_text(":").delimiter(), ":");
+    /// assert_eq!(FieldMode::INNER.with_text("").delimiter(), "");
+    /// assert_eq!(FieldMode::INNER.delimiter(), "");
+    /// ```
+    #[inline]
+    pub const fn delimiter(self) -> &'static str {
+        match self.text {
+            Some(d) => d,
+            None => "",
+        }
+    }
+
+    /// For a salted key: write `bucket` as the salt byte instead of the computed one.
+    ///
+    /// ```
+    /// use rowkey_core::FieldMode;
+    /// let mode = FieldMode::LAST.with_chosen_bucket(3);
+    /// assert_eq!(mode.chosen_bucket(), Some(3));
+    /// assert_eq!(FieldMode::LAST.chosen_bucket(), None); // computed from the sources
+    /// ```
+    #[must_use]
+    pub const fn with_chosen_bucket(self, bucket: u8) -> Self {
+        FieldMode {
+            salt: SaltChoice::Chosen(bucket),
+            ..self
+        }
+    }
+
+    /// For a salted key: accept any bucket below the bucket count when decoding.
+    ///
+    /// ```
+    /// use rowkey_core::FieldMode;
+    /// let mode = FieldMode::LAST.with_any_bucket();
+    /// assert!(mode.accepts_any_bucket());
+    /// assert!(!FieldMode::LAST.accepts_any_bucket()); // the salt byte is checked
+    /// ```
+    #[must_use]
+    pub const fn with_any_bucket(self) -> Self {
+        FieldMode {
+            salt: SaltChoice::Any,
+            ..self
+        }
+    }
+
+    /// The bucket the writer chose, if it chose one.
+    ///
+    /// ```
+    /// use rowkey_core::FieldMode;
+    /// assert_eq!(FieldMode::LAST.with_chosen_bucket(7).chosen_bucket(), Some(7));
+    /// assert_eq!(FieldMode::LAST.with_any_bucket().chosen_bucket(), None);
+    /// assert_eq!(FieldMode::LAST.chosen_bucket(), None);
+    /// ```
+    #[inline]
+    pub const fn chosen_bucket(self) -> Option<u8> {
+        match self.salt {
+            SaltChoice::Chosen(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// Whether decoding accepts any bucket.
+    ///
+    /// ```
+    /// use rowkey_core::FieldMode;
+    /// assert!(FieldMode::LAST.with_any_bucket().accepts_any_bucket());
+    /// // Choosing a bucket replaces accepting any: a mode has one salt choice.
+    /// assert!(!FieldMode::LAST.with_any_bucket().with_chosen_bucket(1).accepts_any_bucket());
+    /// ```
+    #[inline]
+    pub const fn accepts_any_bucket(self) -> bool {
+        matches!(self.salt, SaltChoice::Any)
+    }
+
+    /// The mode in which a field's value bytes (the input of salts and hashes) are written: its
+    /// width, ascending, not reversed, as the last field (strings and bytes: their content).
+    ///
+    /// ```
+    /// use rowkey_core::{FieldMode, KeyField};
+    /// let stored = FieldMode::INNER.with_width(2).with_desc().with_reverse();
+    /// assert_eq!(stored.value_mode(), FieldMode::LAST.with_width(2));
+    /// let mut buf = [0u8; 2];
+    /// 7u32.encode(&mut buf, stored.value_mode())?;
+    /// assert_eq!(buf, [0x00, 0x07]); // big-endian in 2 bytes, before `desc` and `reverse`
+    /// # Ok::<(), rowkey_core::EncodeError>(())
+    /// ```
+    #[inline]
+    #[must_use]
+    pub const fn value_mode(self) -> FieldMode {
+        FieldMode {
+            text: self.text,
+            ..FieldMode::LAST.with_width(self.width)
+        }
+    }
+
+    /// The declared width, if any.
+    ///
+    /// ```
+    /// use rowkey_core::FieldMode;
+    /// assert_eq!(FieldMode::LAST.width(), None);
+    /// assert_eq!(FieldMode::LAST.with_width(4).width(), Some(4));
+    /// assert_eq!(FieldMode::LAST.with_width(0).width(), None); // 0: the natural width
+    /// ```
+    #[inline]
+    pub const fn width(self) -> Option<usize> {
+        if self.width == 0 {
+            None
+        } else {
+            Some(self.width)
+        }
+    }
+
+    /// Whether every byte of the field is inverted so it sorts descending.
+    ///
+    /// ```
+    /// use rowkey_core::FieldMode;
+    /// assert!(FieldMode::INNER.with_desc().is_desc());
+    /// assert!(!FieldMode::INNER.is_desc());
+    /// assert!(!FieldMode::INNER.with_reverse().is_desc());
+    /// ```
+    #[inline]
+    pub const fn is_desc(self) -> bool {
+        self.desc
+    }
+
+    /// Whether the field is stored reversed.
+    ///
+    /// ```
+    /// use rowkey_core::FieldMode;
+    /// assert!(FieldMode::LAST.with_reverse().is_reverse());
+    /// assert!(!FieldMode::LAST.is_reverse());
+    /// assert!(!FieldMode::LAST.with_desc().is_reverse());
+    /// ```
+    #[inline]
+    pub const fn is_reverse(self) -> bool {
+        self.reverse
+    }
+
+    /// Whether the field's end must be found from its own bytes: another field follows it, or it
+    /// sits inside a descending region (inverted raw content would not sort in reverse).
+    ///
+    /// ```
+    /// use rowkey_core::FieldMode;
+    /// assert!(FieldMode::INNER.is_delimited());
+    /// assert!(!FieldMode::LAST.is_delimited());
+    /// // A descending last field too: inverted raw content would not sort in reverse.
+    /// assert!(FieldMode::LAST.with_desc().is_delimited());
+    /// ```
+    #[inline]
+    pub const fn is_delimited(self) -> bool {
+        self.delimited || self.desc
+    }
+
+    /// Variable-length content in this mode takes the escaped form `... 00 01` (binary format).
+    ///
+    /// ```
+    /// use rowkey_core::FieldMode;
+    /// assert!(FieldMode::INNER.escapes());
+    /// assert!(!FieldMode::LAST.escapes());                 // raw to the end of the key
+    /// assert!(!FieldMode::INNER.with_width(8).escapes());  // padded to 8 bytes instead
+    /// assert!(!FieldMode::INNER.with_text(":").escapes()); // the delimiter ends it
+    /// ```
+    #[inline]
+    pub const fn escapes(self) -> bool {
+        self.width == 0 && self.is_delimited() && self.text.is_none()
+    }
+
+    /// The mode of a field declared with `inner` inside a nested key placed with `self`.
+    ///
+    /// Inverting a whole nested key inverts each of its fields, so `desc` composes by exclusive or;
+    /// a nested key that is delimited or descending needs every field of it delimited.
+    ///
+    /// ```
+    /// use rowkey_core::FieldMode;
+    /// // A `desc` field inside a nested key that is itself `desc`: the inversions cancel.
+    /// let outer = FieldMode::INNER.with_desc();
+    /// let field = outer.nest(FieldMode::LAST.with_desc());
+    /// assert!(!field.is_desc());
+    /// // The nested key is followed by more fields, so its last field must end itself.
+    /// assert!(field.is_delimited());
+    /// assert!(!FieldMode::LAST.nest(FieldMode::LAST).is_delimited());
+    /// ```
+    #[inline]
+    #[must_use]
+    pub const fn nest(self, inner: FieldMode) -> FieldMode {
+        FieldMode {
+            width: inner.width,
+            desc: self.desc ^ inner.desc,
+            reverse: inner.reverse,
+            delimited: inner.delimited || self.delimited || self.desc,
+            salt: SaltChoice::Computed,
+            text: inner.text,
+        }
+    }
+
+    /// The natural form of a field in this mode's format: last, ascending, natural width. The
+    /// form a value's order is read from when `self` cannot store it.
+    #[inline]
+    pub(crate) const fn natural(self) -> FieldMode {
+        FieldMode {
+            text: self.text,
+            ..FieldMode::LAST
+        }
+    }
+}

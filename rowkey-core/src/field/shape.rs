@@ -1,0 +1,465 @@
+//! What a field type is, known when the program compiles: [`FieldShape`], its lengths and which
+//! attributes it accepts. The derive checks a layout against its fields' shapes, and the scan
+//! planner reads from a shape where a bound the field cannot store lies among the values it can.
+
+use super::mode::FieldMode;
+use crate::error::EncodeErrorKind;
+use crate::format::{invert, strip_padding, NONE, PAD, SOME};
+use crate::prefix::Prefix;
+
+/// Which `width` a field type accepts.
+///
+/// ```
+/// use rowkey_core::{KeyField, WidthRule};
+/// assert_eq!(<u32 as KeyField>::SHAPE.width_rule(), WidthRule::Narrow { max: 4 });
+/// assert_eq!(<str as KeyField>::SHAPE.width_rule(), WidthRule::Pad);
+/// assert_eq!(<bool as KeyField>::SHAPE.width_rule(), WidthRule::None);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WidthRule {
+    /// `width` does not apply.
+    None,
+    /// Integers: narrowed to `width` bytes, at most `max`.
+    Narrow {
+        /// The natural size, the widest allowed.
+        max: usize,
+    },
+    /// Strings and bytes: padded to `width` bytes.
+    Pad,
+}
+
+/// Length facts of a field type, known when the program compiles.
+///
+/// ```
+/// use rowkey_core::{FieldMode, FieldShape, KeyField};
+/// assert_eq!(<u32 as KeyField>::SHAPE.fixed_len(FieldMode::LAST), Some(4));
+/// assert_eq!(<u32 as KeyField>::SHAPE.fixed_len(FieldMode::LAST.with_width(2)), Some(2));
+/// assert_eq!(<Option<u32> as KeyField>::SHAPE.max_len(FieldMode::LAST), Some(5));
+/// assert_eq!(<String as KeyField>::SHAPE.fixed_len(FieldMode::LAST.with_width(8)), Some(8));
+/// assert_eq!(<String as KeyField>::SHAPE.max_len(FieldMode::LAST), None);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FieldShape {
+    fixed: Option<usize>,
+    max: Option<usize>,
+    width: WidthRule,
+    reversible: bool,
+    tags: usize,
+    /// An integer whose encoding flips the sign bit: zero sits in the middle of its bytes.
+    signed: bool,
+    prefix: Prefix,
+    text: TextRule,
+}
+
+/// How a field type is written in the text format.
+///
+/// ```
+/// use rowkey_core::{KeyField, TextRule};
+/// assert_eq!(<u8 as KeyField>::SHAPE.text_rule(), TextRule::Digits(3)); // 255
+/// assert_eq!(<i64 as KeyField>::SHAPE.text_rule(), TextRule::Digits(19)); // 9223372036854775807
+/// assert_eq!(<str as KeyField>::SHAPE.text_rule(), TextRule::Str);
+/// assert_eq!(<f64 as KeyField>::SHAPE.text_rule(), TextRule::None);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TextRule {
+    /// Not in text layouts.
+    None,
+    /// Zero-padded decimal of this many digits (an integer's MAX), or `width` digits.
+    Digits(usize),
+    /// A string: its content, or padded with spaces to `width`.
+    Str,
+}
+
+impl TextRule {
+    /// The most digits a text number can have: those of `u128::MAX`.
+    pub const MAX_DIGITS: usize = crate::num::MAX_DIGITS;
+}
+
+impl FieldShape {
+    /// Always `len` bytes; no `width`, no `reverse` (bool, char, enums).
+    ///
+    /// ```
+    /// use rowkey_core::{FieldMode, FieldShape, KeyField};
+    /// let shape = FieldShape::fixed(4);
+    /// assert_eq!(shape.fixed_len(FieldMode::INNER), Some(4));
+    /// assert!(!shape.accepts_width(2));
+    /// assert!(!shape.is_reversible());
+    /// assert_eq!(shape, <char as KeyField>::SHAPE);
+    /// ```
+    pub const fn fixed(len: usize) -> Self {
+        FieldShape {
+            fixed: Some(len),
+            max: Some(len),
+            width: WidthRule::None,
+            reversible: false,
+            tags: 0,
+            signed: false,
+            prefix: Prefix::None,
+            text: TextRule::None,
+        }
+    }
+
+    /// The same shape, written in text layouts as `digits` zero-padded decimal digits.
+    ///
+    /// ```
+    /// use rowkey_core::{FieldMode, FieldShape, TextRule};
+    /// let shape = FieldShape::integer(2).with_text_digits(5); // a u16: 65535 has 5 digits
+    /// assert_eq!(shape.text_rule(), TextRule::Digits(5));
+    /// assert_eq!(shape.fixed_len(FieldMode::LAST.with_text(":")), Some(5));
+    /// assert_eq!(shape.fixed_len(FieldMode::LAST), Some(2));
+    /// ```
+    #[must_use]
+    pub const fn with_text_digits(self, digits: usize) -> Self {
+        FieldShape {
+            text: TextRule::Digits(digits),
+            ..self
+        }
+    }
+
+    /// How the type is written in text layouts.
+    ///
+    /// ```
+    /// use rowkey_core::{FieldShape, KeyField, TextRule};
+    /// assert_eq!(<u16 as KeyField>::SHAPE.text_rule(), TextRule::Digits(5)); // 65535
+    /// assert_eq!(<String as KeyField>::SHAPE.text_rule(), TextRule::Str);
+    /// assert_eq!(FieldShape::fixed(1).text_rule(), TextRule::None);
+    /// ```
+    pub const fn text_rule(self) -> TextRule {
+        self.text
+    }
+
+    /// An integer of `len` bytes: `width` narrows it, `reverse` applies.
+    ///
+    /// ```
+    /// use rowkey_core::{FieldMode, FieldShape};
+    /// let shape = FieldShape::integer(4); // a u32
+    /// assert_eq!(shape.fixed_len(FieldMode::LAST), Some(4));
+    /// assert_eq!(shape.fixed_len(FieldMode::LAST.with_width(3)), Some(3));
+    /// assert!(shape.accepts_width(1) && shape.accepts_width(4) && !shape.accepts_width(5));
+    /// assert!(shape.is_reversible());
+    /// ```
+    pub const fn integer(len: usize) -> Self {
+        FieldShape {
+            width: WidthRule::Narrow { max: len },
+            reversible: true,
+            ..FieldShape::fixed(len)
+        }
+    }
+
+    /// A signed integer of `len` bytes (two's complement with the sign bit flipped): as
+    /// [`integer`](FieldShape::integer), and the scan planner knows that a value too wide for a
+    /// narrowed `width` lies below every storable one when it is negative.
+    ///
+    /// ```
+    /// use core::cmp::Ordering;
+    /// use rowkey_core::{FieldMode, FieldShape, KeyField};
+    /// assert_eq!(<i32 as KeyField>::SHAPE.fixed_len(FieldMode::LAST), Some(4));
+    /// assert_eq!(FieldShape::signed_integer(4).width_rule(), FieldShape::integer(4).width_rule());
+    /// assert_eq!((-70_000i32).beyond_width(FieldMode::LAST.with_width(2)), Some(Ordering::Less));
+    /// ```
+    pub const fn signed_integer(len: usize) -> Self {
+        FieldShape {
+            signed: true,
+            ..FieldShape::integer(len)
+        }
+    }
+
+    /// Strings and bytes: variable, padded by `width`, reversible.
+    ///
+    /// ```
+    /// use rowkey_core::{FieldMode, FieldShape, WidthRule};
+    /// let shape = FieldShape::bytes();
+    /// assert_eq!(shape.fixed_len(FieldMode::LAST), None);
+    /// assert_eq!(shape.max_len(FieldMode::INNER), None);
+    /// assert_eq!(shape.fixed_len(FieldMode::INNER.with_width(16)), Some(16));
+    /// assert_eq!(shape.width_rule(), WidthRule::Pad);
+    /// ```
+    pub const fn bytes() -> Self {
+        FieldShape {
+            fixed: None,
+            max: None,
+            width: WidthRule::Pad,
+            reversible: true,
+            tags: 0,
+            signed: false,
+            prefix: Prefix::None,
+            text: TextRule::Str,
+        }
+    }
+
+    /// The same shape, with `reverse` allowed.
+    ///
+    /// ```
+    /// use rowkey_core::{FieldShape, KeyField};
+    /// let shape = FieldShape::fixed(16);
+    /// assert!(!shape.is_reversible());
+    /// assert!(shape.reversible().is_reversible());
+    /// assert_eq!(<[u8; 16] as KeyField>::SHAPE, shape.reversible()); // bytes reverse
+    /// ```
+    #[must_use]
+    pub const fn reversible(self) -> Self {
+        FieldShape {
+            reversible: true,
+            ..self
+        }
+    }
+
+    /// A key whose fields add up to `fixed` and `max`, behind `prefix`.
+    ///
+    /// ```
+    /// use rowkey_core::{FieldMode, FieldShape, Prefix, Salt, SaltHash};
+    /// let salt = Salt::new(16, SaltHash::Md5).unwrap();
+    /// // A u64 and a u32 (12 bytes) behind a one-byte salt.
+    /// let shape = FieldShape::record(Some(12), Some(12), Prefix::Salt(salt));
+    /// assert_eq!(shape.fixed_len(FieldMode::LAST), Some(13));
+    /// assert_eq!(shape.prefix(), Prefix::Salt(salt));
+    /// // A key ending in a string has neither a fixed length nor a bound.
+    /// assert_eq!(FieldShape::record(None, None, Prefix::None).max_len(FieldMode::LAST), None);
+    /// ```
+    pub const fn record(fixed: Option<usize>, max: Option<usize>, prefix: Prefix) -> Self {
+        let p = prefix.encoded_len();
+        FieldShape {
+            fixed: match fixed {
+                Some(n) => n.checked_add(p),
+                None => None,
+            },
+            max: match max {
+                Some(n) => n.checked_add(p),
+                None => None,
+            },
+            width: WidthRule::None,
+            reversible: false,
+            tags: 0,
+            signed: false,
+            prefix,
+            text: TextRule::None,
+        }
+    }
+
+    /// The key's prefix component (only keys have one; it cannot be nested).
+    ///
+    /// ```
+    /// use rowkey_core::{FieldShape, HashPrefix, KeyField, Prefix};
+    /// assert_eq!(<u64 as KeyField>::SHAPE.prefix(), Prefix::None);
+    /// let md5 = Prefix::Hash(HashPrefix::new(4).unwrap());
+    /// assert_eq!(FieldShape::record(Some(8), Some(8), md5).prefix(), md5);
+    /// ```
+    pub const fn prefix(self) -> Prefix {
+        self.prefix
+    }
+
+    /// `Option<T>` for a `T` of this shape: one tag byte in front.
+    ///
+    /// ```
+    /// use rowkey_core::{FieldMode, FieldShape, KeyField};
+    /// let shape = FieldShape::integer(4).optional(); // Option<u32>: `00`, or `01` and 4 bytes
+    /// assert_eq!(shape.fixed_len(FieldMode::LAST), None);
+    /// assert_eq!(shape.max_len(FieldMode::LAST), Some(5));
+    /// assert_eq!(shape.max_len(FieldMode::LAST.with_width(2)), Some(3));
+    /// assert_eq!(shape, <Option<u32> as KeyField>::SHAPE);
+    /// ```
+    #[must_use]
+    pub const fn optional(self) -> Self {
+        FieldShape {
+            fixed: None,
+            max: match self.max {
+                Some(m) => m.checked_add(1),
+                None => None,
+            },
+            width: self.width,
+            reversible: self.reversible,
+            tags: self.tags + 1,
+            signed: self.signed,
+            prefix: self.prefix,
+            text: TextRule::None,
+        }
+    }
+
+    /// Which `width` the type accepts.
+    ///
+    /// ```
+    /// use rowkey_core::{FieldShape, KeyField, WidthRule};
+    /// assert_eq!(<u64 as KeyField>::SHAPE.width_rule(), WidthRule::Narrow { max: 8 });
+    /// assert_eq!(<Vec<u8> as KeyField>::SHAPE.width_rule(), WidthRule::Pad);
+    /// assert_eq!(FieldShape::fixed(1).width_rule(), WidthRule::None);
+    /// ```
+    pub const fn width_rule(self) -> WidthRule {
+        self.width
+    }
+
+    /// Whether `reverse` applies.
+    ///
+    /// ```
+    /// use rowkey_core::KeyField;
+    /// assert!(<u32 as KeyField>::SHAPE.is_reversible()); // its bytes reversed
+    /// assert!(<str as KeyField>::SHAPE.is_reversible()); // its content reversed
+    /// assert!(!<bool as KeyField>::SHAPE.is_reversible());
+    /// ```
+    pub const fn is_reversible(self) -> bool {
+        self.reversible
+    }
+
+    /// Whether the type accepts `width = w`.
+    ///
+    /// ```
+    /// use rowkey_core::KeyField;
+    /// let shape = <u16 as KeyField>::SHAPE;
+    /// assert!(shape.accepts_width(1) && shape.accepts_width(2));
+    /// assert!(!shape.accepts_width(3)); // wider than the integer
+    /// assert!(!shape.accepts_width(0));
+    /// assert!(<str as KeyField>::SHAPE.accepts_width(100)); // padded
+    /// assert!(!<bool as KeyField>::SHAPE.accepts_width(1));
+    /// ```
+    pub const fn accepts_width(self, w: usize) -> bool {
+        match self.width {
+            WidthRule::None => false,
+            WidthRule::Narrow { max } => w >= 1 && w <= max,
+            WidthRule::Pad => w >= 1,
+        }
+    }
+
+    /// The length of every encoding in `mode`, when it is always the same.
+    ///
+    /// ```
+    /// use rowkey_core::{FieldMode, KeyField};
+    /// let shape = <u32 as KeyField>::SHAPE;
+    /// assert_eq!(shape.fixed_len(FieldMode::LAST), Some(4));
+    /// assert_eq!(shape.fixed_len(FieldMode::LAST.with_width(3)), Some(3));
+    /// assert_eq!(shape.fixed_len(FieldMode::LAST.with_text(":")), Some(10)); // 4294967295
+    /// assert_eq!(<str as KeyField>::SHAPE.fixed_len(FieldMode::LAST), None);
+    /// ```
+    pub const fn fixed_len(self, mode: FieldMode) -> Option<usize> {
+        if mode.is_text() {
+            return match (self.text, mode.width()) {
+                (TextRule::Digits(_) | TextRule::Str, Some(w)) => Some(w),
+                (TextRule::Digits(d), None) => Some(d),
+                _ => None,
+            };
+        }
+        match mode.width() {
+            Some(w) if self.tags == 0 => Some(w),
+            Some(_) => None,
+            None => self.fixed,
+        }
+    }
+
+    /// An upper bound of the encoded length in `mode`, when there is one.
+    ///
+    /// ```
+    /// use rowkey_core::{FieldMode, KeyField};
+    /// assert_eq!(<Option<u16> as KeyField>::SHAPE.max_len(FieldMode::LAST), Some(3)); // tag + 2
+    /// assert_eq!(<str as KeyField>::SHAPE.max_len(FieldMode::INNER), None);
+    /// assert_eq!(<str as KeyField>::SHAPE.max_len(FieldMode::INNER.with_width(8)), Some(8));
+    /// ```
+    pub const fn max_len(self, mode: FieldMode) -> Option<usize> {
+        if mode.is_text() {
+            return self.fixed_len(mode);
+        }
+        match mode.width() {
+            Some(w) => w.checked_add(self.tags),
+            None => self.max,
+        }
+    }
+}
+
+/// Where a value that `mode` cannot store lies among the values it can, read from the type's shape
+/// and the value's natural encoding (ascending, natural width): the default of
+/// [`KeyField::beyond_width`](super::KeyField::beyond_width), which a delegating impl inherits with
+/// the shape it copies.
+pub(crate) fn beyond_by_shape<T: super::KeyField + ?Sized>(
+    value: &T,
+    mode: FieldMode,
+) -> Option<core::cmp::Ordering> {
+    use core::cmp::Ordering;
+    let shape = T::SHAPE;
+    let mut buf = [0u8; 64];
+    match value.encode(&mut buf, mode) {
+        Ok(_) => return None,
+        Err(e) if matches!(e.kind(), EncodeErrorKind::BufferTooSmall { .. }) => return None,
+        Err(_) => {}
+    }
+    let natural = value.encode(&mut buf, mode.natural());
+    if mode.is_text() {
+        // A text number that does not fit its digits has more of them, or is negative (which
+        // has no natural text form at all).
+        return match (shape.text, shape.tags) {
+            (TextRule::Digits(_), 0) => Some(match natural {
+                Ok(_) => Ordering::Greater,
+                Err(_) => Ordering::Less,
+            }),
+            _ => None,
+        };
+    }
+    let WidthRule::Narrow { .. } = shape.width else {
+        return None;
+    };
+    let inner = some_tags(&buf[..natural.ok()?], shape.tags)?;
+    let below = shape.signed && inner.first().is_some_and(|&b| b < 0x80);
+    match (below, shape.tags) {
+        (false, _) => Some(Ordering::Greater),
+        (true, 0) => Some(Ordering::Less),
+        // A `Some` below every storable `Some` is still above `None`: not below everything.
+        (true, _) => None,
+    }
+}
+
+/// The stand-in of a value that `mode` cannot store (see
+/// [`KeyField::encode_stand_in`](super::KeyField::encode_stand_in)), read from the type's shape and
+/// the value's natural encoding, written into `out`; `None` when there is none or `out` is short.
+pub(crate) fn stand_in_by_shape<T: super::KeyField + ?Sized>(
+    value: &T,
+    out: &mut [u8],
+    mode: FieldMode,
+) -> Option<usize> {
+    let shape = T::SHAPE;
+    // Reversed fields give up their order (no ranges), and text strings are filtered by content.
+    if mode.is_text() || mode.is_reverse() {
+        return None;
+    }
+    match value.encode(out, mode) {
+        Ok(_) => return None,
+        Err(e) if matches!(e.kind(), EncodeErrorKind::BufferTooSmall { .. }) => return None,
+        Err(_) => {}
+    }
+    let natural = value.encode(out, mode.natural()).ok()?;
+    let tags = shape.tags;
+    some_tags(&out[..natural], tags)?;
+    let len = match shape.width {
+        // Below every storable `Some`: right after `None` (behind the outer `Some`s).
+        WidthRule::Narrow { .. } if tags > 0 => {
+            let below = shape.signed && out.get(tags).is_some_and(|&b| b < 0x80);
+            if !below {
+                return None;
+            }
+            out[tags - 1] = NONE;
+            tags
+        }
+        // Padded content longer than the width, or ending in the padding byte, stands right
+        // after the content cut to the width with its trailing padding dropped.
+        WidthRule::Pad => {
+            let width = mode.width()?;
+            let end = tags + width;
+            if out.len() < end {
+                return None;
+            }
+            let cut = natural.min(end);
+            let kept = tags + strip_padding(&out[tags..cut], PAD).len();
+            out[kept..end].fill(PAD);
+            end
+        }
+        _ => return None,
+    };
+    if mode.is_desc() {
+        invert(&mut out[..len]);
+    }
+    Some(len)
+}
+
+/// The bytes after `tags` leading `Some` tags, or `None` when a tag is `None`.
+fn some_tags(natural: &[u8], tags: usize) -> Option<&[u8]> {
+    if natural.len() < tags {
+        return None;
+    }
+    let (head, rest) = natural.split_at(tags);
+    head.iter().all(|&t| t == SOME).then_some(rest)
+}

@@ -1,0 +1,35 @@
+//! The bytes the format gives meaning to, named once. Codecs write and read them, the scan
+//! planner builds bounds from them, and field shapes place unstorable values with them; every one
+//! of those imports them from here.
+
+/// In the escaped form of variable-length content (a string or bytes field that another field
+/// follows), the byte that starts an escape sequence.
+pub(crate) const ESCAPE: u8 = 0x00;
+/// After [`ESCAPE`]: the content had a `00` here.
+pub(crate) const ESCAPED_ZERO: u8 = 0xFF;
+/// After [`ESCAPE`]: the content ends.
+pub(crate) const TERMINATOR: u8 = 0x01;
+
+/// The padding of content padded to a `width` in binary keys.
+pub(crate) const PAD: u8 = 0x00;
+/// The padding of content padded to a `width` in text keys.
+pub(crate) const TEXT_PAD: u8 = b' ';
+
+/// The tag of `None`; it sorts before every `Some`.
+pub(crate) const NONE: u8 = 0x00;
+/// The tag of `Some`.
+pub(crate) const SOME: u8 = 0x01;
+
+/// `desc`: every byte inverted, so the field sorts in reverse.
+#[inline(always)]
+pub(crate) fn invert(bytes: &mut [u8]) {
+    for b in bytes {
+        *b = !*b;
+    }
+}
+
+/// The content of padded bytes: everything before their trailing `pad` bytes.
+#[inline]
+pub(crate) fn strip_padding(padded: &[u8], pad: u8) -> &[u8] {
+    &padded[..padded.iter().rposition(|&b| b != pad).map_or(0, |i| i + 1)]
+}

@@ -1,0 +1,144 @@
+//! The alternatives of a plan: every combination of the values bound so far by equality and IN
+//! lists, each the key body those values fix and the salt or hash state of the sources among them.
+
+use alloc::vec::Vec;
+
+use super::bytes::cmp_short;
+use super::keybuf::KeyBuf;
+use super::layout::ScanLayout;
+use crate::field::{FieldMode, KeyField};
+use crate::prefix::{HashPrefixHasher, Prefix, SaltHasher};
+use crate::sink::ValueSink;
+
+/// The running prefix computation of one alternative.
+#[derive(Clone)]
+pub(crate) enum Hasher {
+    None,
+    Salt(SaltHasher),
+    Hash(HashPrefixHasher),
+}
+
+impl Hasher {
+    pub(crate) fn start(layout: &ScanLayout) -> Hasher {
+        match layout.prefix {
+            Prefix::Salt(salt) if !layout.whole_key => Hasher::Salt(salt.hasher()),
+            Prefix::Hash(hash) => Hasher::Hash(hash.hasher()),
+            _ => Hasher::None,
+        }
+    }
+}
+
+impl ValueSink for Hasher {
+    fn write(&mut self, bytes: &[u8]) {
+        match self {
+            Hasher::None => {}
+            Hasher::Salt(h) => h.write(bytes),
+            Hasher::Hash(h) => h.write(bytes),
+        }
+    }
+}
+
+/// One combination of the values bound so far: the key body they fix, and the prefix sources seen.
+#[derive(Clone)]
+pub(crate) struct Alt {
+    pub(crate) body: KeyBuf,
+    pub(crate) hasher: Hasher,
+    /// Whether a source was fed (text layouts join sources with the delimiter).
+    pub(crate) fed: bool,
+}
+
+/// The alternatives of a plan: one inline (no allocation for plans without IN lists), or many.
+#[derive(Clone)]
+pub(crate) enum Alts {
+    One(Alt),
+    Many(Vec<Alt>),
+}
+
+impl Alts {
+    pub(crate) fn as_slice(&self) -> &[Alt] {
+        match self {
+            Alts::One(a) => core::slice::from_ref(a),
+            Alts::Many(v) => v,
+        }
+    }
+
+    pub(crate) fn for_each(&mut self, mut f: impl FnMut(&mut Alt)) {
+        match self {
+            Alts::One(a) => f(a),
+            Alts::Many(v) => v.iter_mut().for_each(f),
+        }
+    }
+}
+
+impl Alt {
+    /// The one alternative of a plan with nothing bound, or with `body` bound.
+    #[inline]
+    pub(crate) fn new(layout: &ScanLayout, body: KeyBuf) -> Alt {
+        Alt {
+            body,
+            hasher: Hasher::start(layout),
+            fed: false,
+        }
+    }
+}
+
+/// Alternatives sorted by body, duplicates removed. The sort runs on small keys, the first 16
+/// bytes of each body as one integer with the body's length and index, and compares the rest only
+/// between bodies longer than that which share those bytes: an alternative is large (its body
+/// buffer and hash state), and sorting alternatives themselves was most of a long IN list's cost.
+pub(crate) fn sorted_distinct(alts: Vec<Alt>) -> Vec<Alt> {
+    const HEAD: usize = 16;
+    let mut keys: Vec<(u128, usize, usize)> = alts
+        .iter()
+        .enumerate()
+        .map(|(i, alt)| {
+            let body = alt.body.as_slice();
+            let mut head = [0u8; HEAD];
+            let n = body.len().min(HEAD);
+            head[..n].copy_from_slice(&body[..n]);
+            (u128::from_be_bytes(head), body.len(), i)
+        })
+        .collect();
+    // Equal heads: a body of at most 16 bytes is a prefix of the other (zero padding aside), so
+    // the shorter sorts first; two longer bodies compare their rest.
+    let rest = |i: usize| alts[i].body.as_slice().get(HEAD..).unwrap_or_default();
+    keys.sort_unstable_by(|a, b| {
+        a.0.cmp(&b.0).then_with(|| {
+            if a.1 > HEAD && b.1 > HEAD {
+                cmp_short(rest(a.2), rest(b.2))
+            } else {
+                a.1.cmp(&b.1)
+            }
+        })
+    });
+    keys.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1 && rest(a.2) == rest(b.2));
+    let mut slots: Vec<Option<Alt>> = alts.into_iter().map(Some).collect();
+    keys.iter().filter_map(|k| slots[k.2].take()).collect()
+}
+
+/// Encodes `value` onto the alternative's body and, for a prefix source, feeds its value bytes.
+pub(crate) fn append<T: KeyField + ?Sized>(
+    alt: &mut Alt,
+    value: &T,
+    mode: FieldMode,
+    source: bool,
+) -> Result<(), crate::EncodeError> {
+    let n = value.encoded_len(mode);
+    let at = alt.body.len();
+    let dst = alt.body.grow(n);
+    if let Err(e) = value.encode(dst, mode) {
+        alt.body.truncate(at);
+        return Err(e);
+    }
+    if mode.is_text() && mode.is_delimited() {
+        alt.body.extend(mode.delimiter().as_bytes());
+    }
+    if source {
+        if alt.fed && mode.is_text() {
+            alt.hasher.write(mode.delimiter().as_bytes());
+        }
+        value.value_bytes(mode, &mut alt.hasher)?;
+        alt.fed = true;
+    }
+    Ok(())
+}

@@ -1,0 +1,128 @@
+//! The protocol between a generated scan builder and the planners: what each builder state calls
+//! (one call per generated method, so the compiler checks the generic part once, here), and how
+//! every state becomes the [`Scan`] it stands for. Reached by generated code through
+//! `rowkey::__private`; not a public API.
+
+use core::ops::{Bound, RangeBounds};
+
+use super::layout::ScanLayout;
+use super::Scan;
+use crate::error::EncodeError;
+use crate::field::{FieldMode, FieldShape, KeyField};
+use crate::sink::ValueSink;
+
+/// What a generated builder state calls on its planner (the general one or the fixed-layout lane).
+pub trait Bind: Sized {
+    /// The key type the plan scans.
+    type Key: ?Sized;
+    /// What a range on the next field finishes the plan as.
+    type Ranged;
+
+    /// A plan over the whole table of the layout: where the generated `K::scan()` starts.
+    fn start(layout: &'static ScanLayout) -> Self;
+
+    /// Binds the next field to `value`, placed with `mode`.
+    fn bind_eq<T: KeyField + ?Sized>(self, value: &T, mode: FieldMode) -> Self;
+
+    /// Binds the next field to any of `values`, placed with `mode`.
+    fn bind_in<T: KeyField, I: IntoIterator<Item = T>>(self, values: I, mode: FieldMode) -> Self;
+
+    /// Restricts the next field to values between `start` and `end` (in the field's own order),
+    /// placed with `mode`.
+    fn bind_range<T: KeyField + ?Sized>(
+        self,
+        start: Bound<&T>,
+        end: Bound<&T>,
+        mode: FieldMode,
+    ) -> Self::Ranged;
+
+    /// Restricts the next field, a string or bytes field placed with `mode`, to content that
+    /// starts with `prefix`.
+    fn bind_prefix(self, prefix: &[u8], mode: FieldMode) -> Scan<Self::Key>;
+
+    /// [`bind_range`](Bind::bind_range) from any `RangeBounds`.
+    #[inline]
+    fn bind_range_of<T: KeyField + ?Sized, R: RangeBounds<T>>(
+        self,
+        range: R,
+        mode: FieldMode,
+    ) -> Self::Ranged {
+        self.bind_range(range.start_bound(), range.end_bound(), mode)
+    }
+
+    /// [`bind_in`](Bind::bind_in) for a string field: anything that yields `AsRef<str>`.
+    #[inline]
+    fn bind_in_str<I>(self, values: I, mode: FieldMode) -> Self
+    where
+        I: IntoIterator,
+        I::Item: AsRef<str>,
+    {
+        self.bind_in(values.into_iter().map(StrValue), mode)
+    }
+
+    /// [`bind_in`](Bind::bind_in) for a bytes field: anything that yields `AsRef<[u8]>`.
+    #[inline]
+    fn bind_in_bytes<I>(self, values: I, mode: FieldMode) -> Self
+    where
+        I: IntoIterator,
+        I::Item: AsRef<[u8]>,
+    {
+        self.bind_in(values.into_iter().map(BytesValue), mode)
+    }
+}
+
+/// A state of a generated scan builder: the plan it stands for. Through it every state converts
+/// into [`Scan`] with `From`/`into()`, by one impl here rather than one per state: the compiler
+/// checked each of those against all the others, which cost more build time than the rest of
+/// the scan builder.
+pub trait ScanState {
+    /// The key type the plan scans.
+    type Key: ?Sized;
+
+    /// The plan of the fields bound so far.
+    fn into_scan(self) -> Scan<Self::Key>;
+}
+
+impl<S: ScanState> From<S> for Scan<S::Key> {
+    #[inline]
+    fn from(state: S) -> Self {
+        state.into_scan()
+    }
+}
+
+/// An IN-list item of a string field: anything that views as `str` keys as its content.
+struct StrValue<T>(T);
+
+/// An IN-list item of a bytes field: anything that views as `[u8]` keys as its content.
+struct BytesValue<T>(T);
+
+/// `KeyField` for a wrapper that views its value as `$target`.
+macro_rules! view_field {
+    ($wrapper:ident, $target:ty) => {
+        impl<T: AsRef<$target>> KeyField for $wrapper<T> {
+            const SHAPE: FieldShape = <$target as KeyField>::SHAPE;
+
+            #[inline]
+            fn encoded_len(&self, mode: FieldMode) -> usize {
+                self.0.as_ref().encoded_len(mode)
+            }
+
+            #[inline]
+            fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+                self.0.as_ref().encode(out, mode)
+            }
+
+            #[inline]
+            fn value_bytes<S: ValueSink + ?Sized>(
+                &self,
+                mode: FieldMode,
+                sink: &mut S,
+            ) -> Result<(), EncodeError> {
+                self.0.as_ref().value_bytes(mode, sink)
+            }
+        }
+    };
+}
+
+view_field!(StrValue, str);
+view_field!(BytesValue, [u8]);

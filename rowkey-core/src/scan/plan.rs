@@ -1,0 +1,421 @@
+//! The general planner: a plan built field by field, as alternatives (every combination of the
+//! values bound by equality and IN lists) and the constraint on the field after them, turned into
+//! key ranges behind the prefix component (one range per salt bucket, or only the buckets the bound
+//! sources give).
+
+use alloc::vec::Vec;
+use core::ops::Bound;
+
+use super::alts::{append, sorted_distinct, Alt, Alts, Hasher};
+use super::bound::{prefix_range, range_tail, Lower, Upper};
+use super::keybuf::KeyBuf;
+use super::layout::ScanLayout;
+use super::range::{merge, sort_by_start, KeyRange, Ranges};
+use super::text::{self, TextFilter, TextPrefix};
+use crate::field::{FieldMode, KeyField};
+use crate::prefix::{Prefix, Salt};
+
+/// The constraint after the bound run of fields.
+#[derive(Clone)]
+pub(crate) enum Tail {
+    /// Nothing more: every key that starts with the bound fields.
+    Open,
+    /// A range on the next field, in encoded space.
+    Range {
+        lower: Lower,
+        upper: Upper,
+        /// Whether the field is the last of the key (its bytes run to the end).
+        last: bool,
+    },
+    /// No key can match (an empty range, an empty IN list, a prefix longer than a width).
+    Empty,
+    /// A text string that other segments follow: its bytes do not sort as its content, so the plan
+    /// covers every key with the bound fields and `matches` reads the segment.
+    TextFilter {
+        filter: TextFilter,
+        /// The segment's width, or `None` when the delimiter ends it.
+        width: Option<usize>,
+    },
+}
+
+/// A plan built field by field.
+#[derive(Clone)]
+pub(crate) struct FieldPlan {
+    pub(crate) alts: Alts,
+    /// Leading fields fixed by equality or IN.
+    pub(crate) eq_bound: usize,
+    pub(crate) tail: Tail,
+    /// A range bound was dropped for want of a place among the stored values: the plan is wider
+    /// than the query.
+    pub(crate) widened: bool,
+}
+
+impl FieldPlan {
+    /// A plan with nothing bound: every key of the layout.
+    #[inline]
+    pub(crate) fn new(layout: &ScanLayout) -> FieldPlan {
+        FieldPlan {
+            alts: Alts::One(Alt::new(layout, KeyBuf::new())),
+            eq_bound: 0,
+            tail: Tail::Open,
+            widened: false,
+        }
+    }
+
+    /// A plan whose first `fields` fields are bound by equality (or IN) to the encoded `bodies`,
+    /// given sorted and distinct; nothing matches when there are none, or when `empty`.
+    pub(crate) fn with_bodies<'b>(
+        layout: &ScanLayout,
+        mut bodies: impl ExactSizeIterator<Item = &'b [u8]>,
+        fields: usize,
+        empty: bool,
+    ) -> FieldPlan {
+        let empty = empty || bodies.len() == 0;
+        let alt = |body: &[u8]| Alt::new(layout, KeyBuf::from_slice(body));
+        // One alternative stays inline: a plan without IN lists allocates nothing.
+        let alts = if bodies.len() <= 1 {
+            Alts::One(alt(bodies.next().unwrap_or_default()))
+        } else {
+            Alts::Many(bodies.map(alt).collect())
+        };
+        FieldPlan {
+            alts,
+            eq_bound: fields,
+            tail: if empty { Tail::Empty } else { Tail::Open },
+            widened: false,
+        }
+    }
+}
+
+impl FieldPlan {
+    /// Whether the next field feeds the salt or hash prefix.
+    fn next_is_source(&self, layout: &ScanLayout) -> bool {
+        !layout.whole_key && layout.sources.get(self.eq_bound).copied().unwrap_or(false)
+    }
+
+    pub(crate) fn bind_eq<T: KeyField + ?Sized>(
+        &mut self,
+        layout: &ScanLayout,
+        value: &T,
+        mode: FieldMode,
+    ) {
+        let source = self.next_is_source(layout);
+        let mut failed = false;
+        self.alts.for_each(|alt| {
+            failed |= append(alt, value, mode, source).is_err();
+        });
+        self.after_bind(failed);
+    }
+
+    pub(crate) fn bind_in<T: KeyField, I: IntoIterator<Item = T>>(
+        &mut self,
+        layout: &ScanLayout,
+        values: I,
+        mode: FieldMode,
+    ) {
+        let source = self.next_is_source(layout);
+        let base = core::mem::replace(&mut self.alts, Alts::Many(Vec::new()));
+        let values = values.into_iter();
+        // Reserved from the iterator's own estimate, within reason: `0..u64::MAX` estimates more
+        // than memory holds.
+        let expected = values.size_hint().0.saturating_mul(base.as_slice().len());
+        let mut out: Vec<Alt> = Vec::with_capacity(expected.min(1 << 16));
+        for value in values {
+            for alt in base.as_slice() {
+                let mut alt = alt.clone();
+                // A value that cannot be encoded (too wide for its width) matches no key.
+                if append(&mut alt, &value, mode, source).is_ok() {
+                    out.push(alt);
+                }
+            }
+        }
+        // Duplicate values give equal alternatives; removing them keeps `ranges` proportional to
+        // the distinct values.
+        let out = sorted_distinct(out);
+        let empty = out.is_empty();
+        self.alts = Alts::Many(out);
+        self.after_bind(empty);
+    }
+
+    fn after_bind(&mut self, empty: bool) {
+        self.eq_bound += 1;
+        if empty {
+            self.tail = Tail::Empty;
+        }
+    }
+
+    /// Restricts the next field of a fixed layout to bytes between `lower` and `upper`.
+    pub(crate) fn bind_encoded_range(&mut self, lower: Lower, upper: Upper) {
+        if !matches!(self.tail, Tail::Empty) {
+            // Every key has one length: whether the field is last changes nothing.
+            self.tail = Tail::Range {
+                lower,
+                upper,
+                last: true,
+            };
+        }
+    }
+
+    pub(crate) fn bind_range<T: KeyField + ?Sized>(
+        &mut self,
+        start: Bound<&T>,
+        end: Bound<&T>,
+        mode: FieldMode,
+    ) {
+        if matches!(self.tail, Tail::Empty) {
+            return;
+        }
+        if text::segment_unordered::<T>(mode) {
+            self.tail = Tail::TextFilter {
+                filter: TextFilter::range(start, end, mode),
+                width: mode.width(),
+            };
+            return;
+        }
+        self.tail = match range_tail(start, end, mode) {
+            Some(range) => {
+                self.widened |= range.widened;
+                Tail::Range {
+                    lower: range.lower,
+                    upper: range.upper,
+                    last: !mode.is_delimited(),
+                }
+            }
+            None => Tail::Empty,
+        };
+    }
+
+    pub(crate) fn bind_prefix(&mut self, prefix: &[u8], mode: FieldMode) {
+        if matches!(self.tail, Tail::Empty) {
+            return;
+        }
+        // Prefix bounds are partial encodings: "at or before E" takes every key that starts
+        // with E, so they are never the last field's whole bytes.
+        let range = |(lower, upper)| Tail::Range {
+            lower,
+            upper,
+            last: false,
+        };
+        self.tail = if mode.is_text() {
+            match text::prefix_of_segment(prefix, mode) {
+                TextPrefix::Nothing => Tail::Empty,
+                TextPrefix::Range(lower, upper) => range((lower, upper)),
+                TextPrefix::Filter(filter, width) => Tail::TextFilter {
+                    filter,
+                    width: Some(width),
+                },
+            }
+        } else {
+            prefix_range(prefix, mode).map_or(Tail::Empty, range)
+        };
+    }
+
+    /// Whether every field is fixed by equality: the plan is a set of point lookups.
+    fn is_point(&self, layout: &ScanLayout) -> bool {
+        self.eq_bound >= layout.fields() && matches!(self.tail, Tail::Open)
+    }
+
+    /// Whether every source of the prefix is fixed by equality or IN, so each alternative's
+    /// prefix is known.
+    fn prefix_known(&self, layout: &ScanLayout) -> bool {
+        if layout.whole_key {
+            return self.is_point(layout);
+        }
+        let fixed = self.eq_bound.min(layout.fields());
+        !layout.sources[fixed..].contains(&true)
+    }
+
+    /// Whether the plan constrains anything at all.
+    fn is_unconstrained(&self) -> bool {
+        self.eq_bound == 0 && matches!(self.tail, Tail::Open)
+    }
+
+    pub(crate) fn is_exact(&self, layout: &ScanLayout) -> bool {
+        if self.widened || matches!(self.tail, Tail::TextFilter { .. }) {
+            return false;
+        }
+        !matches!(layout.prefix, Prefix::Hash(_))
+            || self.prefix_known(layout)
+            || self.is_unconstrained()
+    }
+
+    /// The range of one alternative behind `prefix`, or `None` when it is empty.
+    fn range_of(&self, layout: &ScanLayout, alt: &Alt, prefix: &[u8]) -> Option<KeyRange> {
+        range_of(alt, &self.tail, self.is_point(layout), layout.fixed, prefix)
+    }
+
+    pub(crate) fn matches(&self, layout: &ScanLayout, key: &[u8]) -> bool {
+        let plen = layout.prefix_len();
+        let Some(prefix) = key.get(..plen) else {
+            return false;
+        };
+        let known = self.prefix_known(layout);
+        self.alts.as_slice().iter().any(|alt| {
+            // The key's own prefix when the plan does not fix it; allowed or not, checked after.
+            let expected = if known {
+                prefix_of(layout, alt)
+            } else {
+                KeyBuf::from_slice(prefix)
+            };
+            self.range_of(layout, alt, expected.as_slice())
+                .is_some_and(|r| r.contains(key))
+                && prefix_allowed(layout, alt, known, prefix)
+                && self.filter_accepts(layout, key, plen + alt.body.len())
+        })
+    }
+
+    /// For a text filter: whether the segment that starts at `at` passes it.
+    fn filter_accepts(&self, layout: &ScanLayout, key: &[u8], at: usize) -> bool {
+        let Tail::TextFilter { filter, width } = &self.tail else {
+            return true;
+        };
+        let rest = key.get(at..).unwrap_or_default();
+        filter.accepts(text::segment_content(rest, *width, layout.delimiter()))
+    }
+
+    pub(crate) fn ranges(&self, layout: &ScanLayout) -> Ranges {
+        let prefix = layout.prefix;
+        if !self.is_exact(layout) {
+            let any = self
+                .alts
+                .as_slice()
+                .iter()
+                .any(|alt| self.range_of(layout, alt, &[]).is_some());
+            return if any {
+                Ranges::one(KeyRange::new(&[], &[]))
+            } else {
+                Ranges::none()
+            };
+        }
+        let known = self.prefix_known(layout);
+        // The common plan: one alternative, one prefix. Built without allocating.
+        if let (Alts::One(alt), true) = (&self.alts, prefix.is_none() || known) {
+            let range = if prefix.is_none() {
+                self.range_of(layout, alt, &[])
+            } else {
+                self.range_of(layout, alt, prefix_of(layout, alt).as_slice())
+            };
+            return match range {
+                Some(r) => Ranges::one(r),
+                None => Ranges::none(),
+            };
+        }
+        let mut ranges: Vec<KeyRange> = Vec::new();
+        for alt in self.alts.as_slice() {
+            match prefix {
+                Prefix::Salt(salt) if !known => {
+                    for bucket in 0..salt.buckets() {
+                        let p = salt_prefix(layout, salt, bucket as u8);
+                        ranges.extend(self.range_of(layout, alt, p.as_slice()));
+                    }
+                }
+                _ => ranges.extend(self.range_of(layout, alt, prefix_of(layout, alt).as_slice())),
+            }
+        }
+        // Alternatives are sorted by body, so without a prefix (or with one known salt byte per
+        // alternative) the ranges usually come out in order already.
+        sort_by_start(&mut ranges);
+        merge(&mut ranges, matches!(prefix, Prefix::Salt(_)));
+        Ranges::many(ranges)
+    }
+}
+
+/// The range `[start, stop)` of one alternative under `tail`, behind the key prefix `prefix`;
+/// `None` when it is empty. `point`: every field is fixed by equality; `fixed`: every key has the
+/// same length. Both ends are built in place: prefix, body, then the bound.
+#[inline]
+fn range_of(alt: &Alt, tail: &Tail, point: bool, fixed: bool, prefix: &[u8]) -> Option<KeyRange> {
+    let mut start = if prefix.is_empty() {
+        alt.body.clone()
+    } else {
+        let mut start = KeyBuf::from_slice(prefix);
+        start.extend(alt.body.as_slice());
+        start
+    };
+    let mut stop = start.clone();
+    // Without a bound on the next field the range cannot be empty: stop is past start, or open.
+    let bounded = matches!(tail, Tail::Range { .. });
+    // The first key after the complete key in `k`: `k 00`, or, when no key is longer, its
+    // increment. The first key after every key that starts with `k`: `k`'s next prefix.
+    let after_key = |k: &mut KeyBuf| {
+        if fixed {
+            k.advance_to_next_prefix()
+        } else {
+            k.push(0)
+        }
+    };
+    match tail {
+        Tail::Empty => return None,
+        Tail::Open if point => after_key(&mut stop),
+        Tail::Open | Tail::TextFilter { .. } => stop.advance_to_next_prefix(),
+        Tail::Range { lower, upper, last } => {
+            // The first key past every key whose field is E: the last field's bytes end the key,
+            // so its successor; otherwise skip E with whatever follows it.
+            let past = |k: &mut KeyBuf, e: &KeyBuf| {
+                k.extend(e.as_slice());
+                if *last {
+                    after_key(k);
+                } else {
+                    k.advance_to_next_prefix();
+                }
+            };
+            match lower {
+                Lower::Unbounded => {}
+                Lower::AtOrAfter(e) => start.extend(e.as_slice()),
+                Lower::After(e) => {
+                    past(&mut start, e);
+                    // All FF: no key comes after it. (An empty start would mean the first key.)
+                    if start.len() == 0 {
+                        return None;
+                    }
+                }
+            }
+            match upper {
+                Upper::Unbounded => stop.advance_to_next_prefix(),
+                Upper::Before(e) => stop.extend(e.as_slice()),
+                Upper::AtOrBefore(e) => past(&mut stop, e),
+            }
+        }
+    }
+    let range = KeyRange::from_bufs(start, stop);
+    (!bounded || !range.is_empty()).then_some(range)
+}
+
+/// The prefix component of an alternative whose prefix is known (or none), with the text
+/// delimiter that follows it.
+fn prefix_of(layout: &ScanLayout, alt: &Alt) -> KeyBuf {
+    match (&alt.hasher, layout.prefix) {
+        (Hasher::Salt(h), Prefix::Salt(salt)) => salt_prefix(layout, salt, h.clone().finish()),
+        (Hasher::Hash(h), Prefix::Hash(hash)) => {
+            let mut p = KeyBuf::from_slice(&h.clone().finish()[..hash.prefix_len()]);
+            p.extend(layout.delimiter().as_bytes());
+            p
+        }
+        (Hasher::None, Prefix::Salt(salt)) if layout.whole_key => {
+            salt_prefix(layout, salt, salt.bucket_of(alt.body.as_slice()))
+        }
+        _ => KeyBuf::new(),
+    }
+}
+
+/// A salt bucket as it starts a key: one byte, or digits and the delimiter in text layouts.
+fn salt_prefix(layout: &ScanLayout, salt: Salt, bucket: u8) -> KeyBuf {
+    let mut p = KeyBuf::new();
+    salt.write_bucket(bucket, p.grow(salt.encoded_len()));
+    p.extend(layout.delimiter().as_bytes());
+    p
+}
+
+/// Whether a key's prefix component is one the alternative allows.
+fn prefix_allowed(layout: &ScanLayout, alt: &Alt, known: bool, prefix: &[u8]) -> bool {
+    match layout.prefix {
+        Prefix::None => true,
+        _ if known => prefix == prefix_of(layout, alt).as_slice(),
+        Prefix::Salt(salt) => prefix
+            .get(..salt.encoded_len())
+            .and_then(|digits| salt.read_bucket(digits).ok())
+            .is_some_and(|b| u16::from(b) < salt.buckets()),
+        // Unbound hash sources: the body decides (the plan is not exact).
+        Prefix::Hash(_) => true,
+    }
+}

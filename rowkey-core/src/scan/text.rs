@@ -1,0 +1,126 @@
+//! Text segments whose bytes do not sort as their content: a string that other segments follow
+//! (its content can hold bytes below the delimiter) or one padded with spaces. A plan over such a
+//! segment covers every key with the bound fields before it, and reads the segment's content to
+//! decide each key: a filter, so the plan is not exact.
+
+use core::ops::Bound;
+
+use super::bound::{Lower, Upper};
+use super::keybuf::KeyBuf;
+use crate::codec::pad::{strip, TEXT_PAD};
+use crate::field::{FieldMode, KeyField, TextRule};
+use crate::sink::ValueSink;
+
+/// A condition on a text segment's content.
+#[derive(Clone)]
+pub(crate) enum TextFilter {
+    Range(Bound<KeyBuf>, Bound<KeyBuf>),
+    Prefix(KeyBuf),
+}
+
+impl TextFilter {
+    /// The filter of a range on a string segment, from its bounds' content.
+    pub(crate) fn range<T: KeyField + ?Sized>(
+        start: Bound<&T>,
+        end: Bound<&T>,
+        mode: FieldMode,
+    ) -> TextFilter {
+        let content = |b: Bound<&T>| -> Bound<KeyBuf> {
+            match b {
+                Bound::Included(v) => Bound::Included(content_of(v, mode)),
+                Bound::Excluded(v) => Bound::Excluded(content_of(v, mode)),
+                Bound::Unbounded => Bound::Unbounded,
+            }
+        };
+        TextFilter::Range(content(start), content(end))
+    }
+
+    pub(crate) fn accepts(&self, content: &[u8]) -> bool {
+        match self {
+            TextFilter::Prefix(p) => content.starts_with(p.as_slice()),
+            TextFilter::Range(lo, hi) => {
+                (match lo {
+                    Bound::Included(l) => content >= l.as_slice(),
+                    Bound::Excluded(l) => content > l.as_slice(),
+                    Bound::Unbounded => true,
+                }) && (match hi {
+                    Bound::Included(h) => content <= h.as_slice(),
+                    Bound::Excluded(h) => content < h.as_slice(),
+                    Bound::Unbounded => true,
+                })
+            }
+        }
+    }
+}
+
+/// Whether a text segment's bytes fail to sort as its value: a string that other segments follow
+/// or one padded with spaces.
+pub(crate) fn segment_unordered<T: KeyField + ?Sized>(mode: FieldMode) -> bool {
+    mode.is_text()
+        && matches!(T::SHAPE.text_rule(), TextRule::Str)
+        && (mode.is_delimited() || mode.width().is_some())
+}
+
+/// The content of the text segment at the start of `rest`: its `width` bytes without their
+/// padding, or everything up to the delimiter.
+pub(crate) fn segment_content<'k>(
+    rest: &'k [u8],
+    width: Option<usize>,
+    delimiter: &str,
+) -> &'k [u8] {
+    match width {
+        Some(w) => strip(rest.get(..w).unwrap_or(rest), TEXT_PAD),
+        None => {
+            let d = delimiter.as_bytes();
+            let end = (!d.is_empty())
+                .then(|| rest.windows(d.len()).position(|w| w == d))
+                .flatten()
+                .unwrap_or(rest.len());
+            &rest[..end]
+        }
+    }
+}
+
+/// The content bytes of a string bound (its value bytes).
+fn content_of<T: KeyField + ?Sized>(v: &T, mode: FieldMode) -> KeyBuf {
+    struct Collect(KeyBuf);
+    impl ValueSink for Collect {
+        fn write(&mut self, bytes: &[u8]) {
+            self.0.extend(bytes);
+        }
+    }
+    let mut c = Collect(KeyBuf::new());
+    let _ = v.value_bytes(mode, &mut c);
+    c.0
+}
+
+/// What "content starts with `prefix`" on a text string segment asks of a plan.
+pub(crate) enum TextPrefix {
+    /// Nothing can match (the prefix holds the delimiter, or is longer than the width).
+    Nothing,
+    /// The segment's bytes start with the prefix.
+    Range(Lower, Upper),
+    /// Padding spaces: content that ends in the prefix's spaces is not a match; the filter decides.
+    Filter(TextFilter, usize),
+}
+
+/// "Content starts with `prefix`" on a text string segment placed with `mode`.
+pub(crate) fn prefix_of_segment(prefix: &[u8], mode: FieldMode) -> TextPrefix {
+    let delimiter = mode.delimiter().as_bytes();
+    if mode.is_delimited()
+        && !delimiter.is_empty()
+        && prefix.windows(delimiter.len()).any(|w| w == delimiter)
+    {
+        return TextPrefix::Nothing;
+    }
+    match mode.width() {
+        Some(w) if prefix.len() > w => TextPrefix::Nothing,
+        Some(w) if prefix.last() == Some(&TEXT_PAD) => {
+            TextPrefix::Filter(TextFilter::Prefix(KeyBuf::from_slice(prefix)), w)
+        }
+        _ => TextPrefix::Range(
+            Lower::AtOrAfter(KeyBuf::from_slice(prefix)),
+            Upper::AtOrBefore(KeyBuf::from_slice(prefix)),
+        ),
+    }
+}
