@@ -9,7 +9,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use md5::{Digest, Md5};
-use rowkey::{DecodeKey, RowKey};
+use rowkey::RowKey;
 use serde::Serialize;
 
 // ---------------------------------------------------------------- (1) fixed layout

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use rowkey::{hbase, DecodeKey, RowKey};
+use rowkey::{hbase, RowKey};
 
 #[derive(RowKey, Debug, Clone, Copy, PartialEq)]
 enum EventKind {

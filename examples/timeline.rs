@@ -11,7 +11,7 @@ use std::ops::Bound;
 
 use redb::backends::InMemoryBackend;
 use redb::{Database, TableDefinition};
-use rowkey::{DecodeKey, KeyRange, RowKey, Scan};
+use rowkey::{KeyRange, RowKey, Scan};
 
 #[derive(RowKey, Debug, Clone, Copy, PartialEq)]
 enum Action {

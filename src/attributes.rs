@@ -75,7 +75,7 @@
 //! unsigned integer source `% N`. Decoding recomputes the bucket and rejects a wrong one.
 //!
 //! ```
-//! use rowkey::{DecodeKey, RowKey};
+//! use rowkey::RowKey;
 //!
 //! #[derive(RowKey, Debug, PartialEq)]
 //! struct K {

@@ -8,7 +8,7 @@
 //! allocation.
 //!
 //! ```
-//! use rowkey::{DecodeKey, RowKey};
+//! use rowkey::RowKey;
 //!
 //! #[derive(RowKey, Debug, PartialEq, Clone, Copy)]
 //! enum Kind { View = 0, Click = 1 }
@@ -76,7 +76,7 @@
 //! `Long.MAX_VALUE - ts`), strings as their content, the salt in decimal and the hash prefix in hex.
 //!
 //! ```
-//! use rowkey::{DecodeKey, RowKey};
+//! use rowkey::RowKey;
 //!
 //! #[derive(RowKey, Debug, PartialEq)]
 //! #[rowkey(text, delimiter = ":")]
@@ -137,7 +137,9 @@
 //! # What the derive generates
 //!
 //! - [`RowKey`]: `FIXED_LEN`, `MAX_LEN`, `encoded_len`, `encode_into` (no allocation), `to_vec`;
-//! - [`DecodeKey`]: `decode`, which consumes the whole key and never panics;
+//! - [`DecodeKey`]: `decode`, which consumes the whole key and never panics; `K::decode` and
+//!   `encoded_len` are also inherent, so they resolve where [`DecodeField`] and [`KeyField`] are in
+//!   scope too;
 //! - [`KeyField`] and [`DecodeField`], so the type can be a field of another key;
 //! - `K::split_keys(regions)` (through [`SplitKeys`]) and, for salted layouts, [`SaltedKey`] and
 //!   [`DecodeSaltedKey`];
@@ -194,16 +196,16 @@
 
 pub use rowkey_core::{
     DecodeError, DecodeErrorKind, DecodeField, DecodeKey, DecodeSaltedKey, EncodeError,
-    EncodeErrorKind, FieldMode, FieldShape, HashPrefix, HashPrefixHasher, KeyField, Layout, Order,
-    Prefix, RowKey, Salt, SaltHash, SaltHasher, SaltedKey, Segment, SplitKeys, TextRule, ValueSink,
-    WidthRule,
+    EncodeErrorKind, Encoding, FieldMode, FieldShape, HashPrefix, HashPrefixHasher, KeyField,
+    Layout, Order, Prefix, RowKey, Salt, SaltHash, SaltHasher, SaltedKey, Segment, SplitKeys,
+    TextRule, ValueSink, WidthRule,
 };
 /// Derives [`RowKey`](trait@RowKey), [`DecodeKey`], [`KeyField`] and [`DecodeField`] for a struct
 /// with named fields or a fieldless enum, plus `K::scan()`, `K::LAYOUT`, `K::explain`, and for
 /// fixed layouts `K::LEN` and `K::to_key()`. The [`attributes`] page lists every attribute.
 ///
 /// ```
-/// use rowkey::{DecodeKey, RowKey};
+/// use rowkey::RowKey;
 ///
 /// #[derive(RowKey, Debug, PartialEq)]
 /// struct Reading {

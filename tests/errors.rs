@@ -1,7 +1,7 @@
 //! Bad input gets a clear error naming the key, the field and the problem: never a panic, never a
 //! silently truncated value.
 
-use rowkey::{DecodeErrorKind, DecodeKey, EncodeErrorKind, RowKey};
+use rowkey::{DecodeErrorKind, EncodeErrorKind, RowKey};
 
 #[derive(RowKey, Debug, PartialEq)]
 struct Event {

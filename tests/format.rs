@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 
-use rowkey::{DecodeKey, RowKey};
+use rowkey::RowKey;
 
 fn key<K: RowKey>(k: &K) -> Vec<u8> {
     k.to_vec().expect("encode")

@@ -45,7 +45,7 @@ mod no_prelude {
 }
 
 use no_prelude::{Generic, Key, Kind, ThroughFacade};
-use rowkey::{DecodeKey, RowKey};
+use rowkey::RowKey;
 
 #[test]
 fn derives_compile_without_the_prelude_and_work() {

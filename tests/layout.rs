@@ -199,3 +199,64 @@ fn explain_works_without_debug() {
     let key = Opaque { id: NoDebug::A }.to_vec().unwrap();
     assert_eq!(Opaque::explain(&key).unwrap().rows[0].value, "(no Debug)");
 }
+
+/// A type alias and a nested key: syntax alone cannot tell what they are.
+type Millis = i64;
+
+#[derive(RowKey, Debug)]
+struct Inner {
+    a: u8,
+    b: String,
+}
+
+#[derive(RowKey, Debug)]
+struct Described {
+    ts: Millis,
+    #[rowkey(desc)]
+    kind: Kind,
+    inner: Inner,
+    maybe: Option<Millis>,
+    #[rowkey(width = 3)]
+    narrow: Option<u32>,
+}
+
+#[derive(RowKey, Debug)]
+#[rowkey(text, delimiter = ":")]
+struct DescribedText {
+    #[rowkey(desc)]
+    ts: Millis,
+    kind: Kind,
+    name: String,
+}
+
+#[test]
+fn segments_are_described_from_what_the_runtime_knows_of_their_types() {
+    let encodings: Vec<String> = Described::LAYOUT
+        .segments
+        .iter()
+        .map(|s| s.encoding.to_string())
+        .collect();
+    assert_eq!(
+        encodings,
+        [
+            "two's complement with the sign bit flipped, big-endian, 8 bytes",
+            "the enum's discriminant, one byte, every byte inverted",
+            "a nested key: its fields in place",
+            "00 for None, or 01 then two's complement with the sign bit flipped, big-endian, 8 bytes",
+            "00 for None, or 01 then big-endian, narrowed to 3 bytes",
+        ]
+    );
+    let text: Vec<String> = DescribedText::LAYOUT
+        .segments
+        .iter()
+        .map(|s| s.encoding.to_string())
+        .collect();
+    assert_eq!(
+        text,
+        [
+            "decimal MAX - v, zero-padded to 19 digits",
+            "the enum's discriminant, 3 digits",
+            "text to the end of the key",
+        ]
+    );
+}

@@ -6,7 +6,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::borrow::Cow;
 use std::cell::Cell;
 
-use rowkey::{DecodeKey, RowKey};
+use rowkey::RowKey;
 
 struct Counting;
 

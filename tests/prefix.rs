@@ -5,8 +5,8 @@
 use proptest::prelude::*;
 use rowkey::regions::Regions;
 use rowkey::{
-    hbase, DecodeErrorKind, DecodeKey, DecodeSaltedKey, EncodeErrorKind, HashPrefix, Prefix,
-    RowKey, Salt, SaltHash, SaltedKey, SplitKeys,
+    hbase, DecodeErrorKind, DecodeSaltedKey, EncodeErrorKind, HashPrefix, Prefix, RowKey, Salt,
+    SaltHash, SaltedKey, SplitKeys,
 };
 
 // ---------------------------------------------------------------- bucket functions

@@ -3,7 +3,7 @@
 //! Python's `"%s:%019d" % (user, 2**63 - 1 - ts)`, never from the encoder under test.
 
 use proptest::prelude::*;
-use rowkey::{DecodeErrorKind, DecodeKey, EncodeErrorKind, RowKey};
+use rowkey::{DecodeErrorKind, EncodeErrorKind, RowKey};
 
 mod common;
 use common::in_bounds;

@@ -146,7 +146,9 @@ pub trait SplitKeys: RowKey {
     /// layout evenly: at bucket boundaries for a salt (between them, as if the rest of the key were
     /// uniform, when there are more regions than buckets), at evenly spaced values of a hash
     /// prefix. Empty for layouts without a prefix (their keys have no uniform split) and for
-    /// `regions <= 1`.
+    /// `regions <= 1`. A count past what the prefix can tell apart (a hash prefix of `L` bytes has
+    /// `256^L` values), or past [`regions::MAX_SPLIT_REGIONS`](crate::regions::MAX_SPLIT_REGIONS),
+    /// is clamped to it: `split_keys(usize::MAX)` gives a list of that many, never an abort.
     ///
     /// Region `i` holds the keys from split point `i - 1` (inclusive) to split point `i`
     /// (exclusive), as in HBase.

@@ -41,6 +41,7 @@ extern crate std;
 mod codec;
 #[doc(hidden)]
 pub mod doc_support;
+mod encoding;
 mod error;
 mod field;
 mod format;
@@ -59,6 +60,7 @@ pub mod regions;
 mod scan;
 mod sink;
 
+pub use encoding::Encoding;
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 pub use field::{DecodeField, FieldMode, FieldShape, KeyField, TextRule, WidthRule};
 pub use key::{DecodeKey, DecodeSaltedKey, RowKey, SaltedKey, SplitKeys};

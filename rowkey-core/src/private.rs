@@ -8,6 +8,7 @@ use crate::error::{DecodeErrorKind, EncodeErrorKind};
 use crate::hbase::MAX_ROW_LENGTH;
 use crate::prefix::{HashPrefixHasher, SaltHasher};
 
+pub use crate::encoding::Encoding;
 pub use crate::error::{DecodeError, EncodeError};
 pub use crate::field::{DecodeField, FieldMode, FieldShape, KeyField, TextRule};
 pub use crate::key::{DecodeKey, DecodeSaltedKey, RowKey, SaltedKey};

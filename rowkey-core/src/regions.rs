@@ -39,7 +39,23 @@ use crate::prefix::Prefix;
 /// assert_eq!(split_points(hash, 4), [[0x40, 0x00], [0x80, 0x00], [0xC0, 0x00]]);
 /// assert!(split_points(Prefix::None, 4).is_empty());
 /// ```
+///
+/// A count past what the prefix can tell apart is clamped to it: a hash prefix of `L` bytes has
+/// `256^L` values (text: `16^L` hex values), so `split_points` gives at most that many regions,
+/// and never more than [`MAX_SPLIT_REGIONS`] (an absurd count such as `usize::MAX` gives that
+/// many, instead of aborting on a list no memory holds).
+///
+/// ```
+/// use rowkey_core::regions::{split_points, MAX_SPLIT_REGIONS};
+/// use rowkey_core::{HashPrefix, Prefix};
+/// let one_byte = Prefix::Hash(HashPrefix::new(1).unwrap());
+/// assert_eq!(split_points(one_byte, 1000).len(), 255); // 256 values, 256 regions
+/// assert_eq!(split_points(one_byte, usize::MAX).len(), 255);
+/// let wide = Prefix::Hash(HashPrefix::new(8).unwrap());
+/// assert_eq!(split_points(wide, usize::MAX).len(), MAX_SPLIT_REGIONS - 1);
+/// ```
 pub fn split_points(prefix: Prefix, regions: usize) -> Vec<Vec<u8>> {
+    let regions = regions.min(MAX_SPLIT_REGIONS).min(distinct_regions(prefix));
     if regions <= 1 {
         return Vec::new();
     }
@@ -94,6 +110,23 @@ pub fn split_points(prefix: Prefix, regions: usize) -> Vec<Vec<u8>> {
                 .collect()
         }
     }
+}
+
+/// The most regions [`split_points`] divides a key space into: far past any table a store would
+/// pre-split (HBase advises tens to hundreds of regions per server), and small enough that the list
+/// of points fits in memory.
+pub const MAX_SPLIT_REGIONS: usize = 1 << 16;
+
+/// How many regions the prefix can tell apart: every split point must be a different value.
+fn distinct_regions(prefix: Prefix) -> usize {
+    let bits = match prefix {
+        Prefix::None => return 0,
+        // The bucket, then 4 bytes of fraction through it.
+        Prefix::Salt(salt) => return usize::from(salt.buckets()).saturating_mul(1 << 32),
+        Prefix::Hash(hash) if hash.is_text() => 4 * hash.prefix_len().min(15),
+        Prefix::Hash(hash) => 8 * hash.prefix_len().min(8),
+    };
+    1usize.checked_shl(bits as u32).unwrap_or(usize::MAX)
 }
 
 /// Split points that are not strictly increasing, or an empty split point.

@@ -1,9 +1,10 @@
 //! The layout model: what the derive knows about the key, built from syn's nodes and keeping them
 //! for error spans.
 
+use rowkey_core::SaltHash;
 use syn::{Data, DeriveInput, Fields, Ident, Type};
 
-use crate::attr::{self, ContainerAttrs, FieldAttrs, SaltHashKind};
+use crate::attr::{self, ContainerAttrs, FieldAttrs};
 use crate::ctxt::Ctxt;
 
 pub enum Input<'a> {
@@ -15,6 +16,10 @@ pub struct Struct<'a> {
     pub original: &'a DeriveInput,
     pub attrs: ContainerAttrs,
     pub fields: Vec<Field<'a>>,
+    /// The delimiter of a text layout, `None` in the binary format.
+    pub text: Option<String>,
+    /// The prefix component, read once from the attributes.
+    pub prefix: Prefix,
 }
 
 pub struct Field<'a> {
@@ -33,7 +38,7 @@ pub enum Prefix {
     None,
     Salt {
         buckets: u16,
-        hash: SaltHashKind,
+        hash: SaltHash,
         sources: Sources,
     },
     Hash {
@@ -51,62 +56,73 @@ pub enum Sources {
     WholeKey,
 }
 
-impl Prefix {
-    pub fn len(&self) -> usize {
-        match self {
-            Prefix::None => 0,
-            Prefix::Salt { .. } => 1,
-            Prefix::Hash { len, .. } => *len,
+impl Struct<'_> {
+    /// The delimiter of a text layout, or `None` for the binary format.
+    pub fn text(&self) -> Option<&str> {
+        self.text.as_deref()
+    }
+
+    /// The bytes the prefix takes, as the runtime lays it out (one salt byte, or in text the digits
+    /// of `buckets - 1`; the hash prefix's `len`).
+    pub fn prefix_len(&self) -> usize {
+        let text = self.text().is_some();
+        match &self.prefix {
+            Prefix::None => None,
+            Prefix::Salt { buckets, hash, .. } => rowkey_core::Salt::new(*buckets, *hash)
+                .map(|salt| if text { salt.in_text() } else { salt }.encoded_len()),
+            Prefix::Hash { len, upper, .. } => if text {
+                rowkey_core::HashPrefix::text(*len, *upper)
+            } else {
+                rowkey_core::HashPrefix::new(*len)
+            }
+            .map(rowkey_core::HashPrefix::prefix_len),
         }
+        // Validation rejected the parameters the runtime refuses before anything expands.
+        .unwrap_or(0)
     }
 }
 
-impl Struct<'_> {
-    /// The delimiter of a text layout, or `None` for the binary format. `text` alone means an
-    /// empty delimiter: the segments are concatenated.
-    pub fn text(&self) -> Option<String> {
-        self.attrs.text.map(|_| {
-            self.attrs
-                .delimiter
-                .as_ref()
-                .map_or_else(String::new, |d| d.value.clone())
-        })
-    }
+/// The delimiter of a text layout: `text` alone means an empty one, the segments concatenated.
+fn text_of(attrs: &ContainerAttrs) -> Option<String> {
+    attrs.text.map(|_| {
+        attrs
+            .delimiter
+            .as_ref()
+            .map_or_else(String::new, |d| d.value.clone())
+    })
+}
 
-    /// The prefix component, read from the first salt or hash prefix declared.
-    pub fn prefix(&self) -> Prefix {
-        if let Some(salt) = &self.attrs.salt {
-            return Prefix::Salt {
-                buckets: salt.buckets.value as u16,
-                hash: salt.hash_kind(),
-                sources: Sources::WholeKey,
-            };
-        }
-        let salted: Vec<usize> = (0..self.fields.len())
-            .filter(|&i| self.fields[i].attrs.salt.is_some())
-            .collect();
-        if let Some(salt) = salted.first().and_then(|&i| self.fields[i].attrs.salt) {
-            return Prefix::Salt {
-                buckets: salt.buckets.value as u16,
-                hash: salt.hash_kind(),
-                sources: Sources::Fields(salted),
-            };
-        }
-        let hashed: Vec<usize> = (0..self.fields.len())
-            .filter(|&i| self.fields[i].attrs.hash_prefix.is_some())
-            .collect();
-        if let Some(hash) = hashed
-            .first()
-            .and_then(|&i| self.fields[i].attrs.hash_prefix)
-        {
-            return Prefix::Hash {
-                len: hash.len.value as usize,
-                upper: hash.upper.is_some(),
-                sources: hashed,
-            };
-        }
-        Prefix::None
+/// The prefix component, read from the first salt or hash prefix declared (valid.rs rejects the
+/// layouts that declare more than one kind).
+fn prefix_of(attrs: &ContainerAttrs, fields: &[Field]) -> Prefix {
+    if let Some(salt) = &attrs.salt {
+        return Prefix::Salt {
+            buckets: salt.buckets.value as u16,
+            hash: salt.hash_kind(),
+            sources: Sources::WholeKey,
+        };
     }
+    let salted: Vec<usize> = (0..fields.len())
+        .filter(|&i| fields[i].attrs.salt.is_some())
+        .collect();
+    if let Some(salt) = salted.first().and_then(|&i| fields[i].attrs.salt) {
+        return Prefix::Salt {
+            buckets: salt.buckets.value as u16,
+            hash: salt.hash_kind(),
+            sources: Sources::Fields(salted),
+        };
+    }
+    let hashed: Vec<usize> = (0..fields.len())
+        .filter(|&i| fields[i].attrs.hash_prefix.is_some())
+        .collect();
+    if let Some(hash) = hashed.first().and_then(|&i| fields[i].attrs.hash_prefix) {
+        return Prefix::Hash {
+            len: hash.len.value as usize,
+            upper: hash.upper.is_some(),
+            sources: hashed,
+        };
+    }
+    Prefix::None
 }
 
 pub struct Enum<'a> {
@@ -150,12 +166,7 @@ impl<'a> Input<'a> {
                                 attrs: attr::field_attrs(cx, &f.attrs),
                                 kind: TypeKind::of(&f.ty),
                                 last: i + 1 == count,
-                                text: attrs.text.map(|_| {
-                                    attrs
-                                        .delimiter
-                                        .as_ref()
-                                        .map_or_else(String::new, |d| d.value.clone())
-                                }),
+                                text: text_of(&attrs),
                             })
                         })
                         .collect::<Vec<_>>();
@@ -168,6 +179,8 @@ impl<'a> Input<'a> {
                     }
                     Some(Input::Struct(Struct {
                         original: input,
+                        text: text_of(&attrs),
+                        prefix: prefix_of(&attrs, &fields),
                         attrs,
                         fields,
                     }))
@@ -182,6 +195,17 @@ impl<'a> Input<'a> {
             },
             Data::Enum(data) => {
                 let mut ok = true;
+                // A fieldless enum is a one-byte field; the layout it sits in decides its format
+                // and prefix, so these mean nothing here.
+                if let Some(salt) = &attrs.salt {
+                    cx.error(salt.span, "`salt` has no meaning on an enum, which is one field of a key: put it on the struct, or on the field that holds the enum");
+                }
+                if let Some(text) = attrs.text {
+                    cx.error(text, "`text` has no meaning on an enum: the struct that holds it chooses the format, and the enum follows it (three digits in text layouts)");
+                }
+                if let Some(d) = &attrs.delimiter {
+                    cx.error(d.span, "`delimiter` has no meaning on an enum: it belongs to a text layout's struct");
+                }
                 for v in &data.variants {
                     attr::reject_attrs(cx, &v.attrs, "an enum variant");
                     if !matches!(v.fields, Fields::Unit) {

@@ -4,6 +4,7 @@
 //! skipped, so every problem of one derive is reported together.
 
 use proc_macro2::Span;
+use rowkey_core::SaltHash;
 use syn::meta::ParseNestedMeta;
 use syn::parse::ParseStream;
 use syn::{Attribute, LitInt, LitStr, Token};
@@ -11,7 +12,7 @@ use syn::{Attribute, LitInt, LitStr, Token};
 use crate::ctxt::Ctxt;
 use crate::symbol::{
     BUCKETS, CONTAINER_KEYS, CRATE, DELIMITER, DESC, FIELD_KEYS, HASH, HASH_PREFIX,
-    HASH_PREFIX_KEYS, LEN, REVERSE, ROWKEY, SALT, SALT_HASHES, SALT_KEYS, TEXT, UPPER, WIDTH,
+    HASH_PREFIX_KEYS, LEN, REVERSE, ROWKEY, SALT, SALT_KEYS, TEXT, UPPER, WIDTH,
 };
 
 /// A value with the span of the attribute token that set it.
@@ -21,26 +22,18 @@ pub struct Spanned<T> {
     pub span: Span,
 }
 
-/// The bucket function of a salt.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum SaltHashKind {
-    Md5,
-    Java,
-    Mod,
-}
-
 /// `salt(buckets = N, hash = "...")`.
 #[derive(Clone, Copy)]
 pub struct SaltAttr {
     /// The `salt` keyword.
     pub span: Span,
     pub buckets: Spanned<u64>,
-    pub hash: Option<Spanned<SaltHashKind>>,
+    pub hash: Option<Spanned<SaltHash>>,
 }
 
 impl SaltAttr {
-    pub fn hash_kind(&self) -> SaltHashKind {
-        self.hash.map_or(SaltHashKind::Md5, |h| h.value)
+    pub fn hash_kind(&self) -> SaltHash {
+        self.hash.map_or(SaltHash::Md5, |h| h.value)
     }
 }
 
@@ -234,14 +227,12 @@ fn salt_attr(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<SaltAttr>>
         }),
         HASH => {
             let lit: LitStr = inner.value()?.parse()?;
-            let value = match lit.value().as_str() {
-                "md5" => SaltHashKind::Md5,
-                "java" => SaltHashKind::Java,
-                "mod" => SaltHashKind::Mod,
-                _ => {
-                    let valid = SALT_HASHES
+            let value = match SaltHash::from_name(&lit.value()) {
+                Some(hash) => hash,
+                None => {
+                    let valid = SaltHash::ALL
                         .iter()
-                        .map(|h| format!("\"{h}\""))
+                        .map(|h| format!("\"{}\"", h.name()))
                         .collect::<Vec<_>>()
                         .join(" | ");
                     cx.error(

@@ -1,15 +1,18 @@
 //! `#[derive(RowKey)]`, the procedural macro of the `rowkey` crate. Use it through `rowkey`, whose
 //! documentation describes the attributes.
 //!
-//! The derive is a pipeline: `attr` parses `#[rowkey(...)]`, `ast` builds the layout model, `check`
-//! applies the rules, `expand` generates code; errors are collected in a `Ctxt` and reported together.
+//! The derive is a pipeline: `attr` parses `#[rowkey(...)]`, `ast` builds the layout model once,
+//! `valid` applies the rules (with the limits and names of `rowkey-core`, not copies of them),
+//! `expand` generates code; errors are collected in a `Ctxt`, which must be checked before it is
+//! dropped, and reported together.
 
 mod ast;
 mod attr;
-mod check;
 mod ctxt;
 mod expand;
 mod symbol;
+mod unraw;
+mod valid;
 
 use proc_macro::TokenStream;
 

@@ -1,4 +1,5 @@
-//! Every attribute key the derive understands, named once.
+//! Every attribute key the derive understands, named once. (The values of `salt(hash = ...)` are
+//! named by `rowkey_core::SaltHash`, the runtime that computes them.)
 
 pub const ROWKEY: &str = "rowkey";
 
@@ -27,6 +28,3 @@ pub const SALT_KEYS: &[&str] = &[BUCKETS, HASH];
 
 /// Keys inside `hash_prefix(...)`.
 pub const HASH_PREFIX_KEYS: &[&str] = &[LEN, UPPER];
-
-/// The values of `salt(hash = "...")`.
-pub const SALT_HASHES: &[&str] = &["md5", "java", "mod"];

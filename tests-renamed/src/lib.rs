@@ -30,7 +30,7 @@ pub struct TextKey {
 
 #[cfg(test)]
 mod tests {
-    use ::renamed_rowkey::{DecodeKey, RowKey};
+    use ::renamed_rowkey::RowKey;
     use ::std::string::ToString;
 
     #[test]

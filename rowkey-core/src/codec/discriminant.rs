@@ -2,7 +2,7 @@
 
 use super::text::{decode_int, encode_int, int_len, Number};
 use crate::error::{DecodeError, EncodeError};
-use crate::field::{FieldMode, FieldShape};
+use crate::field::{FieldMode, FieldShape, Form};
 
 /// The largest discriminant a key stores: it is one byte.
 const DISCRIMINANT: Number = Number::of(255);
@@ -39,4 +39,6 @@ pub fn decode_discriminant(input: &[u8], mode: FieldMode) -> Result<(u8, usize),
 }
 
 /// The shape of a fieldless enum: one byte, or three digits in text layouts.
-pub const ENUM_SHAPE: FieldShape = FieldShape::fixed(1).with_text_digits(3);
+pub const ENUM_SHAPE: FieldShape = FieldShape::fixed(1)
+    .with_text_digits(3)
+    .with_form(Form::Discriminant);

@@ -3,7 +3,7 @@
 
 use super::{put, put_int, take_int, take_into, text, unsupported_text, unsupported_width};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
-use crate::field::{DecodeField, FieldMode, FieldShape, KeyField};
+use crate::field::{DecodeField, FieldMode, FieldShape, Form, KeyField};
 
 /// The width an integer of `size` bytes takes in `mode`, or an error for a width it cannot have.
 #[inline(always)]
@@ -187,7 +187,7 @@ pointer_sized!(usize => u64, isize => i64);
 macro_rules! float {
     ($($t:ty => $bits:ty),*) => {$(
         impl KeyField for $t {
-            const SHAPE: FieldShape = FieldShape::fixed(core::mem::size_of::<$t>()).reversible();
+            const SHAPE: FieldShape = FieldShape::fixed(core::mem::size_of::<$t>()).reversible().with_form(Form::Float);
 
             #[inline(always)]
             fn encoded_len(&self, _mode: FieldMode) -> usize {
@@ -231,7 +231,7 @@ macro_rules! float {
 float!(f32 => u32, f64 => u64);
 
 impl KeyField for bool {
-    const SHAPE: FieldShape = FieldShape::fixed(1);
+    const SHAPE: FieldShape = FieldShape::fixed(1).with_form(Form::Bool);
 
     #[inline(always)]
     fn encoded_len(&self, _mode: FieldMode) -> usize {
@@ -264,7 +264,7 @@ impl<'k> DecodeField<'k> for bool {
 }
 
 impl KeyField for char {
-    const SHAPE: FieldShape = FieldShape::fixed(4);
+    const SHAPE: FieldShape = FieldShape::fixed(4).with_form(Form::Char);
 
     #[inline(always)]
     fn encoded_len(&self, _mode: FieldMode) -> usize {
@@ -296,7 +296,7 @@ impl<'k> DecodeField<'k> for char {
 }
 
 impl<const N: usize> KeyField for [u8; N] {
-    const SHAPE: FieldShape = FieldShape::fixed(N).reversible();
+    const SHAPE: FieldShape = FieldShape::fixed(N).reversible().with_form(Form::ByteArray);
 
     #[inline(always)]
     fn encoded_len(&self, _mode: FieldMode) -> usize {

@@ -3,10 +3,12 @@
 
 use super::{put, take_into, unsupported_width};
 use crate::error::{DecodeError, EncodeError};
-use crate::field::{DecodeField, FieldMode, FieldShape, KeyField};
+use crate::field::{DecodeField, FieldMode, FieldShape, Form, KeyField};
 
 impl KeyField for uuid::Uuid {
-    const SHAPE: FieldShape = FieldShape::fixed(16).reversible();
+    const SHAPE: FieldShape = FieldShape::fixed(16)
+        .reversible()
+        .with_form(Form::ByteArray);
 
     #[inline]
     fn encoded_len(&self, _mode: FieldMode) -> usize {

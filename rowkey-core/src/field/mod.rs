@@ -9,6 +9,7 @@ mod mode;
 mod shape;
 
 pub use mode::FieldMode;
+pub(crate) use shape::Form;
 pub use shape::{FieldShape, TextRule, WidthRule};
 
 use crate::error::{DecodeError, EncodeError, EncodeErrorKind};

@@ -47,6 +47,8 @@ pub struct FieldShape {
     tags: usize,
     /// An integer whose encoding flips the sign bit: zero sits in the middle of its bytes.
     signed: bool,
+    /// Which codec family writes it, for describing its encoding.
+    form: Form,
     prefix: Prefix,
     text: TextRule,
 }
@@ -70,6 +72,22 @@ pub enum TextRule {
     Str,
 }
 
+/// The codec family of a built-in shape, for describing its encoding (`LAYOUT`); users' shapes
+/// built with [`FieldShape::fixed`] are `Custom`, and a shape copied from a built-in type keeps
+/// its family, as its bytes do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Form {
+    Int,
+    Float,
+    Bool,
+    Char,
+    ByteArray,
+    Content,
+    Discriminant,
+    Record,
+    Custom,
+}
+
 impl TextRule {
     /// The most digits a text number can have: those of `u128::MAX`.
     pub const MAX_DIGITS: usize = crate::num::MAX_DIGITS;
@@ -84,7 +102,8 @@ impl FieldShape {
     /// assert_eq!(shape.fixed_len(FieldMode::INNER), Some(4));
     /// assert!(!shape.accepts_width(2));
     /// assert!(!shape.is_reversible());
-    /// assert_eq!(shape, <char as KeyField>::SHAPE);
+    /// // A char is 4 bytes too (and described as one in `LAYOUT`).
+    /// assert_eq!(shape.fixed_len(FieldMode::LAST), <char as KeyField>::SHAPE.fixed_len(FieldMode::LAST));
     /// ```
     pub const fn fixed(len: usize) -> Self {
         FieldShape {
@@ -94,6 +113,7 @@ impl FieldShape {
             reversible: false,
             tags: 0,
             signed: false,
+            form: Form::Custom,
             prefix: Prefix::None,
             text: TextRule::None,
         }
@@ -140,6 +160,7 @@ impl FieldShape {
     /// ```
     pub const fn integer(len: usize) -> Self {
         FieldShape {
+            form: Form::Int,
             width: WidthRule::Narrow { max: len },
             reversible: true,
             ..FieldShape::fixed(len)
@@ -182,6 +203,7 @@ impl FieldShape {
             reversible: true,
             tags: 0,
             signed: false,
+            form: Form::Content,
             prefix: Prefix::None,
             text: TextRule::Str,
         }
@@ -194,7 +216,7 @@ impl FieldShape {
     /// let shape = FieldShape::fixed(16);
     /// assert!(!shape.is_reversible());
     /// assert!(shape.reversible().is_reversible());
-    /// assert_eq!(<[u8; 16] as KeyField>::SHAPE, shape.reversible()); // bytes reverse
+    /// assert!(<[u8; 16] as KeyField>::SHAPE.is_reversible()); // bytes reverse
     /// ```
     #[must_use]
     pub const fn reversible(self) -> Self {
@@ -231,6 +253,7 @@ impl FieldShape {
             reversible: false,
             tags: 0,
             signed: false,
+            form: Form::Record,
             prefix,
             text: TextRule::None,
         }
@@ -270,9 +293,27 @@ impl FieldShape {
             reversible: self.reversible,
             tags: self.tags + 1,
             signed: self.signed,
+            form: self.form,
             prefix: self.prefix,
             text: TextRule::None,
         }
+    }
+
+    /// The same shape, described as codec family `form`.
+    pub(crate) const fn with_form(self, form: Form) -> Self {
+        FieldShape { form, ..self }
+    }
+
+    pub(crate) const fn form(self) -> Form {
+        self.form
+    }
+
+    pub(crate) const fn is_signed(self) -> bool {
+        self.signed
+    }
+
+    pub(crate) const fn tags(self) -> usize {
+        self.tags
     }
 
     /// Which `width` the type accepts.

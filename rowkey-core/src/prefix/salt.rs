@@ -50,6 +50,20 @@ impl SaltHash {
         }
     }
 
+    /// The bucket function as a formula over the source bytes `src` and the bucket count `N`.
+    ///
+    /// ```
+    /// use rowkey_core::SaltHash;
+    /// assert_eq!(SaltHash::Mod.formula(), "src % N");
+    /// ```
+    pub const fn formula(self) -> &'static str {
+        match self {
+            SaltHash::Md5 => "u32::from_be_bytes(md5(src)[0..4]) % N",
+            SaltHash::Java => "abs(Arrays.hashCode(src) % N) (Phoenix, OpenTSDB)",
+            SaltHash::Mod => "src % N",
+        }
+    }
+
     /// The function named `name`, if any.
     pub fn from_name(name: &str) -> Option<SaltHash> {
         SaltHash::ALL.into_iter().find(|h| h.name() == name)

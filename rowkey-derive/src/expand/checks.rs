@@ -8,7 +8,7 @@ use quote::{quote, quote_spanned};
 use crate::ast::{Struct, TypeKind};
 
 pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
-    let Some(concrete) = super::concrete_type(s.original) else {
+    let Some(concrete) = super::generics::concrete_type(s.original) else {
         return TokenStream::new();
     };
     let ident = &s.original.ident;
@@ -19,7 +19,7 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
             continue;
         }
         let ty = replace_lifetimes(field.ty);
-        let name = field.ident.to_string();
+        let name = super::field_name(field);
         let ty_name = quote::ToTokens::to_token_stream(field.ty)
             .to_string()
             .replace(' ', "");
@@ -49,7 +49,10 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
             });
         }
     }
-    let limit = format!("`{ident}` keys are longer than HBase's row limit of 32767 bytes");
+    let limit = format!(
+        "`{ident}` keys are longer than HBase's row limit of {} bytes",
+        rowkey_core::hbase::MAX_ROW_LENGTH
+    );
     let span = ident.span();
     checks.push(quote_spanned! {span=>
         ::core::assert!(#p::within_row_limit(<#concrete as #p::RowKey>::FIXED_LEN), #limit);

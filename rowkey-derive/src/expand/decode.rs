@@ -3,26 +3,13 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{field_mode, field_name, prefix, with_bound};
+use super::generics::decode_generics;
+use super::{field_mode, field_name, prefix};
 use crate::ast::Struct;
-
-/// `generics` plus the key-bytes lifetime `'__rowkey_k`, outliving every lifetime of the struct.
-pub fn decode_generics(generics: &syn::Generics, p: &TokenStream) -> syn::Generics {
-    let mut out = with_bound(generics, quote!(#p::DecodeField<'__rowkey_k>));
-    let lifetimes: Vec<syn::Lifetime> = generics.lifetimes().map(|l| l.lifetime.clone()).collect();
-    out.params.insert(0, syn::parse_quote!('__rowkey_k));
-    let where_clause = out.make_where_clause();
-    for l in lifetimes {
-        where_clause
-            .predicates
-            .push(syn::parse_quote!('__rowkey_k: #l));
-    }
-    out
-}
 
 pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
     let ident = &s.original.ident;
-    let key_name = ident.to_string();
+    let key_name = crate::unraw::unraw(ident);
     let generics = decode_generics(&s.original.generics, p);
     let (impl_generics, _, where_clause) = generics.split_for_impl();
     let (_, ty_generics, _) = s.original.generics.split_for_impl();
@@ -37,7 +24,7 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
     let take_prefix = prefix::decode_take(s);
     let check_prefix = prefix::decode_check(s, p);
     let delimiter = s.text().unwrap_or_default();
-    let has_prefix = prefix::prefix_len(s) > 0;
+    let has_prefix = s.prefix_len() > 0;
     let delims: Vec<TokenStream> = (0..s.fields.len())
         .map(|i| {
             if !delimiter.is_empty() && (i > 0 || has_prefix) {

@@ -4,12 +4,13 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{field_mode, field_name, prefix, with_bound};
+use super::generics::with_bound;
+use super::{field_mode, field_name, prefix};
 use crate::ast::Struct;
 
 pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
     let ident = &s.original.ident;
-    let key_name = ident.to_string();
+    let key_name = crate::unraw::unraw(ident);
     let generics = with_bound(&s.original.generics, quote!(#p::KeyField));
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
 
@@ -19,7 +20,7 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
     let names: Vec<_> = s.fields.iter().map(field_name).collect();
     let prefix = prefix::prefix_const(s, p);
     let reserve = prefix::encode_reserve(s);
-    let prefix_len = prefix::prefix_len(s);
+    let prefix_len = s.prefix_len();
     // The text format joins segments (the prefix and every field) with the delimiter.
     let delimiter = s.text().unwrap_or_default();
     let segments = s.fields.len() + usize::from(prefix_len > 0);

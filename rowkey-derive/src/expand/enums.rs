@@ -8,7 +8,7 @@ use crate::ast::Enum;
 
 pub fn expand(e: &Enum, p: &TokenStream) -> TokenStream {
     let ident = &e.original.ident;
-    let name = ident.to_string();
+    let name = crate::unraw::unraw(ident);
     let variants = &e.variants;
     let consts: Vec<_> = (0..variants.len())
         .map(|i| format_ident!("__ROWKEY_D{}", i))

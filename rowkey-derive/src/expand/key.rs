@@ -5,18 +5,48 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::DeriveInput;
 
-use super::decode::decode_generics;
-use super::with_bound;
+use super::generics::{decode_generics, with_bound};
 
 /// `RowKey` and `DecodeKey` for a type that implements `KeyField` and `DecodeField`.
 pub fn expand_key_traits(input: &DeriveInput, p: &TokenStream) -> TokenStream {
     let ident = &input.ident;
-    let key_name = ident.to_string();
+    let key_name = crate::unraw::unraw(ident);
     let generics = with_bound(&input.generics, quote!(#p::KeyField));
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let dgenerics = decode_generics(&input.generics, p);
     let (dimpl_generics, _, dwhere_clause) = dgenerics.split_for_impl();
+    let (own_impl_generics, _, own_where_clause) = input.generics.split_for_impl();
+    let decode_doc = format!(
+        "Decodes a whole `{key_name}` key, as `DecodeKey::decode` does. Inherent, so `{key_name}::decode(&key)` resolves in a module that has both \
+         `DecodeKey` and `DecodeField` in scope."
+    );
+    let len_doc = format!(
+        "The length of this key's encoding, as `RowKey::encoded_len` gives it (inherent for the same reason as `{key_name}::decode`)."
+    );
     quote! {
+        #[automatically_derived]
+        impl #own_impl_generics #ident #ty_generics #own_where_clause {
+            #[doc = #decode_doc]
+            #[inline(always)]
+            pub fn decode<'__rowkey_k>(
+                key: &'__rowkey_k [u8],
+            ) -> #p::Result<Self, #p::DecodeError>
+            where
+                Self: #p::DecodeKey<'__rowkey_k>,
+            {
+                <Self as #p::DecodeKey<'__rowkey_k>>::decode(key)
+            }
+
+            #[doc = #len_doc]
+            #[inline(always)]
+            pub fn encoded_len(&self) -> usize
+            where
+                Self: #p::RowKey,
+            {
+                <Self as #p::RowKey>::encoded_len(self)
+            }
+        }
+
         #[automatically_derived]
         impl #impl_generics #p::RowKey for #ident #ty_generics #where_clause {
             const FIXED_LEN: #p::Option<usize> =
@@ -50,7 +80,7 @@ pub fn expand_key_traits(input: &DeriveInput, p: &TokenStream) -> TokenStream {
 /// parameters (an array length cannot depend on them). A nested type the derive cannot see into
 /// may still be variable: `LEN` and `to_key` then fail to compile only where they are used.
 pub fn expand_fixed(input: &DeriveInput, p: &TokenStream) -> TokenStream {
-    let Some(concrete) = super::concrete_type(input) else {
+    let Some(concrete) = super::generics::concrete_type(input) else {
         return TokenStream::new();
     };
     let ident = &input.ident;

@@ -1,31 +1,31 @@
 //! `K::LAYOUT`: the key's layout as a constant, its offsets and lengths computed from the field
-//! types' shapes, and a readable encoding for every segment.
+//! types' shapes, and every segment's encoding described by the runtime from the same shapes.
 
 use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
 
 use super::{field_mode, field_name};
-use crate::ast::{Field, Prefix, Sources, Struct, TypeKind};
+use crate::ast::{Prefix, Sources, Struct};
 
 pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
-    let Some(concrete) = super::concrete_type(s.original) else {
+    let Some(concrete) = super::generics::concrete_type(s.original) else {
         return TokenStream::new();
     };
     let ident = &s.original.ident;
-    let name = ident.to_string();
+    let name = crate::unraw::unraw(ident);
     let (impl_generics, ty_generics, where_clause) = s.original.generics.split_for_impl();
     let text = match s.text() {
         Some(d) => quote!(#p::Some(#d)),
         None => quote!(#p::None),
     };
     let delimiter = s.text().unwrap_or_default().len();
-    let prefix_len = super::prefix::prefix_len(s);
+    let prefix_len = s.prefix_len();
     let lead = if prefix_len > 0 {
         prefix_len + delimiter
     } else {
         0
     };
-    let sources: Vec<String> = match s.prefix() {
+    let sources: Vec<String> = match &s.prefix {
         Prefix::None => Vec::new(),
         Prefix::Salt {
             sources: Sources::WholeKey,
@@ -53,7 +53,8 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
         .map(|(i, field)| {
             let name = field_name(field);
             let ty_name = type_name(field.ty);
-            let encoding = encoding(field);
+            let ty = &tys[i];
+            let mode = &modes[i];
             let order = if field.attrs.desc.is_some() {
                 quote!(Descending)
             } else if field.attrs.reverse.is_some() {
@@ -67,7 +68,7 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
                     ty: #ty_name,
                     offset: __ROWKEY_OFFSETS[#i],
                     len: __ROWKEY_LENS[#i],
-                    encoding: #encoding,
+                    encoding: #p::Encoding::of(<#ty as #p::KeyField>::SHAPE, #mode),
                     order: #p::Order::#order,
                 }
             }
@@ -80,7 +81,7 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
     let members: Vec<_> = s.fields.iter().map(|f| f.ident).collect();
     let names: Vec<String> = s.fields.iter().map(field_name).collect();
     let prefix_row = (prefix_len > 0).then(|| {
-        let label = match s.prefix() {
+        let label = match &s.prefix {
             Prefix::Hash { .. } => "hash",
             _ => "salt",
         };
@@ -155,90 +156,4 @@ fn type_name(ty: &syn::Type) -> String {
         out.push(c);
     }
     out
-}
-
-/// Digits of a text integer by default: those of its type's MAX.
-fn default_digits(name: &str) -> usize {
-    match name {
-        "u8" | "i8" => 3,
-        "u16" | "i16" => 5,
-        "u32" | "i32" => 10,
-        "i64" | "isize" => 19,
-        "u64" | "usize" => 20,
-        _ => 39,
-    }
-}
-
-/// A readable description of how the field becomes bytes.
-fn encoding(field: &Field) -> String {
-    let width = field.attrs.width.map(|w| w.value);
-    let mut out = if field.text.is_some() {
-        text_encoding(field, &field.kind, width)
-    } else {
-        binary_encoding(field, &field.kind, width)
-    };
-    if field.text.is_none() && field.attrs.desc.is_some() {
-        out.push_str(", every byte inverted");
-    }
-    if field.attrs.reverse.is_some() {
-        out.push_str(if field.text.is_some() {
-            ", reversed"
-        } else {
-            ", bytes reversed"
-        });
-    }
-    out
-}
-
-fn binary_encoding(field: &Field, kind: &TypeKind, width: Option<usize>) -> String {
-    match kind {
-        TypeKind::Int { bytes, name } => {
-            let base = if name.starts_with('i') {
-                "two's complement with the sign bit flipped, big-endian"
-            } else {
-                "big-endian"
-            };
-            match width {
-                Some(w) => format!("{base}, narrowed to {w} bytes"),
-                None => format!("{base}, {bytes} bytes"),
-            }
-        }
-        TypeKind::Bool => "00 or 01".into(),
-        TypeKind::Char => "its u32, big-endian".into(),
-        TypeKind::Float { .. } => {
-            "IEEE bits big-endian: negatives all bits flipped, others the sign bit".into()
-        }
-        TypeKind::ByteArray { .. } => "the bytes".into(),
-        TypeKind::Str { .. } | TypeKind::Bytes { .. } => match width {
-            Some(w) => format!("content padded with 00 to {w} bytes"),
-            None if field.last && field.attrs.desc.is_none() => {
-                "raw content to the end of the key".into()
-            }
-            None => "content with 00 escaped as 00 FF, then 00 01".into(),
-        },
-        TypeKind::Option(inner) => format!(
-            "00 for None, or 01 then {}",
-            binary_encoding(field, inner, width)
-        ),
-        TypeKind::Other => "its own encoding (nested key, enum or custom field)".into(),
-    }
-}
-
-fn text_encoding(field: &Field, kind: &TypeKind, width: Option<usize>) -> String {
-    match kind {
-        TypeKind::Int { name, .. } => {
-            let digits = width.unwrap_or_else(|| default_digits(name));
-            if field.attrs.desc.is_some() {
-                format!("decimal MAX - v, zero-padded to {digits} digits")
-            } else {
-                format!("decimal, zero-padded to {digits} digits")
-            }
-        }
-        TypeKind::Str { .. } => match width {
-            Some(w) => format!("text padded with spaces to {w} bytes"),
-            None if field.last => "text to the end of the key".into(),
-            None => "text up to the delimiter".into(),
-        },
-        _ => "its own text encoding (enum: discriminant, 3 digits)".into(),
-    }
 }

@@ -5,6 +5,7 @@ mod checks;
 mod decode;
 mod encode;
 mod enums;
+mod generics;
 mod key;
 mod layout;
 mod prefix;
@@ -12,17 +13,17 @@ mod scan;
 
 use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
-use syn::{DeriveInput, Generics};
+use syn::DeriveInput;
 
 use crate::ast::{Field, Input, Struct};
-use crate::check;
 use crate::ctxt::Ctxt;
+use crate::valid;
 
 pub fn derive(input: &DeriveInput) -> TokenStream {
     let cx = Ctxt::new();
     let model = Input::from_syn(&cx, input);
     if let Some(Input::Struct(s)) = &model {
-        check::check_struct(&cx, s);
+        valid::check_struct(&cx, s);
     }
     if let Err(errors) = cx.check() {
         return fallback(input, errors);
@@ -100,51 +101,19 @@ pub fn field_mode(field: &Field, p: &TokenStream) -> TokenStream {
     mode
 }
 
-/// The name a field carries in errors.
+/// The name a field carries in errors, `LAYOUT` and the names of its scan methods.
 pub fn field_name(field: &Field) -> String {
-    let name = field.ident.to_string();
-    name.strip_prefix("r#").map(str::to_owned).unwrap_or(name)
-}
-
-/// The type with every lifetime `'static`, for items whose meaning cannot depend on generic
-/// parameters (array lengths, const checks, scan states); `None` when the type has type or const
-/// parameters, which such items cannot name.
-pub fn concrete_type(input: &DeriveInput) -> Option<TokenStream> {
-    let generics = &input.generics;
-    if generics
-        .params
-        .iter()
-        .any(|g| !matches!(g, syn::GenericParam::Lifetime(_)))
-    {
-        return None;
-    }
-    let ident = &input.ident;
-    let statics = generics.lifetimes().map(|_| quote!('static));
-    Some(if generics.params.is_empty() {
-        quote!(#ident)
-    } else {
-        quote!(#ident<#(#statics),*>)
-    })
-}
-
-/// `generics` with `bound` added to every type parameter.
-pub fn with_bound(generics: &Generics, bound: TokenStream) -> Generics {
-    let mut generics = generics.clone();
-    let params: Vec<syn::Ident> = generics.type_params().map(|t| t.ident.clone()).collect();
-    let where_clause = generics.make_where_clause();
-    for ident in params {
-        where_clause
-            .predicates
-            .push(syn::parse_quote!(#ident: #bound));
-    }
-    generics
+    crate::unraw::unraw(field.ident)
 }
 
 /// After errors: the errors, plus stub impls so the rest of the user's code type-checks and shows
 /// no follow-on errors.
 fn fallback(input: &DeriveInput, errors: syn::Error) -> TokenStream {
     let errors = errors.to_compile_error();
-    let krate = crate::attr::container_attrs(&Ctxt::new(), &input.attrs).krate;
+    // The attributes' errors are reported already; only the `crate` path is wanted here.
+    let cx = Ctxt::new();
+    let krate = crate::attr::container_attrs(&cx, &input.attrs).krate;
+    let _ = cx.check();
     let p = private_path(&krate);
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
@@ -174,8 +143,8 @@ fn fallback(input: &DeriveInput, errors: syn::Error) -> TokenStream {
         }
     };
     // The inherent items too, where the type can name them, so code that uses them compiles.
-    let name = ident.to_string();
-    let inherent = concrete_type(input).map(|_| {
+    let name = crate::unraw::unraw(ident);
+    let inherent = generics::concrete_type(input).map(|_| {
         quote! {
             impl #impl_generics #ident #ty_generics #where_clause {
                 #[doc(hidden)]

@@ -7,39 +7,26 @@ use quote::quote;
 
 use super::{field_mode, field_name};
 use crate::ast::{Prefix, Sources, Struct};
-use crate::attr::SaltHashKind;
+use rowkey_core::SaltHash;
 
 /// `rowkey::Prefix` as a constant expression.
 pub fn prefix_const(s: &Struct, p: &TokenStream) -> TokenStream {
-    match s.prefix() {
+    match &s.prefix {
         Prefix::None => quote!(#p::Prefix::None),
         Prefix::Salt { buckets, hash, .. } => {
-            let salt = salt_const(s, buckets, hash, p);
+            let salt = salt_const(s, *buckets, *hash, p);
             quote!(#p::Prefix::Salt(#salt))
         }
         Prefix::Hash { len, upper, .. } => {
-            let hash = hash_const(s, len, upper, p);
+            let hash = hash_const(s, *len, *upper, p);
             quote!(#p::Prefix::Hash(#hash))
         }
     }
 }
 
-/// The bytes the prefix takes: one salt byte (text: the digits of `buckets - 1`), or `len`.
-pub fn prefix_len(s: &Struct) -> usize {
-    match s.prefix() {
-        Prefix::Salt { buckets, .. } if s.text().is_some() => {
-            (buckets.saturating_sub(1)).to_string().len()
-        }
-        other => other.len(),
-    }
-}
-
-fn salt_const(s: &Struct, buckets: u16, hash: SaltHashKind, p: &TokenStream) -> TokenStream {
-    let hash = match hash {
-        SaltHashKind::Md5 => quote!(Md5),
-        SaltHashKind::Java => quote!(Java),
-        SaltHashKind::Mod => quote!(Mod),
-    };
+fn salt_const(s: &Struct, buckets: u16, hash: SaltHash, p: &TokenStream) -> TokenStream {
+    // The variant is named as the runtime's enum names it.
+    let hash = syn::Ident::new(&format!("{hash:?}"), proc_macro2::Span::call_site());
     let text = s.text().is_some().then(|| quote!(.in_text()));
     quote!(#p::salt(#buckets, #p::SaltHash::#hash) #text)
 }
@@ -54,7 +41,7 @@ fn hash_const(s: &Struct, len: usize, upper: bool, p: &TokenStream) -> TokenStre
 
 /// Statements feeding the value bytes of `sources`, read from `value`, to the hasher `__rowkey_h`.
 fn feed(s: &Struct, sources: &[usize], value: &TokenStream, p: &TokenStream) -> TokenStream {
-    let key_name = s.original.ident.to_string();
+    let key_name = crate::unraw::unraw(&s.original.ident);
     // Text layouts join several sources with the delimiter.
     let delimiter = s.text().unwrap_or_default();
     let feeds = sources.iter().enumerate().map(|(n, &i)| {
@@ -75,7 +62,7 @@ fn feed(s: &Struct, sources: &[usize], value: &TokenStream, p: &TokenStream) -> 
 
 /// Encode, before the fields: reserve the prefix.
 pub fn encode_reserve(s: &Struct) -> TokenStream {
-    match prefix_len(s) {
+    match s.prefix_len() {
         0 => TokenStream::new(),
         n => quote!(__rowkey_w.reserve(#n)?;),
     }
@@ -84,20 +71,20 @@ pub fn encode_reserve(s: &Struct) -> TokenStream {
 /// Where the body (the key after the prefix and its delimiter) starts.
 fn body_start(s: &Struct) -> usize {
     let delimiter = s.text().unwrap_or_default();
-    prefix_len(s) + delimiter.len()
+    s.prefix_len() + delimiter.len()
 }
 
 /// Encode, after the fields: write the prefix.
 pub fn encode_write(s: &Struct, p: &TokenStream) -> TokenStream {
-    match s.prefix() {
+    match &s.prefix {
         Prefix::None => TokenStream::new(),
         Prefix::Salt {
             buckets,
             hash,
             sources: Sources::WholeKey,
         } => {
-            let salt = salt_const(s, buckets, hash, p);
-            let (n, body) = (prefix_len(s), body_start(s));
+            let salt = salt_const(s, *buckets, *hash, p);
+            let (n, body) = (s.prefix_len(), body_start(s));
             quote! {
                 let __rowkey_b = #p::whole_key_salt_byte(#salt, __rowkey_mode, __rowkey_w.written_from(#body))?;
                 #p::write_salt(#salt, __rowkey_b, __rowkey_w.prefix_mut(#n));
@@ -108,9 +95,9 @@ pub fn encode_write(s: &Struct, p: &TokenStream) -> TokenStream {
             hash,
             sources: Sources::Fields(sources),
         } => {
-            let salt = salt_const(s, buckets, hash, p);
-            let feed = feed(s, &sources, &quote!(self), p);
-            let n = prefix_len(s);
+            let salt = salt_const(s, *buckets, *hash, p);
+            let feed = feed(s, sources, &quote!(self), p);
+            let n = s.prefix_len();
             quote! {
                 let __rowkey_b = #p::salt_byte(#salt, __rowkey_mode, |__rowkey_h| { #feed })?;
                 #p::write_salt(#salt, __rowkey_b, __rowkey_w.prefix_mut(#n));
@@ -121,8 +108,8 @@ pub fn encode_write(s: &Struct, p: &TokenStream) -> TokenStream {
             upper,
             sources,
         } => {
-            let feed = feed(s, &sources, &quote!(self), p);
-            let hash = hash_const(s, len, upper, p);
+            let feed = feed(s, sources, &quote!(self), p);
+            let hash = hash_const(s, *len, *upper, p);
             quote! {
                 #p::write_hash_prefix(#hash, __rowkey_w.prefix_mut(#len), |__rowkey_h| { #feed })?;
             }
@@ -132,7 +119,7 @@ pub fn encode_write(s: &Struct, p: &TokenStream) -> TokenStream {
 
 /// Decode, before the fields: take the prefix bytes.
 pub fn decode_take(s: &Struct) -> TokenStream {
-    match prefix_len(s) {
+    match s.prefix_len() {
         0 => TokenStream::new(),
         n => quote!(let __rowkey_prefix = __rowkey_r.take(#n)?;),
     }
@@ -140,15 +127,15 @@ pub fn decode_take(s: &Struct) -> TokenStream {
 
 /// Decode, after the fields (the value is `__rowkey_v`): check the prefix.
 pub fn decode_check(s: &Struct, p: &TokenStream) -> TokenStream {
-    let key_name = s.original.ident.to_string();
-    let check = match s.prefix() {
+    let key_name = crate::unraw::unraw(&s.original.ident);
+    let check = match &s.prefix {
         Prefix::None => return TokenStream::new(),
         Prefix::Salt {
             buckets,
             hash,
             sources: Sources::WholeKey,
         } => {
-            let salt = salt_const(s, buckets, hash, p);
+            let salt = salt_const(s, *buckets, *hash, p);
             let body = body_start(s);
             quote!(#p::read_salt(#salt, __rowkey_prefix).and_then(|__rowkey_found| {
                 #p::check_whole_key_salt(#salt, __rowkey_mode, __rowkey_found, __rowkey_r.read_from(#body))
@@ -159,8 +146,8 @@ pub fn decode_check(s: &Struct, p: &TokenStream) -> TokenStream {
             hash,
             sources: Sources::Fields(sources),
         } => {
-            let salt = salt_const(s, buckets, hash, p);
-            let feed = feed(s, &sources, &quote!(__rowkey_v), p);
+            let salt = salt_const(s, *buckets, *hash, p);
+            let feed = feed(s, sources, &quote!(__rowkey_v), p);
             quote!(#p::read_salt(#salt, __rowkey_prefix).and_then(|__rowkey_found| {
                 #p::check_salt(#salt, __rowkey_mode, __rowkey_found, |__rowkey_h| { #feed })
             }))
@@ -170,8 +157,8 @@ pub fn decode_check(s: &Struct, p: &TokenStream) -> TokenStream {
             upper,
             sources,
         } => {
-            let feed = feed(s, &sources, &quote!(__rowkey_v), p);
-            let hash = hash_const(s, len, upper, p);
+            let feed = feed(s, sources, &quote!(__rowkey_v), p);
+            let hash = hash_const(s, *len, *upper, p);
             quote!(#p::check_hash_prefix(#hash, __rowkey_prefix, |__rowkey_h| { #feed }))
         }
     };
@@ -180,16 +167,16 @@ pub fn decode_check(s: &Struct, p: &TokenStream) -> TokenStream {
 
 /// `SaltedKey` and `DecodeSaltedKey`, for layouts with a salt.
 pub fn salted_key_traits(s: &Struct, p: &TokenStream) -> TokenStream {
-    let Prefix::Salt { buckets, hash, .. } = s.prefix() else {
+    let Prefix::Salt { buckets, hash, .. } = &s.prefix else {
         return TokenStream::new();
     };
-    let salt = salt_const(s, buckets, hash, p);
-    let n = prefix_len(s);
+    let salt = salt_const(s, *buckets, *hash, p);
+    let n = s.prefix_len();
     let ident = &s.original.ident;
-    let key_name = ident.to_string();
-    let generics = super::with_bound(&s.original.generics, quote!(#p::KeyField));
+    let key_name = crate::unraw::unraw(ident);
+    let generics = super::generics::with_bound(&s.original.generics, quote!(#p::KeyField));
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
-    let dgenerics = super::decode::decode_generics(&s.original.generics, p);
+    let dgenerics = super::generics::decode_generics(&s.original.generics, p);
     let (dimpl_generics, _, dwhere_clause) = dgenerics.split_for_impl();
     quote! {
         #[automatically_derived]

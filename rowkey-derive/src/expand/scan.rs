@@ -11,7 +11,7 @@ use super::{field_mode, field_name};
 use crate::ast::{Field, Prefix, Sources, Struct, TypeKind};
 
 pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
-    let Some(concrete) = super::concrete_type(s.original) else {
+    let Some(concrete) = super::generics::concrete_type(s.original) else {
         return TokenStream::new();
     };
     let generics = &s.original.generics;
@@ -19,7 +19,7 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
     let vis = &s.original.vis;
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let in_text = s.text().map(|d| quote!(.in_text(#d)));
-    let prefix = s.prefix();
+    let prefix = &s.prefix;
     let whole_key = matches!(
         prefix,
         Prefix::Salt {
@@ -184,7 +184,8 @@ fn field_methods(
     range_final: &TokenStream,
 ) -> TokenStream {
     let name = field_name(field);
-    let f = format_ident!("{}", name, span = field.ident.span());
+    // The field's own identifier, raw if it is (`r#type`), so the method parses.
+    let f = field.ident;
     let f_in = format_ident!("{}_in", name);
     let f_range = format_ident!("{}_range", name);
     let f_prefix = format_ident!("{}_prefix", name);

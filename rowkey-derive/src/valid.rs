@@ -2,12 +2,12 @@
 //! `KeyField::SHAPE` (users' own types, nested keys) are emitted as const assertions instead
 //! (see `expand::checks`).
 
-use crate::ast::{Field, Struct, TypeKind};
-use crate::attr::{SaltAttr, SaltHashKind};
-use crate::ctxt::Ctxt;
+use rowkey_core::hbase::MAX_ROW_LENGTH;
+use rowkey_core::{HashPrefix, Salt, SaltHash, TextRule};
 
-/// HBase's row limit (`rowkey::hbase::MAX_ROW_LENGTH`).
-const MAX_ROW_LENGTH: usize = 32767;
+use crate::ast::{Field, Struct, TypeKind};
+use crate::attr::SaltAttr;
+use crate::ctxt::Ctxt;
 
 pub fn check_struct(cx: &Ctxt, s: &Struct) {
     let text = s.text().is_some();
@@ -20,7 +20,7 @@ pub fn check_struct(cx: &Ctxt, s: &Struct) {
 }
 
 /// The most digits a text number can have: those of `u128::MAX`.
-const MAX_TEXT_DIGITS: usize = 39;
+const MAX_TEXT_DIGITS: usize = TextRule::MAX_DIGITS;
 
 /// The rules of the text format (DESIGN §6).
 fn check_text(cx: &Ctxt, s: &Struct) {
@@ -72,11 +72,11 @@ fn check_text(cx: &Ctxt, s: &Struct) {
 }
 
 /// Largest bucket count: the bucket must fit the one salt byte.
-const MAX_BUCKETS: u64 = 256;
+const MAX_BUCKETS: u64 = Salt::MAX_BUCKETS as u64;
 /// Longest binary hash prefix: an MD5 digest.
-const MAX_HASH_LEN: u64 = 16;
+const MAX_HASH_LEN: u64 = HashPrefix::MAX_LEN as u64;
 /// Longest text hash prefix: an MD5 digest in hex.
-const MAX_TEXT_HASH_LEN: u64 = 32;
+const MAX_TEXT_HASH_LEN: u64 = HashPrefix::MAX_TEXT_LEN as u64;
 
 /// One prefix component, its parameters valid and the same on every source.
 fn check_prefix(cx: &Ctxt, s: &Struct) {
@@ -165,7 +165,7 @@ fn check_prefix(cx: &Ctxt, s: &Struct) {
                     format!(
                         "every salt source must use the same `hash`: field `{}` uses {:?}",
                         first_field.ident,
-                        hash_name(first.hash_kind())
+                        first.hash_kind().name()
                     ),
                 );
             }
@@ -186,7 +186,7 @@ fn check_prefix(cx: &Ctxt, s: &Struct) {
     }
 
     // `mod` reads its one source as a number.
-    let mod_salt = first_salt.filter(|salt| salt.hash_kind() == SaltHashKind::Mod);
+    let mod_salt = first_salt.filter(|salt| salt.hash_kind() == SaltHash::Mod);
     if let Some(salt) = mod_salt {
         let sources: Vec<&Field> = if s.attrs.salt.is_some() {
             s.fields.iter().collect()
@@ -221,14 +221,6 @@ fn check_prefix(cx: &Ctxt, s: &Struct) {
                 format!("`hash = \"mod\"` takes the source `% buckets`, so it needs exactly one unsigned integer source; {problem}"),
             );
         }
-    }
-}
-
-fn hash_name(kind: SaltHashKind) -> &'static str {
-    match kind {
-        SaltHashKind::Md5 => "md5",
-        SaltHashKind::Java => "java",
-        SaltHashKind::Mod => "mod",
     }
 }
 
@@ -333,7 +325,7 @@ fn check_row_limit(cx: &Ctxt, s: &Struct) {
         .iter()
         .map(|f| f.kind.fixed_len(f.attrs.width.map(|w| w.value)))
         .collect();
-    let prefix = s.prefix().len();
+    let prefix = s.prefix_len();
     if let Some(total) = lens.map(|l| l.iter().sum::<usize>() + prefix) {
         if total > MAX_ROW_LENGTH {
             cx.error_spanned_by(

@@ -1,0 +1,153 @@
+//! Describing a field's bytes in words, from what the runtime knows of it: its type's shape and
+//! the mode the layout places it with. Nested keys, type aliases and users' own types are
+//! described by what they are, not by how their type is spelled.
+
+use core::fmt;
+
+use crate::field::{FieldMode, FieldShape, Form, TextRule, WidthRule};
+
+/// How one segment of a key is written, as `K::LAYOUT` shows it: computed when the program
+/// compiles from the field type's [`FieldShape`] and its [`FieldMode`], shown in words by
+/// `Display`, and comparable with a string.
+///
+/// ```
+/// use rowkey_core::{Encoding, FieldMode, KeyField};
+/// let ts = Encoding::of(<i64 as KeyField>::SHAPE, FieldMode::INNER.with_desc());
+/// assert_eq!(
+///     ts.to_string(),
+///     "two's complement with the sign bit flipped, big-endian, 8 bytes, every byte inverted"
+/// );
+/// let host = Encoding::of(<String as KeyField>::SHAPE, FieldMode::LAST);
+/// assert_eq!(host, "raw content to the end of the key");
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Encoding {
+    shape: FieldShape,
+    mode: FieldMode,
+}
+
+impl Encoding {
+    /// The encoding of a field of `shape` placed with `mode`.
+    pub const fn of(shape: FieldShape, mode: FieldMode) -> Encoding {
+        Encoding { shape, mode }
+    }
+
+    fn binary(&self, f: &mut fmt::Formatter<'_>, tags: usize) -> fmt::Result {
+        let (shape, mode) = (self.shape, self.mode);
+        if tags > 0 {
+            f.write_str("00 for None, or 01 then ")?;
+            return self.binary(f, tags - 1);
+        }
+        match shape.form() {
+            Form::Int => {
+                f.write_str(if shape.is_signed() {
+                    "two's complement with the sign bit flipped, big-endian"
+                } else {
+                    "big-endian"
+                })?;
+                match (mode.width(), shape.width_rule()) {
+                    (Some(w), _) => write!(f, ", narrowed to {w} bytes"),
+                    (None, WidthRule::Narrow { max }) => write!(f, ", {max} bytes"),
+                    (None, _) => Ok(()),
+                }
+            }
+            Form::Float => {
+                f.write_str("IEEE bits big-endian: negatives all bits flipped, others the sign bit")
+            }
+            Form::Bool => f.write_str("00 or 01"),
+            Form::Char => f.write_str("its u32, big-endian"),
+            Form::ByteArray => f.write_str("the bytes"),
+            Form::Content => match mode.width() {
+                Some(w) => write!(f, "content padded with 00 to {w} bytes"),
+                None if !mode.is_delimited() => f.write_str("raw content to the end of the key"),
+                None => f.write_str("content with 00 escaped as 00 FF, then 00 01"),
+            },
+            Form::Discriminant => f.write_str("the enum's discriminant, one byte"),
+            Form::Record => f.write_str("a nested key: its fields in place"),
+            Form::Custom => f.write_str("its own encoding (a custom field type)"),
+        }
+    }
+
+    fn text(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (shape, mode) = (self.shape, self.mode);
+        let digits = match (mode.width(), shape.text_rule()) {
+            (Some(w), _) => w,
+            (None, TextRule::Digits(d)) => d,
+            (None, _) => 0,
+        };
+        match shape.form() {
+            Form::Discriminant => write!(f, "the enum's discriminant, {digits} digits"),
+            Form::Content => match mode.width() {
+                Some(w) => write!(f, "text padded with spaces to {w} bytes"),
+                None if !mode.is_delimited() => f.write_str("text to the end of the key"),
+                None => f.write_str("text up to the delimiter"),
+            },
+            Form::Record => f.write_str("a nested key: its segments in place"),
+            _ if matches!(shape.text_rule(), TextRule::Digits(_)) => {
+                if mode.is_desc() {
+                    write!(f, "decimal MAX - v, zero-padded to {digits} digits")
+                } else {
+                    write!(f, "decimal, zero-padded to {digits} digits")
+                }
+            }
+            _ => f.write_str("its own text encoding (a custom field type)"),
+        }
+    }
+}
+
+impl fmt::Display for Encoding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.mode.is_text() {
+            self.text(f)?;
+        } else {
+            self.binary(f, self.shape.tags())?;
+            if self.mode.is_desc() {
+                f.write_str(", every byte inverted")?;
+            }
+        }
+        if self.mode.is_reverse() {
+            f.write_str(if self.mode.is_text() {
+                ", reversed"
+            } else {
+                ", bytes reversed"
+            })?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Encoding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "\"{self}\"")
+    }
+}
+
+/// Compares the words of an encoding with a string, without building the string.
+impl PartialEq<str> for Encoding {
+    fn eq(&self, other: &str) -> bool {
+        struct Compare<'a> {
+            rest: &'a str,
+            same: bool,
+        }
+        impl fmt::Write for Compare<'_> {
+            fn write_str(&mut self, s: &str) -> fmt::Result {
+                match self.rest.strip_prefix(s) {
+                    Some(rest) => self.rest = rest,
+                    None => self.same = false,
+                }
+                Ok(())
+            }
+        }
+        let mut cmp = Compare {
+            rest: other,
+            same: true,
+        };
+        fmt::write(&mut cmp, format_args!("{self}")).is_ok() && cmp.same && cmp.rest.is_empty()
+    }
+}
+
+impl PartialEq<&str> for Encoding {
+    fn eq(&self, other: &&str) -> bool {
+        *self == **other
+    }
+}
