@@ -1,11 +1,10 @@
 //! The fixed lane's ranges, held in arrays of the key's length: one range `[start, stop)`, the
-//! encoded ends of a range on the next field (the same for every alternative, so encoded once),
-//! and how a value is written into such an array.
+//! range of an alternative with a bound field after it, written in place, and how a value is
+//! written into such an array.
 
 use alloc::vec::Vec;
 use core::ops::Bound;
 
-use super::bound::{Lower, Upper};
 use super::bytes::{cmp_short, next_prefix};
 use super::keybuf::KeyBuf;
 use super::range::{merge, KeyRange, Span};
@@ -31,7 +30,7 @@ pub(crate) struct ArrayRange<const N: usize> {
 
 impl<const N: usize> ArrayRange<N> {
     /// `[p, next prefix of p)` for the first `len` bytes `p` of `bytes`: every key that starts
-    /// with them.
+    /// with them (all of them, when every field is bound: in a fixed layout no key extends another).
     #[inline(always)]
     pub(crate) fn of_prefix(bytes: &[u8; N], len: usize) -> Self {
         let mut stop = *bytes;
@@ -89,122 +88,70 @@ pub(crate) fn write<T: KeyField + ?Sized>(value: &T, out: &mut [u8], mode: Field
     }
 }
 
-/// One end of a range on the field after the bound ones, its bytes written into an array of
-/// the key's length at the offset the field starts at.
-#[derive(Clone, Copy)]
-pub(crate) enum End<const N: usize> {
-    Unbounded,
-    /// The field's bytes `[at..end]` of the array, included.
-    Included([u8; N], usize),
-    /// The field's bytes `[at..end]` of the array, excluded.
-    Excluded([u8; N], usize),
-}
-
-/// A range on the field that starts at `at`, in byte order (swapped under `desc`): the same for
-/// every alternative of an IN list, so it is encoded once.
-#[derive(Clone, Copy)]
-pub(crate) struct Ends<const N: usize> {
-    at: usize,
-    lower: End<N>,
-    upper: End<N>,
-}
-
-impl<const N: usize> Ends<N> {
-    /// Encodes the bounds of a range on the field at `at`, placed with `mode`; `Err` when the lane
-    /// cannot hold them (a bound the field cannot store: the general planner places it).
-    #[inline(always)]
-    pub(crate) fn encode<T: KeyField + ?Sized>(
-        at: usize,
-        start: Bound<&T>,
-        end: Bound<&T>,
-        mode: FieldMode,
-    ) -> Result<Ends<N>, NoRoom> {
-        let encode = |bound: Bound<&T>| -> Result<End<N>, NoRoom> {
-            let (Bound::Included(v) | Bound::Excluded(v)) = bound else {
-                return Ok(End::Unbounded);
-            };
-            let mut bytes = [0u8; N];
-            let n = match write(v, &mut bytes[at..], mode) {
-                Written::Bytes(n) => at + n,
-                Written::Unencodable | Written::NoRoom => return Err(NoRoom),
-            };
-            Ok(match bound {
-                Bound::Included(_) => End::Included(bytes, n),
-                _ => End::Excluded(bytes, n),
-            })
-        };
-        let (lower, upper) = (encode(start)?, encode(end)?);
-        // Descending fields reverse the byte order: a lower value bound is an upper bytes bound.
-        let (lower, upper) = if mode.is_desc() {
-            (upper, lower)
-        } else {
-            (lower, upper)
-        };
-        Ok(Ends { at, lower, upper })
-    }
-
-    /// The range of the alternative `body[..at]` under these ends; `None` when it is empty.
-    #[inline(always)]
-    pub(crate) fn after(&self, body: &[u8; N]) -> Option<ArrayRange<N>> {
-        let at = self.at;
-        // The alternative's bytes, then the end's bytes of the field.
-        let join = |end_bytes: &[u8; N], end: usize| {
-            let mut key = *body;
-            key[at..end].copy_from_slice(&end_bytes[at..end]);
-            key
-        };
-        let (start, start_len) = match &self.lower {
-            End::Unbounded => (*body, at),
-            End::Included(bytes, end) => (join(bytes, *end), *end),
-            End::Excluded(bytes, end) => {
+/// The range of one alternative `bytes[..len]` followed by the next field between `lower` and
+/// `upper` (already in byte order); `Ok(None)` when it is empty, `Err` when the lane cannot hold
+/// it (plan generally).
+#[inline(always)]
+pub(crate) fn range_after<T: KeyField + ?Sized, const N: usize>(
+    bytes: &[u8; N],
+    len: usize,
+    lower: Bound<&T>,
+    upper: Bound<&T>,
+    mode: FieldMode,
+) -> Result<Option<ArrayRange<N>>, NoRoom> {
+    let mut from = *bytes;
+    let from_len = match lower {
+        Bound::Unbounded => len,
+        Bound::Included(v) | Bound::Excluded(v) => {
+            let n = write_bound(v, &mut from, len, mode)?;
+            if matches!(lower, Bound::Excluded(_)) {
                 // The first key after every key whose field is this value; none after all FF.
-                let mut key = join(bytes, *end);
-                match next_prefix(&mut key[..*end]) {
-                    0 => return None,
-                    after => (key, after),
+                match next_prefix(&mut from[..n]) {
+                    0 => return Ok(None),
+                    after => after,
                 }
+            } else {
+                n
             }
-        };
-        let (stop, stop_len) = match &self.upper {
-            End::Unbounded => {
-                let mut key = *body;
-                let n = next_prefix(&mut key[..at]);
-                (key, n)
-            }
-            End::Included(bytes, end) => {
-                let mut key = join(bytes, *end);
-                let n = next_prefix(&mut key[..*end]);
-                (key, n)
-            }
-            End::Excluded(bytes, end) => (join(bytes, *end), *end),
-        };
-        // An empty stop is the end of the table, after every start.
-        if stop_len > 0 && cmp_short(&start[..start_len], &stop[..stop_len]).is_ge() {
-            return None;
         }
-        Some(ArrayRange {
-            start,
-            start_len,
-            stop,
-            stop_len,
-        })
+    };
+    let mut to = *bytes;
+    let to_len = match upper {
+        Bound::Unbounded => next_prefix(&mut to[..len]),
+        Bound::Included(v) | Bound::Excluded(v) => {
+            let n = write_bound(v, &mut to, len, mode)?;
+            if matches!(upper, Bound::Included(_)) {
+                next_prefix(&mut to[..n])
+            } else {
+                n
+            }
+        }
+    };
+    // An empty stop is the end of the table, after every start.
+    if to_len > 0 && cmp_short(&from[..from_len], &to[..to_len]).is_ge() {
+        return Ok(None);
     }
+    Ok(Some(ArrayRange {
+        start: from,
+        start_len: from_len,
+        stop: to,
+        stop_len: to_len,
+    }))
+}
 
-    /// The same bounds in the general planner's terms.
-    pub(crate) fn to_bounds(self) -> (Lower, Upper) {
-        let at = self.at;
-        let field = |bytes: &[u8; N], end: usize| KeyBuf::from_slice(&bytes[at..end]);
-        let lower = match &self.lower {
-            End::Unbounded => Lower::Unbounded,
-            End::Included(bytes, end) => Lower::AtOrAfter(field(bytes, *end)),
-            End::Excluded(bytes, end) => Lower::After(field(bytes, *end)),
-        };
-        let upper = match &self.upper {
-            End::Unbounded => Upper::Unbounded,
-            End::Included(bytes, end) => Upper::AtOrBefore(field(bytes, *end)),
-            End::Excluded(bytes, end) => Upper::Before(field(bytes, *end)),
-        };
-        (lower, upper)
+/// Writes a bound's value after the first `len` bytes of `key` and returns where it ends.
+#[inline(always)]
+fn write_bound<T: KeyField + ?Sized, const N: usize>(
+    v: &T,
+    key: &mut [u8; N],
+    len: usize,
+    mode: FieldMode,
+) -> Result<usize, NoRoom> {
+    match write(v, &mut key[len..], mode) {
+        Written::Bytes(n) => Ok(len + n),
+        // A bound with no encoding may still bound something: the general planner puts its
+        // stand-in in its place.
+        Written::Unencodable | Written::NoRoom => Err(NoRoom),
     }
 }
 

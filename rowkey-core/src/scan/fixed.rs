@@ -12,7 +12,7 @@ use alloc::boxed::Box;
 use alloc::vec::Vec;
 use core::ops::Bound;
 
-use super::array::{merged, write, ArrayRange, Ends, NoRoom, Written};
+use super::array::{merged, range_after, write, ArrayRange, NoRoom, Written};
 use super::bind::Bind;
 use super::bytes::cmp_short;
 use super::layout::ScanLayout;
@@ -180,16 +180,21 @@ impl<K: ?Sized, const N: usize> FixedScan<K, N> {
         end: Bound<&T>,
         mode: FieldMode,
     ) -> FixedRange<K, N> {
+        let (layout, fields) = (body.layout, body.fields + 1);
         if body.empty {
-            return FixedRange::nothing(body.into_scan());
+            return FixedRange::nothing(layout, fields);
         }
-        match Ends::encode(body.len, start, end, mode) {
-            Ok(ends) => FixedRange {
-                plan: Final::One {
-                    range: ends.after(&body.bytes),
-                    body,
-                    ends,
-                },
+        // Descending fields reverse the byte order: a lower value bound is an upper bytes bound.
+        let (lower, upper) = if mode.is_desc() {
+            (end, start)
+        } else {
+            (start, end)
+        };
+        match range_after(&body.bytes, body.len, lower, upper, mode) {
+            Ok(range) => FixedRange {
+                layout,
+                fields,
+                plan: Final::One(range),
             },
             Err(NoRoom) => FixedRange::general(body.into_scan().bind_range(start, end, mode)),
         }
@@ -202,25 +207,27 @@ impl<K: ?Sized, const N: usize> FixedScan<K, N> {
         end: Bound<&T>,
         mode: FieldMode,
     ) -> FixedRange<K, N> {
-        let ends = match Ends::encode(bodies.len, start, end, mode) {
-            Ok(ends) => ends,
-            Err(NoRoom) => {
-                return FixedRange::general(bodies.into_scan().bind_range(start, end, mode))
-            }
+        let (layout, fields) = (bodies.layout, bodies.fields + 1);
+        let (lower, upper) = if mode.is_desc() {
+            (end, start)
+        } else {
+            (start, end)
         };
-        let mut ranges: Vec<ArrayRange<N>> = bodies
-            .alts
-            .iter()
-            .filter_map(|alt| ends.after(alt))
-            .collect();
+        let mut ranges: Vec<ArrayRange<N>> = Vec::with_capacity(bodies.alts.len());
+        for alt in &bodies.alts {
+            match range_after(alt, bodies.len, lower, upper, mode) {
+                Ok(range) => ranges.extend(range),
+                Err(NoRoom) => {
+                    return FixedRange::general(bodies.into_scan().bind_range(start, end, mode))
+                }
+            }
+        }
         // Alternatives are sorted; a bound past a value's last key can reorder starts.
         sort_by_start(&mut ranges);
         FixedRange {
-            plan: Final::Many {
-                ranges: merged(ranges),
-                bodies,
-                ends,
-            },
+            layout,
+            fields,
+            plan: Final::Many(merged(ranges)),
         }
     }
 }
@@ -423,43 +430,43 @@ impl<K: ?Sized, const N: usize> core::fmt::Debug for FixedScan<K, N> {
 /// assert!(scan.matches(&[2, 5]));
 /// ```
 pub struct FixedRange<K: ?Sized, const N: usize> {
+    layout: &'static ScanLayout,
+    /// The fields bound, the range's included.
+    fields: usize,
     plan: Final<K, N>,
 }
 
 enum Final<K: ?Sized, const N: usize> {
-    /// One alternative and the range after it, kept as arrays until `ranges()` is asked for.
-    One {
-        body: Body<N>,
-        ends: Ends<N>,
-        range: Option<ArrayRange<N>>,
-    },
-    /// Every alternative of an IN list, and their ranges: sorted, merged, possibly none.
-    Many {
-        bodies: Bodies<N>,
-        ends: Ends<N>,
-        ranges: Vec<KeyRange>,
-    },
-    /// A plan that left the fixed lane (boxed, as in [`FixedScan`]), or matches nothing.
+    /// One range (or none), kept as arrays until `ranges()` is asked for.
+    One(Option<ArrayRange<N>>),
+    /// The ranges after every alternative of an IN list: sorted, merged, possibly none.
+    Many(Vec<KeyRange>),
+    /// A plan that left the fixed lane (boxed, as in [`FixedScan`]).
     General(Box<Scan<K>>),
 }
 
 impl<K: ?Sized, const N: usize> FixedRange<K, N> {
     fn general(scan: Scan<K>) -> Self {
         FixedRange {
+            layout: scan.layout,
+            fields: 0,
             plan: Final::General(Box::new(scan)),
         }
     }
 
-    /// Nothing matches: the general plan of bindings that matched nothing already.
-    #[cold]
-    fn nothing(scan: Scan<K>) -> Self {
-        FixedRange::general(scan)
+    #[inline(always)]
+    fn nothing(layout: &'static ScanLayout, fields: usize) -> Self {
+        FixedRange {
+            layout,
+            fields,
+            plan: Final::One(None),
+        }
     }
 
     /// Whether every key inside [`ranges`](FixedRange::ranges) matches (see [`Scan::is_exact`]).
     pub fn is_exact(&self) -> bool {
         match &self.plan {
-            Final::One { .. } | Final::Many { .. } => true,
+            Final::One(_) | Final::Many(_) => true,
             Final::General(scan) => scan.is_exact(),
         }
     }
@@ -467,8 +474,8 @@ impl<K: ?Sized, const N: usize> FixedRange<K, N> {
     /// Exactly whether `key` satisfies the plan (see [`Scan::matches`]).
     pub fn matches(&self, key: &[u8]) -> bool {
         match &self.plan {
-            Final::One { range, .. } => range.as_ref().is_some_and(|r| r.contains(key)),
-            Final::Many { ranges, .. } => sorted_contain(ranges, key),
+            Final::One(range) => range.as_ref().is_some_and(|r| r.contains(key)),
+            Final::Many(ranges) => sorted_contain(ranges, key),
             Final::General(scan) => scan.matches(key),
         }
     }
@@ -477,49 +484,41 @@ impl<K: ?Sized, const N: usize> FixedRange<K, N> {
     #[inline(always)]
     pub fn ranges(&self) -> Ranges {
         match &self.plan {
-            Final::One { range, .. } => match range {
-                Some(range) => Ranges::one(range.to_key_range()),
-                None => Ranges::none(),
-            },
-            Final::Many { ranges, .. } => Ranges::many(ranges.clone()),
+            Final::One(Some(range)) => Ranges::one(range.to_key_range()),
+            Final::One(None) => Ranges::none(),
+            Final::Many(ranges) => Ranges::many(ranges.clone()),
             Final::General(scan) => scan.ranges(),
         }
     }
 }
 
-/// The general plan of the same bindings and range.
+/// The plan of the same bindings and range: the ranges the lane built.
 impl<K: ?Sized, const N: usize> From<FixedRange<K, N>> for Scan<K> {
     fn from(plan: FixedRange<K, N>) -> Scan<K> {
-        let (scan, ends) = match plan.plan {
-            Final::One { body, ends, .. } => (body.into_scan(), ends),
-            Final::Many { bodies, ends, .. } => (bodies.into_scan(), ends),
+        let spans = match plan.plan {
             Final::General(scan) => return *scan,
+            Final::One(range) => range.map(ArrayRange::to_key_range).into_iter().collect(),
+            Final::Many(ranges) => ranges,
         };
-        let (lower, upper) = ends.to_bounds();
-        scan.with_range(lower, upper)
+        Scan::with_plan(
+            plan.layout,
+            FieldPlan::from_spans(plan.layout, plan.fields, spans),
+        )
     }
 }
 
 impl<K: ?Sized, const N: usize> Clone for FixedRange<K, N> {
     fn clone(&self) -> Self {
         let plan = match &self.plan {
-            Final::One { body, ends, range } => Final::One {
-                body: *body,
-                ends: *ends,
-                range: *range,
-            },
-            Final::Many {
-                bodies,
-                ends,
-                ranges,
-            } => Final::Many {
-                bodies: bodies.clone(),
-                ends: *ends,
-                ranges: ranges.clone(),
-            },
+            Final::One(range) => Final::One(*range),
+            Final::Many(ranges) => Final::Many(ranges.clone()),
             Final::General(scan) => Final::General(scan.clone()),
         };
-        FixedRange { plan }
+        FixedRange {
+            layout: self.layout,
+            fields: self.fields,
+            plan,
+        }
     }
 }
 

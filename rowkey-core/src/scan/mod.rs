@@ -85,12 +85,6 @@ impl<K: ?Sized> Scan<K> {
         }
     }
 
-    /// The same plan with the next field between `lower` and `upper`, in encoded space.
-    fn with_range(mut self, lower: bound::Lower, upper: bound::Upper) -> Self {
-        self.plan.bind_encoded_range(lower, upper);
-        self
-    }
-
     /// Whether every key inside [`ranges`](Scan::ranges) matches. False when the plan must read
     /// more than the query asks: a hash-prefixed layout whose hash sources are not all bound (the
     /// plan covers the whole table), a text segment filtered by content, or a bound no stored

@@ -10,7 +10,7 @@ use super::alts::{append, sorted_distinct, Alt, Alts, Hasher};
 use super::bound::{prefix_range, range_tail, Lower, Upper};
 use super::keybuf::KeyBuf;
 use super::layout::ScanLayout;
-use super::range::{merge, sort_by_start, KeyRange, Ranges};
+use super::range::{merge, sort_by_start, sorted_contain, KeyRange, Ranges};
 use super::text::{self, TextFilter, TextPrefix};
 use crate::field::{FieldMode, KeyField};
 use crate::prefix::{Prefix, Salt};
@@ -29,6 +29,9 @@ pub(crate) enum Tail {
     },
     /// No key can match (an empty range, an empty IN list, a prefix longer than a width).
     Empty,
+    /// The ranges the fixed-layout lane planned for every field bound so far, sorted and merged:
+    /// how a plan of that lane becomes a `Scan` without planning again.
+    Spans(Vec<KeyRange>),
     /// A text string that other segments follow: its bytes do not sort as its content, so the plan
     /// covers every key with the bound fields and `matches` reads the segment.
     TextFilter {
@@ -58,6 +61,21 @@ impl FieldPlan {
             alts: Alts::One(Alt::new(layout, KeyBuf::new())),
             eq_bound: 0,
             tail: Tail::Open,
+            widened: false,
+        }
+    }
+
+    /// The plan of ranges the fixed-layout lane built (sorted, merged, possibly none) after
+    /// binding every field it saw.
+    pub(crate) fn from_spans(
+        layout: &ScanLayout,
+        fields: usize,
+        spans: Vec<KeyRange>,
+    ) -> FieldPlan {
+        FieldPlan {
+            alts: Alts::One(Alt::new(layout, KeyBuf::new())),
+            eq_bound: fields,
+            tail: Tail::Spans(spans),
             widened: false,
         }
     }
@@ -141,18 +159,6 @@ impl FieldPlan {
         self.eq_bound += 1;
         if empty {
             self.tail = Tail::Empty;
-        }
-    }
-
-    /// Restricts the next field of a fixed layout to bytes between `lower` and `upper`.
-    pub(crate) fn bind_encoded_range(&mut self, lower: Lower, upper: Upper) {
-        if !matches!(self.tail, Tail::Empty) {
-            // Every key has one length: whether the field is last changes nothing.
-            self.tail = Tail::Range {
-                lower,
-                upper,
-                last: true,
-            };
         }
     }
 
@@ -245,6 +251,9 @@ impl FieldPlan {
     }
 
     pub(crate) fn matches(&self, layout: &ScanLayout, key: &[u8]) -> bool {
+        if let Tail::Spans(spans) = &self.tail {
+            return sorted_contain(spans, key);
+        }
         let plen = layout.prefix_len();
         let Some(prefix) = key.get(..plen) else {
             return false;
@@ -274,6 +283,9 @@ impl FieldPlan {
     }
 
     pub(crate) fn ranges(&self, layout: &ScanLayout) -> Ranges {
+        if let Tail::Spans(spans) = &self.tail {
+            return Ranges::many(spans.clone());
+        }
         let prefix = layout.prefix;
         if !self.is_exact(layout) {
             let any = self
@@ -345,7 +357,8 @@ fn range_of(alt: &Alt, tail: &Tail, point: bool, fixed: bool, prefix: &[u8]) -> 
         }
     };
     match tail {
-        Tail::Empty => return None,
+        // Spans are the whole plan (`ranges` and `matches` read them); alternatives add none.
+        Tail::Empty | Tail::Spans(_) => return None,
         Tail::Open if point => after_key(&mut stop),
         Tail::Open | Tail::TextFilter { .. } => stop.advance_to_next_prefix(),
         Tail::Range { lower, upper, last } => {
