@@ -10,6 +10,7 @@ use alloc::{borrow::Cow, string::String, vec::Vec};
 #[cfg(feature = "alloc")]
 use super::content::BufExt;
 use super::content::{owned, Buf, Bytes};
+use super::delimit::{ends_cleanly, find};
 use super::escape::{decode_escaped, encode_escaped, escaped_len, ESCAPE, TERMINATOR};
 use super::pad::{encode_padded, strip, PAD, TEXT_PAD};
 use super::{invert, out_prefix, take, unsupported_text};
@@ -139,9 +140,16 @@ fn encode_text_str(s: &str, out: &mut [u8], mode: FieldMode) -> Result<usize, En
             "`desc` on a string in a text layout",
         )));
     }
-    let delimiter = mode.delimiter();
-    if mode.is_delimited() && !delimiter.is_empty() && s.contains(delimiter) {
-        return Err(EncodeError::new(EncodeErrorKind::DelimiterInField));
+    let delimiter = mode.delimiter().as_bytes();
+    if mode.is_delimited() && !delimiter.is_empty() {
+        // Padded content is read by its width, so only the delimiter inside it is ambiguous.
+        let clean = match mode.width() {
+            Some(_) => find(s.as_bytes(), delimiter).is_none(),
+            None => ends_cleanly(s.as_bytes(), delimiter),
+        };
+        if !clean {
+            return Err(EncodeError::new(EncodeErrorKind::DelimiterInField));
+        }
     }
     let n = match mode.width() {
         Some(w) => {
@@ -178,19 +186,22 @@ fn decode_text_str(input: &[u8], mode: FieldMode) -> Result<(Bytes<'_>, usize), 
     let (content, used) = match mode.width() {
         Some(w) => {
             let stored = take(input, w)?;
+            // Encoding refuses the delimiter inside a segment that another follows.
+            if mode.is_delimited() && find(stored, mode.delimiter().as_bytes()).is_some() {
+                return Err(DecodeError::new(
+                    DecodeErrorKind::InvalidText("the delimiter inside a padded segment"),
+                    0,
+                ));
+            }
             (strip(stored, TEXT_PAD), w)
         }
         None if mode.is_delimited() => {
-            let delimiter = mode.delimiter().as_bytes();
-            let at = (!delimiter.is_empty())
-                .then(|| input.windows(delimiter.len()).position(|w| w == delimiter))
-                .flatten()
-                .ok_or_else(|| {
-                    DecodeError::new(
-                        DecodeErrorKind::InvalidText("no delimiter after the segment"),
-                        input.len(),
-                    )
-                })?;
+            let at = find(input, mode.delimiter().as_bytes()).ok_or_else(|| {
+                DecodeError::new(
+                    DecodeErrorKind::InvalidText("no delimiter after the segment"),
+                    input.len(),
+                )
+            })?;
             (&input[..at], at)
         }
         None => (input, input.len()),

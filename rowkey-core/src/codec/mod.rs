@@ -5,6 +5,7 @@
 
 mod bytes;
 mod content;
+pub(crate) mod delimit;
 pub(crate) mod discriminant;
 pub(crate) mod escape;
 mod fixed;

@@ -206,10 +206,7 @@ impl FieldPlan {
             match text::prefix_of_segment(prefix, mode) {
                 TextPrefix::Nothing => Tail::Empty,
                 TextPrefix::Range(lower, upper) => range((lower, upper)),
-                TextPrefix::Filter(filter, width) => Tail::TextFilter {
-                    filter,
-                    width: Some(width),
-                },
+                TextPrefix::Filter(filter, width) => Tail::TextFilter { filter, width },
             }
         } else {
             prefix_range(prefix, mode).map_or(Tail::Empty, range)
@@ -287,7 +284,11 @@ impl FieldPlan {
             return Ranges::many(spans.clone());
         }
         let prefix = layout.prefix;
-        if !self.is_exact(layout) {
+        let known = self.prefix_known(layout);
+        // A hash prefix whose sources are not all bound could be anything: every key of the table
+        // may hold a match. (Other plans that are not exact, a text filter or a dropped bound,
+        // still narrow by their bound fields and salt buckets below.)
+        if matches!(prefix, Prefix::Hash(_)) && !known {
             let any = self
                 .alts
                 .as_slice()
@@ -299,7 +300,6 @@ impl FieldPlan {
                 Ranges::none()
             };
         }
-        let known = self.prefix_known(layout);
         // The common plan: one alternative, one prefix. Built without allocating.
         if let (Alts::One(alt), true) = (&self.alts, prefix.is_none() || known) {
             let range = if prefix.is_none() {
@@ -424,11 +424,16 @@ fn prefix_allowed(layout: &ScanLayout, alt: &Alt, known: bool, prefix: &[u8]) ->
     match layout.prefix {
         Prefix::None => true,
         _ if known => prefix == prefix_of(layout, alt).as_slice(),
-        Prefix::Salt(salt) => prefix
-            .get(..salt.encoded_len())
-            .and_then(|digits| salt.read_bucket(digits).ok())
-            .is_some_and(|b| u16::from(b) < salt.buckets()),
-        // Unbound hash sources: the body decides (the plan is not exact).
-        Prefix::Hash(_) => true,
+        Prefix::Salt(salt) => {
+            let (digits, delimiter) = prefix.split_at(salt.encoded_len().min(prefix.len()));
+            delimiter == layout.delimiter().as_bytes()
+                && salt
+                    .read_bucket(digits)
+                    .is_ok_and(|b| u16::from(b) < salt.buckets())
+        }
+        // Unbound hash sources: any hash, behind which the body decides (the plan is not exact).
+        Prefix::Hash(hash) => {
+            prefix.get(hash.prefix_len()..) == Some(layout.delimiter().as_bytes())
+        }
     }
 }

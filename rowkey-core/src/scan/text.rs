@@ -7,6 +7,7 @@ use core::ops::Bound;
 
 use super::bound::{Lower, Upper};
 use super::keybuf::KeyBuf;
+use crate::codec::delimit::{find, runs_into};
 use crate::codec::pad::{strip, TEXT_PAD};
 use crate::field::{FieldMode, KeyField, TextRule};
 use crate::sink::ValueSink;
@@ -70,14 +71,7 @@ pub(crate) fn segment_content<'k>(
 ) -> &'k [u8] {
     match width {
         Some(w) => strip(rest.get(..w).unwrap_or(rest), TEXT_PAD),
-        None => {
-            let d = delimiter.as_bytes();
-            let end = (!d.is_empty())
-                .then(|| rest.windows(d.len()).position(|w| w == d))
-                .flatten()
-                .unwrap_or(rest.len());
-            &rest[..end]
-        }
+        None => &rest[..find(rest, delimiter.as_bytes()).unwrap_or(rest.len())],
     }
 }
 
@@ -100,23 +94,28 @@ pub(crate) enum TextPrefix {
     Nothing,
     /// The segment's bytes start with the prefix.
     Range(Lower, Upper),
-    /// Padding spaces: content that ends in the prefix's spaces is not a match; the filter decides.
-    Filter(TextFilter, usize),
+    /// The segment's bytes may start with the prefix when its content does not (padding spaces,
+    /// or the delimiter after a shorter content): the filter reads the content (of the segment's
+    /// width, or up to the delimiter).
+    Filter(TextFilter, Option<usize>),
 }
 
 /// "Content starts with `prefix`" on a text string segment placed with `mode`.
 pub(crate) fn prefix_of_segment(prefix: &[u8], mode: FieldMode) -> TextPrefix {
     let delimiter = mode.delimiter().as_bytes();
-    if mode.is_delimited()
-        && !delimiter.is_empty()
-        && prefix.windows(delimiter.len()).any(|w| w == delimiter)
-    {
+    let delimited = mode.is_delimited() && !delimiter.is_empty();
+    if delimited && find(prefix, delimiter).is_some() {
         return TextPrefix::Nothing;
     }
     match mode.width() {
+        // A shorter content, then the start of the delimiter, has bytes that start with the
+        // prefix too: the filter reads the content.
+        None if delimited && runs_into(prefix, delimiter) => {
+            TextPrefix::Filter(TextFilter::Prefix(KeyBuf::from_slice(prefix)), None)
+        }
         Some(w) if prefix.len() > w => TextPrefix::Nothing,
         Some(w) if prefix.last() == Some(&TEXT_PAD) => {
-            TextPrefix::Filter(TextFilter::Prefix(KeyBuf::from_slice(prefix)), w)
+            TextPrefix::Filter(TextFilter::Prefix(KeyBuf::from_slice(prefix)), Some(w))
         }
         _ => TextPrefix::Range(
             Lower::AtOrAfter(KeyBuf::from_slice(prefix)),
