@@ -8,7 +8,7 @@
 //! or duplicate row comes back when the plan `is_exact()`; `matches()` agrees with the predicate;
 //! and salted results merged per bucket come out in unsalted order.
 //!
-//! 100,000 keys and 1,000 scans per layout.
+//! 10,000 keys and 200 scans per layout; 100,000 keys and 1,000 scans with `ROWKEY_SOAK=1`.
 
 use std::collections::BTreeSet;
 use std::fmt::Debug;
@@ -20,11 +20,9 @@ use rowkey::merge::merge_by_key;
 use rowkey::{DecodeKey, KeyRange, RowKey, Scan};
 
 mod common;
-use common::{in_range, Rng};
+use common::{in_range, scaled, Rng};
 
 const TABLE: TableDefinition<&[u8], ()> = TableDefinition::new("rows");
-const KEYS: usize = 100_000;
-const SCANS: usize = 1_000;
 
 /// Every key with its decoded value, in key order.
 type Rows<K> = [(Vec<u8>, K)];
@@ -91,7 +89,7 @@ struct Stats {
 
 /// Loads the layout's values, runs its query kinds in turn and checks each plan against the store.
 fn run<K: RowKey + for<'k> DecodeKey<'k> + Debug>(layout: &Layout<K>) {
-    let (keys, scans) = (KEYS, SCANS);
+    let (keys, scans) = (scaled(10_000, 100_000), scaled(200, 1_000));
     let (name, mut rng) = (layout.name, Rng(layout.seed));
     let t = Table::load((0..keys).map(|_| (layout.value)(&mut rng)), layout.salted);
     let mut stats = Stats::default();

@@ -3,6 +3,21 @@
 
 use std::ops::Bound;
 
+/// Whether the long soak runs are asked for: `ROWKEY_SOAK` set to anything but `0`. Without it
+/// the heavy tests run a size that keeps `cargo test --workspace` quick.
+pub fn soak() -> bool {
+    std::env::var_os("ROWKEY_SOAK").is_some_and(|v| v != "0")
+}
+
+/// `fast` normally, `soak` under `ROWKEY_SOAK`.
+pub fn scaled(fast: usize, soak: usize) -> usize {
+    if self::soak() {
+        soak
+    } else {
+        fast
+    }
+}
+
 /// xorshift64*: deterministic, so a failing test replays with the same inputs.
 pub struct Rng(pub u64);
 
