@@ -3,27 +3,42 @@
 //! (`desc` reversed, floats by `total_cmp`, `None` before `Some`), computed here independently of
 //! the encoder.
 //!
-//! Each property runs 100,000 cases (set `ROWKEY_PROPTEST_CASES` to change it). Values come from
-//! small domains as well as the whole range, so random pairs often tie on leading fields and the
-//! later fields' order is exercised too.
+//! Each property runs 10,000 cases, each a random pair of values, and 1,000,000 with
+//! `ROWKEY_SOAK=1`; `ROWKEY_PROPTEST_CASES` overrides both. Values come from small domains as well
+//! as the whole range, so random pairs often tie on leading fields and the later fields' order is
+//! exercised too.
 
 use std::borrow::Cow;
 use std::cmp::Ordering;
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestRunner};
+use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use rowkey::{DecodeKey, RowKey};
 
-fn runner() -> TestRunner {
-    let cases = std::env::var("ROWKEY_PROPTEST_CASES")
+mod common;
+
+/// Cases per property: `ROWKEY_PROPTEST_CASES`, or 10,000 (1,000,000 under `ROWKEY_SOAK`).
+fn cases() -> u32 {
+    std::env::var("ROWKEY_PROPTEST_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(100_000);
-    TestRunner::new(Config {
+        .unwrap_or(common::scaled(10_000, 1_000_000) as u32)
+}
+
+/// Runs `test` on `cases()` random pairs from `strategy`, and says how many ran.
+fn run_pairs<S: Strategy + Clone>(
+    what: &str,
+    strategy: S,
+    test: impl Fn((S::Value, S::Value)) -> Result<(), TestCaseError>,
+) {
+    let cases = cases();
+    let mut runner = TestRunner::new(Config {
         cases,
         failure_persistence: None,
         ..Config::default()
-    })
+    });
+    runner.run(&(strategy.clone(), strategy), test).unwrap();
+    println!("{what}: {cases} random pairs");
 }
 
 /// Runs both properties for a layout: round trip of one value, and order of a pair.
@@ -35,32 +50,30 @@ fn check_layout<T, S>(
     T: RowKey + for<'k> DecodeKey<'k> + std::fmt::Debug + Clone,
     S: Strategy<Value = T> + Clone,
 {
-    runner()
-        .run(&(strategy.clone(), strategy), |(a, b)| {
-            let ka = a.to_vec().expect("encode a");
-            let kb = b.to_vec().expect("encode b");
-            prop_assert_eq!(ka.len(), a.encoded_len());
-            let back = T::decode(&ka).expect("decode a");
-            prop_assert!(
-                same(&a, &back),
-                "round trip: {:?} came back as {:?}",
+    run_pairs(std::any::type_name::<T>(), strategy, |(a, b)| {
+        let ka = a.to_vec().expect("encode a");
+        let kb = b.to_vec().expect("encode b");
+        prop_assert_eq!(ka.len(), a.encoded_len());
+        let back = T::decode(&ka).expect("decode a");
+        prop_assert!(
+            same(&a, &back),
+            "round trip: {:?} came back as {:?}",
+            a,
+            back
+        );
+        if let Some(cmp) = model_cmp {
+            prop_assert_eq!(
+                ka.cmp(&kb),
+                cmp(&a, &b),
+                "order of {:?} and {:?}: keys {:02X?} and {:02X?}",
                 a,
-                back
+                b,
+                ka,
+                kb
             );
-            if let Some(cmp) = model_cmp {
-                prop_assert_eq!(
-                    ka.cmp(&kb),
-                    cmp(&a, &b),
-                    "order of {:?} and {:?}: keys {:02X?} and {:02X?}",
-                    a,
-                    b,
-                    ka,
-                    kb
-                );
-            }
-            Ok(())
-        })
-        .unwrap();
+        }
+        Ok(())
+    });
 }
 
 /// Integers from a small domain around zero (so pairs tie), the extremes, or anywhere.
@@ -726,17 +739,15 @@ fn borrowed_fields_round_trip_and_sort() {
         bytes_strategy(),
         bytes_strategy(),
     );
-    runner()
-        .run(&(strategy.clone(), strategy), |(a, b)| {
-            let (x, y) = (borrowed(&a), borrowed(&b));
-            let (kx, ky) = (x.to_vec().unwrap(), y.to_vec().unwrap());
-            prop_assert_eq!(&Borrowed::decode(&kx).unwrap(), &x);
-            let model = (x.name.cmp(y.name))
-                .then(x.tag.cmp(&y.tag))
-                .then(y.note.cmp(&x.note))
-                .then(x.rest.cmp(y.rest));
-            prop_assert_eq!(kx.cmp(&ky), model);
-            Ok(())
-        })
-        .unwrap();
+    run_pairs("Borrowed", strategy, |(a, b)| {
+        let (x, y) = (borrowed(&a), borrowed(&b));
+        let (kx, ky) = (x.to_vec().unwrap(), y.to_vec().unwrap());
+        prop_assert_eq!(&Borrowed::decode(&kx).unwrap(), &x);
+        let model = (x.name.cmp(y.name))
+            .then(x.tag.cmp(&y.tag))
+            .then(y.note.cmp(&x.note))
+            .then(x.rest.cmp(y.rest));
+        prop_assert_eq!(kx.cmp(&ky), model);
+        Ok(())
+    });
 }

@@ -1,12 +1,17 @@
-//! Scan plans against a real ordered store. 100,000 keys of each layout (salted, hashed, desc
-//! strings, width/Option/nested, whole-key salt, fixed without a prefix, salted and hashed text)
-//! go into an in-memory redb database; 1,000 random scans per layout run through `ranges()` as redb
-//! range scans, and are compared with a brute-force filter over the decoded values (an independent
-//! predicate written in plain Rust): no expected row is ever missing, no extra row comes back when
-//! the plan `is_exact()`, `matches()` agrees with the predicate, and salted results merged per
-//! bucket come out in unsalted order.
+//! Scan plans against a real ordered store. Each layout (salted, hashed, desc strings,
+//! width/Option/nested, whole-key salt, fixed without a prefix, salted and hashed text) is
+//! described once: how to draw a value, and the kinds of query to draw. One runner loads the values
+//! into an in-memory redb database, runs random scans of each kind in turn through `ranges()` as
+//! redb range scans, and compares them with a brute-force filter over the decoded values (an
+//! independent predicate written in plain Rust): ranges are sorted and disjoint, merged when
+//! adjacent unless salted, and never span salt buckets; no expected row is ever missing; no extra
+//! or duplicate row comes back when the plan `is_exact()`; `matches()` agrees with the predicate;
+//! and salted results merged per bucket come out in unsalted order.
+//!
+//! 10,000 keys and 200 scans per layout; 100,000 keys and 1,000 scans with `ROWKEY_SOAK=1`.
 
 use std::collections::BTreeSet;
+use std::fmt::Debug;
 use std::ops::Bound;
 
 use redb::backends::InMemoryBackend;
@@ -15,60 +20,63 @@ use rowkey::merge::merge_by_key;
 use rowkey::{DecodeKey, KeyRange, RowKey, Scan};
 
 mod common;
-use common::{in_bounds, Rng};
+use common::{in_range, scaled, Rng};
 
 const TABLE: TableDefinition<&[u8], ()> = TableDefinition::new("rows");
-const KEYS: usize = 100_000;
-const SCANS: usize = 1_000;
 
-/// A loaded table: the store, and every key with its decoded value.
-struct Loaded<K> {
+/// Every key with its decoded value, in key order.
+type Rows<K> = [(Vec<u8>, K)];
+
+/// A drawn query: the plan, the predicate over decoded values it must agree with, and a label.
+type Query<K> = (Scan<K>, Box<dyn Fn(&K) -> bool>, &'static str);
+
+/// A kind of query: draws one, from `rng` or from the loaded rows.
+type QueryKind<K> = fn(&mut Rng, &Rows<K>) -> Query<K>;
+
+/// One layout under test.
+struct Layout<K: 'static> {
+    name: &'static str,
+    seed: u64,
+    /// Salted: ranges of different buckets stay apart, and results are merged back in key order.
+    salted: bool,
+    /// What share of the plans must be exact, when the layout promises one.
+    exact: Option<Exact>,
+    value: fn(&mut Rng) -> K,
+    /// Drawn in turn.
+    queries: &'static [QueryKind<K>],
+}
+
+enum Exact {
+    All,
+    Half,
+}
+
+/// A table of query kinds, each `"label", |rng, rows| { draws } plan => |v| predicate;`: the
+/// statements that draw its values (from `rng`, or from the loaded `rows`), the plan built from
+/// them, and the predicate over a decoded value `v` that the plan must agree with.
+macro_rules! kinds {
+    ($($label:literal, |$rng:pat_param, $rows:pat_param| { $($draw:tt)* }
+        $plan:expr => |$v:ident| $pred:expr;)*) => {
+        &[$(|$rng, $rows| {
+            $($draw)*
+            query($plan, move |$v| $pred, $label)
+        }),*]
+    };
+}
+
+fn query<K>(
+    plan: impl Into<Scan<K>>,
+    pred: impl Fn(&K) -> bool + 'static,
+    label: &'static str,
+) -> Query<K> {
+    (plan.into(), Box::new(pred), label)
+}
+
+/// A loaded layout: the store, and every key with its decoded value.
+struct Table<K> {
     db: Database,
     rows: Vec<(Vec<u8>, K)>,
-}
-
-fn load<K: RowKey + for<'k> DecodeKey<'k>>(values: impl Iterator<Item = K>) -> Loaded<K> {
-    let db = Database::builder()
-        .create_with_backend(InMemoryBackend::new())
-        .expect("in-memory redb");
-    let mut rows: Vec<(Vec<u8>, K)> = values.map(|v| (v.to_vec().expect("encode"), v)).collect();
-    rows.sort_by(|a, b| a.0.cmp(&b.0));
-    rows.dedup_by(|a, b| a.0 == b.0);
-    let tx = db.begin_write().unwrap();
-    {
-        let mut table = tx.open_table(TABLE).unwrap();
-        for (k, _) in &rows {
-            table.insert(k.as_slice(), ()).unwrap();
-        }
-    }
-    tx.commit().unwrap();
-    for (k, v) in rows.iter().take(100) {
-        assert_eq!(&K::decode(k).unwrap().to_vec().unwrap(), k);
-        let _ = v;
-    }
-    Loaded { db, rows }
-}
-
-/// The keys redb returns for each range, range by range.
-fn scan_store(db: &Database, ranges: &[KeyRange]) -> Vec<Vec<Vec<u8>>> {
-    let tx = db.begin_read().unwrap();
-    let table = tx.open_table(TABLE).unwrap();
-    ranges
-        .iter()
-        .map(|r| {
-            let start = Bound::Included(r.start());
-            let stop = if r.stop().is_empty() {
-                Bound::Unbounded
-            } else {
-                Bound::Excluded(r.stop())
-            };
-            table
-                .range::<&[u8]>((start, stop))
-                .unwrap()
-                .map(|e| e.unwrap().0.value().to_vec())
-                .collect()
-        })
-        .collect()
+    salted: bool,
 }
 
 #[derive(Default, Debug)]
@@ -79,104 +87,180 @@ struct Stats {
     ranges: usize,
 }
 
-/// Runs one plan against the store and checks it against `pred` over the decoded values.
-fn check<K>(
-    t: &Loaded<K>,
-    plan: &Scan<K>,
-    pred: impl Fn(&K) -> bool,
-    salted: bool,
-    stats: &mut Stats,
-    what: &str,
-) {
-    let ranges: Vec<KeyRange> = plan.ranges().collect();
-    for w in ranges.windows(2) {
-        assert!(
-            !w[0].stop().is_empty() && w[0].stop() <= w[1].start(),
-            "{what}: ranges overlap or are unsorted: {:?} then {:?}",
-            w[0],
-            w[1]
-        );
-        if !salted {
-            assert!(
-                w[0].stop() < w[1].start(),
-                "{what}: adjacent ranges not merged: {:?} {:?}",
-                w[0],
-                w[1]
-            );
-        }
+/// Loads the layout's values, runs its query kinds in turn and checks each plan against the store.
+fn run<K: RowKey + for<'k> DecodeKey<'k> + Debug>(layout: &Layout<K>) {
+    let (keys, scans) = (scaled(10_000, 100_000), scaled(200, 1_000));
+    let (name, mut rng) = (layout.name, Rng(layout.seed));
+    let t = Table::load((0..keys).map(|_| (layout.value)(&mut rng)), layout.salted);
+    let mut stats = Stats::default();
+    for i in 0..scans {
+        let (plan, pred, label) = layout.queries[i % layout.queries.len()](&mut rng, &t.rows);
+        t.check(&plan, pred, &mut stats, &format!("{name} {label}"));
     }
-    if salted {
-        for r in &ranges {
+    assert!(stats.expected_rows > scans, "{name}: too few rows hit");
+    match layout.exact {
+        Some(Exact::All) => assert_eq!(stats.exact, scans, "{name}: inexact plans"),
+        Some(Exact::Half) => assert!(stats.exact >= scans / 2, "{name}: {stats:?}"),
+        None => {}
+    }
+    println!(
+        "{name}: {} distinct keys of {keys}, {stats:?}",
+        t.rows.len()
+    );
+}
+
+impl<K: RowKey + for<'k> DecodeKey<'k>> Table<K> {
+    /// The values in a fresh store (duplicate keys dropped).
+    fn load(values: impl Iterator<Item = K>, salted: bool) -> Self {
+        let db = Database::builder().create_with_backend(InMemoryBackend::new());
+        let db = db.expect("in-memory redb");
+        let mut rows: Vec<_> = values.map(|v| (v.to_vec().expect("encode"), v)).collect();
+        rows.sort_by(|a, b| a.0.cmp(&b.0));
+        rows.dedup_by(|a, b| a.0 == b.0);
+        let tx = db.begin_write().unwrap();
+        {
+            let mut table = tx.open_table(TABLE).unwrap();
+            for (k, _) in &rows {
+                table.insert(k.as_slice(), ()).unwrap();
+            }
+        }
+        tx.commit().unwrap();
+        for (k, _) in rows.iter().take(100) {
+            assert_eq!(&K::decode(k).unwrap().to_vec().unwrap(), k);
+        }
+        Table { db, rows, salted }
+    }
+
+    /// The keys the store returns for each range, range by range.
+    fn scan(&self, ranges: &[KeyRange]) -> Vec<Vec<Vec<u8>>> {
+        let tx = self.db.begin_read().unwrap();
+        let table = tx.open_table(TABLE).unwrap();
+        let read = |r: &KeyRange| {
+            let stop = match r.stop() {
+                [] => Bound::Unbounded,
+                stop => Bound::Excluded(stop),
+            };
+            let keys = table.range::<&[u8]>((Bound::Included(r.start()), stop));
+            keys.unwrap()
+                .map(|e| e.unwrap().0.value().to_vec())
+                .collect()
+        };
+        ranges.iter().map(read).collect()
+    }
+
+    /// Runs one plan against the store and checks it against `pred` over the decoded values.
+    fn check(&self, plan: &Scan<K>, pred: impl Fn(&K) -> bool, stats: &mut Stats, what: &str) {
+        let ranges: Vec<KeyRange> = plan.ranges().collect();
+        for w in ranges.windows(2) {
+            let (a, b) = (&w[0], &w[1]);
+            let sorted = !a.stop().is_empty() && a.stop() <= b.start();
+            assert!(sorted, "{what}: overlap or unsorted: {a:?} {b:?}");
+            let merged = self.salted || a.stop() < b.start();
+            assert!(merged, "{what}: adjacent, not merged: {a:?} {b:?}");
+        }
+        for r in ranges.iter().filter(|_| self.salted) {
             let bucket = r.start().first().copied();
             let stop_bucket_ok = r.stop().is_empty()
                 || r.stop().first().copied() == bucket
                 || r.stop() == [bucket.unwrap_or(0).wrapping_add(1)];
             assert!(stop_bucket_ok, "{what}: a range spans salt buckets: {r:?}");
         }
-    }
-    let per_range = scan_store(&t.db, &ranges);
-    let returned: Vec<&Vec<u8>> = per_range.iter().flatten().collect();
-    let got: BTreeSet<&[u8]> = returned
-        .iter()
-        .map(|k| k.as_slice())
-        .filter(|k| plan.is_exact() || plan.matches(k))
-        .collect();
-    let expected: BTreeSet<&[u8]> = t
-        .rows
-        .iter()
-        .filter(|(_, v)| pred(v))
-        .map(|(k, _)| k.as_slice())
-        .collect();
-    let missing: Vec<_> = expected.difference(&got).take(3).collect();
-    assert!(
-        missing.is_empty(),
-        "{what}: missing rows {missing:02X?} with ranges {ranges:?}"
-    );
-    if plan.is_exact() {
-        assert_eq!(returned.len(), got.len(), "{what}: duplicate rows");
-        let extra: Vec<_> = got.difference(&expected).take(3).collect();
+        let per_range = self.scan(&ranges);
+        let returned: Vec<&[u8]> = per_range.iter().flatten().map(Vec::as_slice).collect();
+        let inside = |k: &&[u8]| plan.is_exact() || plan.matches(k);
+        let got: BTreeSet<&[u8]> = returned.iter().copied().filter(inside).collect();
+        let expected: BTreeSet<&[u8]> = (self.rows.iter())
+            .filter_map(|(k, v)| pred(v).then_some(k.as_slice()))
+            .collect();
+        let missing: Vec<_> = expected.difference(&got).take(3).collect();
         assert!(
-            extra.is_empty(),
-            "{what}: extra rows {extra:02X?} with ranges {ranges:?}"
+            missing.is_empty(),
+            "{what}: missing {missing:02X?} in {ranges:?}"
         );
-        stats.exact += 1;
+        if plan.is_exact() {
+            assert_eq!(returned.len(), got.len(), "{what}: duplicate rows");
+            let extra: Vec<_> = got.difference(&expected).take(3).collect();
+            assert!(extra.is_empty(), "{what}: extra {extra:02X?} in {ranges:?}");
+            stats.exact += 1;
+        }
+        // matches() is exact for every row, inside the ranges or not.
+        let rows = &self.rows;
+        let returned_rows = returned.iter().take(50).filter_map(|k| {
+            let i = rows.binary_search_by(|(rk, _)| rk.as_slice().cmp(k)).ok();
+            i.map(|i| &rows[i])
+        });
+        for (k, v) in rows.iter().step_by(97).chain(returned_rows) {
+            let (m, p) = (plan.matches(k), pred(v));
+            assert_eq!(m, p, "{what}: matches({k:02X?}) disagrees");
+        }
+        if self.salted && ranges.len() > 1 {
+            // Each bucket's rows come back sorted; merged by the key after the salt byte they are
+            // in the order of the unsalted key.
+            let streams = per_range.iter().map(|keys| keys.iter().cloned()).collect();
+            let merged: Vec<Vec<u8>> =
+                merge_by_key(streams, 1, |k: &Vec<u8>| k.as_slice()).collect();
+            let in_order = merged.windows(2).all(|w| w[0][1..] <= w[1][1..]);
+            assert!(in_order, "{what}: merge out of order");
+            assert_eq!(merged.len(), returned.len(), "{what}: merge lost rows");
+        }
+        stats.scans += 1;
+        stats.expected_rows += expected.len();
+        stats.ranges += ranges.len();
     }
-    // matches() is exact for every row, inside the ranges or not.
-    for (k, v) in t
-        .rows
-        .iter()
-        .step_by(97)
-        .chain(per_range.iter().flatten().take(50).filter_map(|k| {
-            t.rows
-                .binary_search_by(|(rk, _)| rk.as_slice().cmp(k))
-                .ok()
-                .map(|i| &t.rows[i])
-        }))
-    {
-        assert_eq!(
-            plan.matches(k),
-            pred(v),
-            "{what}: matches({k:02X?}) disagrees with the predicate"
-        );
-    }
-    if salted && ranges.len() > 1 {
-        // Each bucket's rows come back sorted; merged by the key after the salt byte they are in
-        // the order of the unsalted key.
-        let merged: Vec<Vec<u8>> = merge_by_key(
-            per_range.iter().map(|keys| keys.iter().cloned()).collect(),
-            1,
-            |k: &Vec<u8>| k.as_slice(),
-        )
-        .collect();
-        assert!(
-            merged.windows(2).all(|w| w[0][1..] <= w[1][1..]),
-            "{what}: merge out of order"
-        );
-        assert_eq!(merged.len(), returned.len());
-    }
-    stats.scans += 1;
-    stats.expected_rows += expected.len();
-    stats.ranges += ranges.len();
+}
+
+/// A random row's value.
+fn row<K: Clone>(rng: &mut Rng, rows: &Rows<K>) -> K {
+    rows[rng.index(rows.len())].1.clone()
+}
+
+/// A range of owned strings as the `&str` range the builders take.
+fn strs(r: &(Bound<String>, Bound<String>)) -> (Bound<&str>, Bound<&str>) {
+    let (lo, hi) = r;
+    (
+        lo.as_ref().map(|s| s.as_str()),
+        hi.as_ref().map(|s| s.as_str()),
+    )
+}
+
+#[test]
+fn salted_layout_scans_match_brute_force() {
+    run(&SALTED)
+}
+
+#[test]
+fn hashed_layout_scans_match_brute_force() {
+    run(&HASHED)
+}
+
+#[test]
+fn desc_string_layout_scans_match_brute_force() {
+    run(&NAMES)
+}
+
+#[test]
+fn width_option_nested_layout_scans_match_brute_force() {
+    run(&MIXED)
+}
+
+#[test]
+fn whole_key_salted_layout_scans_match_brute_force() {
+    run(&WHOLE_SALTED)
+}
+
+#[test]
+fn fixed_layout_scans_match_brute_force() {
+    run(&FIXED)
+}
+
+#[test]
+fn salted_text_layout_scans_match_brute_force() {
+    run(&TEXT_SALTED)
+}
+
+#[test]
+fn hashed_text_layout_scans_match_brute_force() {
+    run(&TEXT_HASHED)
 }
 
 // ---------------------------------------------------------------- salted
@@ -190,6 +274,10 @@ enum Kind {
 
 const KINDS: [Kind; 3] = [Kind::View, Kind::Click, Kind::Buy];
 
+fn kinds(rng: &mut Rng) -> Vec<Kind> {
+    (0..rng.below(3)).map(|_| *rng.pick(&KINDS)).collect()
+}
+
 #[derive(RowKey, Debug, Clone)]
 struct Salted {
     #[rowkey(salt(buckets = 8))]
@@ -199,116 +287,36 @@ struct Salted {
     kind: Kind,
 }
 
-#[test]
-fn salted_layout_scans_match_brute_force() {
-    let mut rng = Rng(11);
-    let t = load((0..KEYS).map(|_| Salted {
+const SALTED: Layout<Salted> = Layout {
+    name: "salted",
+    seed: 11,
+    salted: true,
+    exact: None,
+    value: |rng| Salted {
         user: rng.below(400) as u32,
         ts: rng.below(20_000) as i64 - 10_000,
         kind: *rng.pick(&KINDS),
-    }));
-    let mut stats = Stats::default();
-    for i in 0..SCANS {
-        let user = rng.below(420) as u32;
-        let (lo, hi) = (
-            {
-                let v = rng.below(22_000) as i64 - 11_000;
-                rng.bound(v)
-            },
-            {
-                let v = rng.below(22_000) as i64 - 11_000;
-                rng.bound(v)
-            },
-        );
-        match i % 6 {
-            0 => check(
-                &t,
-                &Salted::scan().user(user),
-                |v| v.user == user,
-                true,
-                &mut stats,
-                "user",
-            ),
-            1 => check(
-                &t,
-                &Salted::scan().user(user).ts_range((lo, hi)),
-                |v| v.user == user && in_bounds(&v.ts, &lo, &hi),
-                true,
-                &mut stats,
-                "user.ts_range",
-            ),
-            2 => {
-                let users: Vec<u32> = (0..rng.below(6)).map(|_| rng.below(420) as u32).collect();
-                check(
-                    &t,
-                    &Salted::scan().user_in(users.clone()),
-                    |v| users.contains(&v.user),
-                    true,
-                    &mut stats,
-                    "user_in",
-                )
-            }
-            3 => {
-                let (ulo, uhi) = (
-                    {
-                        let v = rng.below(420) as u32;
-                        rng.bound(v)
-                    },
-                    {
-                        let v = rng.below(420) as u32;
-                        rng.bound(v)
-                    },
-                );
-                check(
-                    &t,
-                    &Salted::scan().user_range((ulo, uhi)),
-                    |v| in_bounds(&v.user, &ulo, &uhi),
-                    true,
-                    &mut stats,
-                    "user_range",
-                )
-            }
-            4 => {
-                let ts = t.rows[rng.below(t.rows.len() as u64) as usize].1.ts;
-                let kind = *rng.pick(&KINDS);
-                check(
-                    &t,
-                    &Salted::scan().user(user).ts(ts).kind(kind),
-                    |v| v.user == user && v.ts == ts && v.kind == kind,
-                    true,
-                    &mut stats,
-                    "point",
-                )
-            }
-            _ => {
-                let kinds: Vec<Kind> = (0..rng.below(3)).map(|_| *rng.pick(&KINDS)).collect();
-                check(
-                    &t,
-                    &Salted::scan()
-                        .user(user)
-                        .ts(lo_value(&lo))
-                        .kind_in(kinds.clone()),
-                    |v| v.user == user && v.ts == lo_value(&lo) && kinds.contains(&v.kind),
-                    true,
-                    &mut stats,
-                    "kind_in",
-                )
-            }
-        }
-    }
-    assert!(
-        stats.expected_rows > SCANS,
-        "scans hit too few rows: {stats:?}"
-    );
-    println!("salted: {stats:?}");
-}
-
-fn lo_value(b: &Bound<i64>) -> i64 {
-    match b {
-        Bound::Included(v) | Bound::Excluded(v) => *v,
-        Bound::Unbounded => 0,
-    }
-}
+    },
+    queries: kinds![
+        "user", |rng, _| { let user = rng.below(420) as u32; }
+            Salted::scan().user(user) => |v| v.user == user;
+        "user.ts_range", |rng, _| {
+            let user = rng.below(420) as u32;
+            let ts = rng.range(|r| r.below(22_000) as i64 - 11_000);
+        } Salted::scan().user(user).ts_range(ts) => |v| v.user == user && in_range(&v.ts, &ts);
+        "user_in", |rng, _| {
+            let users: Vec<u32> = (0..rng.below(6)).map(|_| rng.below(420) as u32).collect();
+        } Salted::scan().user_in(users.clone()) => |v| users.contains(&v.user);
+        "user_range", |rng, _| { let users = rng.range(|r| r.below(420) as u32); }
+            Salted::scan().user_range(users) => |v| in_range(&v.user, &users);
+        "point", |rng, rows| { let (r, kind) = (row(rng, rows), *rng.pick(&KINDS)); }
+            Salted::scan().user(r.user).ts(r.ts).kind(kind)
+            => |v| v.user == r.user && v.ts == r.ts && v.kind == kind;
+        "kind_in", |rng, rows| { let (r, kinds) = (row(rng, rows), kinds(rng)); }
+            Salted::scan().user(r.user).ts(r.ts).kind_in(kinds.clone())
+            => |v| v.user == r.user && v.ts == r.ts && kinds.contains(&v.kind);
+    ],
+};
 
 // ---------------------------------------------------------------- hash-prefixed
 
@@ -319,82 +327,33 @@ struct Hashed {
     seq: u32,
 }
 
-#[test]
-fn hashed_layout_scans_match_brute_force() {
-    let mut rng = Rng(12);
-    let t = load((0..KEYS).map(|_| Hashed {
+const HASHED: Layout<Hashed> = Layout {
+    name: "hashed",
+    seed: 12,
+    salted: false,
+    exact: Some(Exact::Half),
+    value: |rng| Hashed {
         device: rng.below(300) as u16,
         seq: rng.below(5_000) as u32,
-    }));
-    let mut stats = Stats::default();
-    for i in 0..SCANS {
-        let device = rng.below(320) as u16;
-        let (lo, hi) = (
-            {
-                let v = rng.below(5_200) as u32;
-                rng.bound(v)
-            },
-            {
-                let v = rng.below(5_200) as u32;
-                rng.bound(v)
-            },
-        );
-        match i % 4 {
-            0 => check(
-                &t,
-                &Hashed::scan().device(device),
-                |v| v.device == device,
-                false,
-                &mut stats,
-                "device",
-            ),
-            1 => check(
-                &t,
-                &Hashed::scan().device(device).seq_range((lo, hi)),
-                |v| v.device == device && in_bounds(&v.seq, &lo, &hi),
-                false,
-                &mut stats,
-                "device.seq_range",
-            ),
-            2 => {
-                let devices: Vec<u16> = (0..rng.below(5)).map(|_| rng.below(320) as u16).collect();
-                check(
-                    &t,
-                    &Hashed::scan().device_in(devices.clone()),
-                    |v| devices.contains(&v.device),
-                    false,
-                    &mut stats,
-                    "device_in",
-                )
-            }
-            _ => {
-                // Unbound hash source: the whole table, not exact; matches() filters.
-                let (dlo, dhi) = (
-                    {
-                        let v = rng.below(320) as u16;
-                        rng.bound(v)
-                    },
-                    {
-                        let v = rng.below(320) as u16;
-                        rng.bound(v)
-                    },
-                );
-                let plan = Hashed::scan().device_range((dlo, dhi));
-                assert!(!plan.is_exact() || (dlo, dhi) == (Bound::Unbounded, Bound::Unbounded));
-                check(
-                    &t,
-                    &plan,
-                    |v| in_bounds(&v.device, &dlo, &dhi),
-                    false,
-                    &mut stats,
-                    "device_range",
-                )
-            }
-        }
-    }
-    assert!(stats.exact >= SCANS / 2, "{stats:?}");
-    println!("hashed: {stats:?}");
-}
+    },
+    queries: kinds![
+        "device", |rng, _| { let device = rng.below(320) as u16; }
+            Hashed::scan().device(device) => |v| v.device == device;
+        "device.seq_range", |rng, _| {
+            let (device, seq) = (rng.below(320) as u16, rng.range(|r| r.below(5_200) as u32));
+        } Hashed::scan().device(device).seq_range(seq)
+            => |v| v.device == device && in_range(&v.seq, &seq);
+        "device_in", |rng, _| {
+            let devices: Vec<u16> = (0..rng.below(5)).map(|_| rng.below(320) as u16).collect();
+        } Hashed::scan().device_in(devices.clone()) => |v| devices.contains(&v.device);
+        "device_range", |rng, _| {
+            // An unbound hash source: the whole table, not exact; matches() filters.
+            let devices = rng.range(|r| r.below(320) as u16);
+            let plan = Hashed::scan().device_range(devices);
+            assert!(!plan.is_exact() || devices == (Bound::Unbounded, Bound::Unbounded));
+        } plan => |v| in_range(&v.device, &devices);
+    ],
+};
 
 // ---------------------------------------------------------------- desc strings
 
@@ -409,105 +368,40 @@ struct Names {
 
 const ALPHA: [char; 5] = ['a', 'b', '\0', 'ÿ', 'z'];
 
-#[test]
-fn desc_string_layout_scans_match_brute_force() {
-    let mut rng = Rng(13);
-    let t = load((0..KEYS).map(|_| Names {
+const NAMES: Layout<Names> = Layout {
+    name: "desc strings",
+    seed: 13,
+    salted: false,
+    exact: None,
+    value: |rng| Names {
         region: rng.string(&ALPHA, 3),
         rank: rng.below(4) as u8,
         name: rng.string(&ALPHA, 4),
-    }));
-    let mut stats = Stats::default();
-    for i in 0..SCANS {
-        let region = rng.string(&ALPHA, 3);
-        let p = rng.string(&ALPHA, 2);
-        match i % 6 {
-            0 => check(
-                &t,
-                &Names::scan().region(&region),
-                |v| v.region == region,
-                false,
-                &mut stats,
-                "region",
-            ),
-            1 => check(
-                &t,
-                &Names::scan().region_prefix(&p),
-                |v| v.region.starts_with(&p),
-                false,
-                &mut stats,
-                "region_prefix",
-            ),
-            2 => {
-                let (a, b) = (rng.string(&ALPHA, 3), rng.string(&ALPHA, 3));
-                let (lo, hi) = (rng.bound(a.as_str()), rng.bound(b.as_str()));
-                check(
-                    &t,
-                    &Names::scan().region_range((lo, hi)),
-                    |v| in_bounds(&v.region.as_str(), &lo, &hi),
-                    false,
-                    &mut stats,
-                    "region_range",
-                )
-            }
-            3 => {
-                let rank = rng.below(5) as u8;
-                check(
-                    &t,
-                    &Names::scan().region(&region).rank(rank).name_prefix(&p),
-                    |v| v.region == region && v.rank == rank && v.name.starts_with(&p),
-                    false,
-                    &mut stats,
-                    "name_prefix",
-                )
-            }
-            4 => {
-                let regions: Vec<String> =
-                    (0..rng.below(4)).map(|_| rng.string(&ALPHA, 2)).collect();
-                let (lo, hi) = (
-                    {
-                        let v = rng.below(5) as u8;
-                        rng.bound(v)
-                    },
-                    {
-                        let v = rng.below(5) as u8;
-                        rng.bound(v)
-                    },
-                );
-                check(
-                    &t,
-                    &Names::scan().region_in(&regions).rank_range((lo, hi)),
-                    |v| regions.contains(&v.region) && in_bounds(&v.rank, &lo, &hi),
-                    false,
-                    &mut stats,
-                    "region_in.rank_range",
-                )
-            }
-            _ => {
-                let rank = rng.below(5) as u8;
-                let (a, b) = (rng.string(&ALPHA, 4), rng.string(&ALPHA, 4));
-                let (lo, hi) = (rng.bound(a.as_str()), rng.bound(b.as_str()));
-                check(
-                    &t,
-                    &Names::scan()
-                        .region(&region)
-                        .rank(rank)
-                        .name_range((lo, hi)),
-                    |v| {
-                        v.region == region
-                            && v.rank == rank
-                            && in_bounds(&v.name.as_str(), &lo, &hi)
-                    },
-                    false,
-                    &mut stats,
-                    "name_range",
-                )
-            }
-        }
-    }
-    assert!(stats.expected_rows > SCANS, "{stats:?}");
-    println!("desc strings: {stats:?}");
-}
+    },
+    queries: kinds![
+        "region", |rng, _| { let region = rng.string(&ALPHA, 3); }
+            Names::scan().region(&region) => |v| v.region == region;
+        "region_prefix", |rng, _| { let p = rng.string(&ALPHA, 2); }
+            Names::scan().region_prefix(&p) => |v| v.region.starts_with(&p);
+        "region_range", |rng, _| { let regions = rng.range(|r| r.string(&ALPHA, 3)); }
+            Names::scan().region_range(strs(&regions)) => |v| in_range(&v.region, &regions);
+        "name_prefix", |rng, _| {
+            let (region, rank) = (rng.string(&ALPHA, 3), rng.below(5) as u8);
+            let p = rng.string(&ALPHA, 2);
+        } Names::scan().region(&region).rank(rank).name_prefix(&p)
+            => |v| v.region == region && v.rank == rank && v.name.starts_with(&p);
+        "region_in.rank_range", |rng, _| {
+            let regions: Vec<String> = (0..rng.below(4)).map(|_| rng.string(&ALPHA, 2)).collect();
+            let ranks = rng.range(|r| r.below(5) as u8);
+        } Names::scan().region_in(&regions).rank_range(ranks)
+            => |v| regions.contains(&v.region) && in_range(&v.rank, &ranks);
+        "name_range", |rng, _| {
+            let (region, rank) = (rng.string(&ALPHA, 3), rng.below(5) as u8);
+            let names = rng.range(|r| r.string(&ALPHA, 4));
+        } Names::scan().region(&region).rank(rank).name_range(strs(&names))
+            => |v| v.region == region && v.rank == rank && in_range(&v.name, &names);
+    ],
+};
 
 // ---------------------------------------------------------------- width, Option, nested
 
@@ -538,129 +432,61 @@ fn code(rng: &mut Rng) -> Vec<u8> {
     c
 }
 
-#[test]
-fn width_option_nested_layout_scans_match_brute_force() {
-    let mut rng = Rng(14);
-    let t = load((0..KEYS).map(|_| Mixed {
+fn inner(rng: &mut Rng) -> Inner {
+    let x = rng.below(3) as u8;
+    let s = rng.string(&ALPHA, 2);
+    Inner { x, s }
+}
+
+fn score(rng: &mut Rng) -> f64 {
+    (rng.below(200) as f64 - 100.0) / 4.0
+}
+
+/// What Mixed queries bind first: a shard and a tag, each one past the stored values too, and an
+/// inner key.
+fn lead(rng: &mut Rng) -> (u32, Option<u8>, Inner) {
+    let shard = rng.below(7) as u32;
+    let tag = (rng.below(4) != 0).then(|| rng.below(5) as u8);
+    (shard, tag, inner(rng))
+}
+
+const MIXED: Layout<Mixed> = Layout {
+    name: "width, Option, nested",
+    seed: 14,
+    salted: false,
+    exact: None,
+    value: |rng| Mixed {
         shard: rng.below(6) as u32,
         tag: (rng.below(4) != 0).then(|| rng.below(4) as u8),
-        inner: Inner {
-            x: rng.below(3) as u8,
-            s: rng.string(&ALPHA, 2),
-        },
-        code: code(&mut rng),
-        score: (rng.below(200) as f64 - 100.0) / 4.0,
-    }));
-    let mut stats = Stats::default();
-    for i in 0..SCANS {
-        let shard = rng.below(7) as u32;
-        let tag = (rng.below(4) != 0).then(|| rng.below(5) as u8);
-        let inner = Inner {
-            x: rng.below(3) as u8,
-            s: rng.string(&ALPHA, 2),
-        };
-        match i % 5 {
-            0 => check(
-                &t,
-                &Mixed::scan().shard(shard).tag(tag),
-                |v| v.shard == shard && v.tag == tag,
-                false,
-                &mut stats,
-                "shard.tag",
-            ),
-            1 => {
-                let (lo, hi) = (rng.bound(tag), {
-                    let v = (rng.below(4) != 0).then(|| rng.below(5) as u8);
-                    rng.bound(v)
-                });
-                check(
-                    &t,
-                    &Mixed::scan().shard(shard).tag_range((lo, hi)),
-                    |v| v.shard == shard && in_bounds(&v.tag, &lo, &hi),
-                    false,
-                    &mut stats,
-                    "tag_range",
-                )
+        inner: inner(rng),
+        code: code(rng),
+        score: score(rng),
+    },
+    queries: kinds![
+        "shard.tag", |rng, _| { let (shard, tag, _) = lead(rng); }
+            Mixed::scan().shard(shard).tag(tag) => |v| v.shard == shard && v.tag == tag;
+        "tag_range", |rng, _| {
+            let (shard, _, _) = lead(rng);
+            let tags = rng.range(|r| (r.below(4) != 0).then(|| r.below(5) as u8));
+        } Mixed::scan().shard(shard).tag_range(tags)
+            => |v| v.shard == shard && in_range(&v.tag, &tags);
+        "inner_range", |rng, _| { let ((shard, tag, _), inners) = (lead(rng), rng.range(inner)); }
+            Mixed::scan().shard(shard).tag(tag).inner_range(inners.clone())
+            => |v| v.shard == shard && v.tag == tag && in_range(&v.inner, &inners);
+        "code_prefix", |rng, _| {
+            let ((shard, tag, inner), mut p) = (lead(rng), code(rng));
+            if rng.below(3) == 0 {
+                p.push(0); // a prefix ending in the pad byte
             }
-            2 => {
-                let other = Inner {
-                    x: rng.below(3) as u8,
-                    s: rng.string(&ALPHA, 2),
-                };
-                let (lo, hi) = (rng.bound(inner.clone()), rng.bound(other));
-                check(
-                    &t,
-                    &Mixed::scan()
-                        .shard(shard)
-                        .tag(tag)
-                        .inner_range((lo.clone(), hi.clone())),
-                    |v| v.shard == shard && v.tag == tag && in_bounds(&v.inner, &lo, &hi),
-                    false,
-                    &mut stats,
-                    "inner_range",
-                )
-            }
-            3 => {
-                let p = code(&mut rng);
-                let mut p = p;
-                if rng.below(3) == 0 {
-                    p.push(0); // a prefix ending in the pad byte
-                }
-                check(
-                    &t,
-                    &Mixed::scan()
-                        .shard(shard)
-                        .tag(tag)
-                        .inner(inner.clone())
-                        .code_prefix(&p),
-                    |v| {
-                        v.shard == shard
-                            && v.tag == tag
-                            && v.inner == inner
-                            && v.code.starts_with(&p)
-                    },
-                    false,
-                    &mut stats,
-                    "code_prefix",
-                )
-            }
-            _ => {
-                let c = code(&mut rng);
-                let (lo, hi) = (
-                    {
-                        let v = (rng.below(200) as f64 - 100.0) / 4.0;
-                        rng.bound(v)
-                    },
-                    {
-                        let v = (rng.below(200) as f64 - 100.0) / 4.0;
-                        rng.bound(v)
-                    },
-                );
-                check(
-                    &t,
-                    &Mixed::scan()
-                        .shard(shard)
-                        .tag(tag)
-                        .inner(inner.clone())
-                        .code(&c)
-                        .score_range((lo, hi)),
-                    |v| {
-                        v.shard == shard
-                            && v.tag == tag
-                            && v.inner == inner
-                            && v.code == c
-                            && in_bounds(&v.score, &lo, &hi)
-                    },
-                    false,
-                    &mut stats,
-                    "score_range",
-                )
-            }
-        }
-    }
-    assert!(stats.expected_rows > SCANS, "{stats:?}");
-    println!("mixed: {stats:?}");
-}
+        } Mixed::scan().shard(shard).tag(tag).inner(inner.clone()).code_prefix(&p)
+            => |v| v.shard == shard && v.tag == tag && v.inner == inner && v.code.starts_with(&p);
+        "score_range", |rng, _| {
+            let ((shard, tag, inner), c, scores) = (lead(rng), code(rng), rng.range(score));
+        } Mixed::scan().shard(shard).tag(tag).inner(inner.clone()).code(&c).score_range(scores)
+            => |v| v.shard == shard && v.tag == tag && v.inner == inner && v.code == c
+                && in_range(&v.score, &scores);
+    ],
+};
 
 // ---------------------------------------------------------------- whole-key salt
 
@@ -672,67 +498,28 @@ struct WholeSalted {
     c: String,
 }
 
-#[test]
-fn whole_key_salted_layout_scans_match_brute_force() {
-    let mut rng = Rng(15);
-    let t = load((0..KEYS).map(|_| WholeSalted {
+const WHOLE_SALTED: Layout<WholeSalted> = Layout {
+    name: "whole-key salted",
+    seed: 15,
+    salted: true,
+    exact: None,
+    value: |rng| WholeSalted {
         a: rng.below(50) as u8,
         b: rng.below(300) as u16,
         c: rng.string(&ALPHA, 3),
-    }));
-    let mut stats = Stats::default();
-    for i in 0..SCANS {
-        let a = rng.below(52) as u8;
-        match i % 3 {
-            0 => check(
-                &t,
-                &WholeSalted::scan().a(a),
-                |v| v.a == a,
-                true,
-                &mut stats,
-                "a",
-            ),
-            1 => {
-                let row = &t.rows[rng.below(t.rows.len() as u64) as usize].1;
-                let plan = WholeSalted::scan().a(row.a).b(row.b).c(&row.c);
-                assert_eq!(
-                    plan.ranges().len(),
-                    1,
-                    "a point lookup on a whole-key salt is one range"
-                );
-                check(
-                    &t,
-                    &plan,
-                    |v| v.a == row.a && v.b == row.b && v.c == row.c,
-                    true,
-                    &mut stats,
-                    "point",
-                )
-            }
-            _ => {
-                let (lo, hi) = (
-                    {
-                        let v = rng.below(320) as u16;
-                        rng.bound(v)
-                    },
-                    {
-                        let v = rng.below(320) as u16;
-                        rng.bound(v)
-                    },
-                );
-                check(
-                    &t,
-                    &WholeSalted::scan().a(a).b_range((lo, hi)),
-                    |v| v.a == a && in_bounds(&v.b, &lo, &hi),
-                    true,
-                    &mut stats,
-                    "a.b_range",
-                )
-            }
-        }
-    }
-    println!("whole-key salted: {stats:?}");
-}
+    },
+    queries: kinds![
+        "a", |rng, _| { let a = rng.below(52) as u8; } WholeSalted::scan().a(a) => |v| v.a == a;
+        "point", |rng, rows| {
+            let r = row(rng, rows);
+            let plan = WholeSalted::scan().a(r.a).b(r.b).c(&r.c);
+            assert_eq!(plan.ranges().len(), 1, "a point lookup on a whole-key salt is one range");
+        } plan => |v| v.a == r.a && v.b == r.b && v.c == r.c;
+        "a.b_range", |rng, _| {
+            let (a, bs) = (rng.below(52) as u8, rng.range(|r| r.below(320) as u16));
+        } WholeSalted::scan().a(a).b_range(bs) => |v| v.a == a && in_range(&v.b, &bs);
+    ],
+};
 
 // ---------------------------------------------------------------- fixed, no prefix
 
@@ -747,6 +534,8 @@ struct Meter {
     channel: u32,
     kind: Kind,
 }
+
+const SITES: [u8; 6] = [0, 1, 2, 127, 254, 255];
 
 fn edgy_i32(rng: &mut Rng) -> i32 {
     const EDGES: [i32; 6] = [i32::MIN, i32::MIN + 1, -1, 0, i32::MAX - 1, i32::MAX];
@@ -766,109 +555,46 @@ fn edgy_channel(rng: &mut Rng) -> u32 {
     }
 }
 
-#[test]
-fn fixed_layout_scans_match_brute_force() {
-    const SITES: [u8; 6] = [0, 1, 2, 127, 254, 255];
-    let mut rng = Rng(17);
-    let t = load((0..KEYS).map(|_| Meter {
-        site: *rng.pick(&SITES),
-        ts: edgy_i32(&mut rng),
-        channel: edgy_channel(&mut rng),
-        kind: *rng.pick(&KINDS),
-    }));
-    let mut stats = Stats::default();
-    for i in 0..SCANS {
-        let site = *rng.pick(&SITES);
-        let ts = {
-            let v = edgy_i32(&mut rng);
-            (rng.bound(v), {
-                let w = edgy_i32(&mut rng);
-                rng.bound(w)
-            })
-        };
-        // Channel bounds also go past the 2-byte width (70,000 and u32::MAX).
-        let channel = |rng: &mut Rng| {
-            let v = if rng.below(5) == 0 {
-                *rng.pick(&[70_000, u32::MAX])
-            } else {
-                edgy_channel(rng)
-            };
-            rng.bound(v)
-        };
-        match i % 5 {
-            0 => check(
-                &t,
-                &Meter::scan().site(site).into(),
-                |v| v.site == site,
-                false,
-                &mut stats,
-                "site",
-            ),
-            1 => check(
-                &t,
-                &Meter::scan().site(site).ts_range(ts).into(),
-                |v| v.site == site && in_bounds(&v.ts, &ts.0, &ts.1),
-                false,
-                &mut stats,
-                "site.ts_range",
-            ),
-            2 => {
-                let row = t.rows[rng.below(t.rows.len() as u64) as usize].1.clone();
-                let ch = (channel(&mut rng), channel(&mut rng));
-                check(
-                    &t,
-                    &Meter::scan()
-                        .site(row.site)
-                        .ts(row.ts)
-                        .channel_range(ch)
-                        .into(),
-                    |v| v.site == row.site && v.ts == row.ts && in_bounds(&v.channel, &ch.0, &ch.1),
-                    false,
-                    &mut stats,
-                    "site.ts.channel_range",
-                )
-            }
-            3 => {
-                let sites: Vec<u8> = (0..rng.below(4)).map(|_| *rng.pick(&SITES)).collect();
-                check(
-                    &t,
-                    &Meter::scan().site_in(sites.clone()).ts_range(ts).into(),
-                    |v| sites.contains(&v.site) && in_bounds(&v.ts, &ts.0, &ts.1),
-                    false,
-                    &mut stats,
-                    "site_in.ts_range",
-                )
-            }
-            _ => {
-                let row = t.rows[rng.below(t.rows.len() as u64) as usize].1.clone();
-                let kinds: Vec<Kind> = (0..rng.below(3)).map(|_| *rng.pick(&KINDS)).collect();
-                check(
-                    &t,
-                    &Meter::scan()
-                        .site(row.site)
-                        .ts(row.ts)
-                        .channel(row.channel)
-                        .kind_in(kinds.clone()),
-                    |v| {
-                        v.site == row.site
-                            && v.ts == row.ts
-                            && v.channel == row.channel
-                            && kinds.contains(&v.kind)
-                    },
-                    false,
-                    &mut stats,
-                    "point kind_in",
-                )
-            }
-        }
+/// A channel bound, sometimes past the 2-byte width (70,000 and u32::MAX).
+fn wide_channel(rng: &mut Rng) -> u32 {
+    if rng.below(5) == 0 {
+        *rng.pick(&[70_000, u32::MAX])
+    } else {
+        edgy_channel(rng)
     }
-    assert_eq!(stats.exact, stats.scans, "fixed-layout plans are exact");
-    assert!(
-        stats.expected_rows > SCANS,
-        "scans hit too few rows: {stats:?}"
-    );
-    println!("fixed: {stats:?}");
 }
+
+const FIXED: Layout<Meter> = Layout {
+    name: "fixed",
+    seed: 17,
+    salted: false,
+    exact: Some(Exact::All),
+    value: |rng| Meter {
+        site: *rng.pick(&SITES),
+        ts: edgy_i32(rng),
+        channel: edgy_channel(rng),
+        kind: *rng.pick(&KINDS),
+    },
+    queries: kinds![
+        "site", |rng, _| { let site = *rng.pick(&SITES); }
+            Meter::scan().site(site) => |v| v.site == site;
+        "site.ts_range", |rng, _| { let (site, ts) = (*rng.pick(&SITES), rng.range(edgy_i32)); }
+            Meter::scan().site(site).ts_range(ts) => |v| v.site == site && in_range(&v.ts, &ts);
+        "site.ts.channel_range", |rng, rows| {
+            let (r, ch) = (row(rng, rows), rng.range(wide_channel));
+        } Meter::scan().site(r.site).ts(r.ts).channel_range(ch)
+            => |v| v.site == r.site && v.ts == r.ts && in_range(&v.channel, &ch);
+        "site_in.ts_range", |rng, _| {
+            let sites: Vec<u8> = (0..rng.below(4)).map(|_| *rng.pick(&SITES)).collect();
+            let ts = rng.range(edgy_i32);
+        } Meter::scan().site_in(sites.clone()).ts_range(ts)
+            => |v| sites.contains(&v.site) && in_range(&v.ts, &ts);
+        "point kind_in", |rng, rows| { let (r, kinds) = (row(rng, rows), kinds(rng)); }
+            Meter::scan().site(r.site).ts(r.ts).channel(r.channel).kind_in(kinds.clone())
+            => |v| v.site == r.site && v.ts == r.ts && v.channel == r.channel
+                && kinds.contains(&v.kind);
+    ],
+};
 
 // ---------------------------------------------------------------- text layouts
 
@@ -886,127 +612,45 @@ struct TextSalted {
 /// Characters on both sides of the delimiter `:` (0x3A), so segment bytes do not sort as content.
 const TEXT_ALPHA: [char; 6] = ['0', '9', '-', 'a', 'z', 'é'];
 
-#[test]
-fn salted_text_layout_scans_match_brute_force() {
-    let mut rng = Rng(16);
-    let t = load((0..KEYS).map(|_| TextSalted {
+const TEXT_SALTED: Layout<TextSalted> = Layout {
+    name: "salted text",
+    seed: 16,
+    salted: true,
+    exact: None,
+    value: |rng| TextSalted {
         user: rng.below(200) as u32,
         region: rng.string(&TEXT_ALPHA, 2),
         ts: rng.below(1_000),
         page: rng.string(&TEXT_ALPHA, 3),
-    }));
-    let mut stats = Stats::default();
-    for i in 0..SCANS {
-        let user = rng.below(210) as u32;
-        let region = rng.string(&TEXT_ALPHA, 2);
-        match i % 6 {
-            0 => check(
-                &t,
-                &TextSalted::scan().user(user),
-                |v| v.user == user,
-                true,
-                &mut stats,
-                "text user",
-            ),
-            1 => {
-                let (lo, hi) = (
-                    {
-                        let v = rng.below(210) as u32;
-                        rng.bound(v)
-                    },
-                    {
-                        let v = rng.below(210) as u32;
-                        rng.bound(v)
-                    },
-                );
-                check(
-                    &t,
-                    &TextSalted::scan().user_range((lo, hi)),
-                    |v| in_bounds(&v.user, &lo, &hi),
-                    true,
-                    &mut stats,
-                    "text user_range",
-                )
-            }
-            2 => {
-                let (a, b) = (rng.string(&TEXT_ALPHA, 2), rng.string(&TEXT_ALPHA, 2));
-                let (lo, hi) = (rng.bound(a.as_str()), rng.bound(b.as_str()));
-                let plan = TextSalted::scan().user(user).region_range((lo, hi));
-                assert!(
-                    !plan.is_exact(),
-                    "a range on a text segment that others follow is filtered"
-                );
-                check(
-                    &t,
-                    &plan,
-                    |v| v.user == user && in_bounds(&v.region.as_str(), &lo, &hi),
-                    true,
-                    &mut stats,
-                    "text region_range",
-                )
-            }
-            3 => {
-                let p = rng.string(&TEXT_ALPHA, 1);
-                check(
-                    &t,
-                    &TextSalted::scan().user(user).region_prefix(&p),
-                    |v| v.user == user && v.region.starts_with(&p),
-                    true,
-                    &mut stats,
-                    "text region_prefix",
-                )
-            }
-            4 => {
-                let (lo, hi) = (
-                    {
-                        let v = rng.below(1_100);
-                        rng.bound(v)
-                    },
-                    {
-                        let v = rng.below(1_100);
-                        rng.bound(v)
-                    },
-                );
-                check(
-                    &t,
-                    &TextSalted::scan()
-                        .user(user)
-                        .region(&region)
-                        .ts_range((lo, hi)),
-                    |v| v.user == user && v.region == region && in_bounds(&v.ts, &lo, &hi),
-                    true,
-                    &mut stats,
-                    "text ts_range",
-                )
-            }
-            _ => {
-                let users: Vec<u32> = (0..rng.below(4)).map(|_| rng.below(210) as u32).collect();
-                let ts = rng.below(1_000);
-                let (a, b) = (rng.string(&TEXT_ALPHA, 3), rng.string(&TEXT_ALPHA, 3));
-                let (lo, hi) = (rng.bound(a.as_str()), rng.bound(b.as_str()));
-                check(
-                    &t,
-                    &TextSalted::scan()
-                        .user_in(users.clone())
-                        .region(&region)
-                        .ts(ts)
-                        .page_range((lo, hi)),
-                    |v| {
-                        users.contains(&v.user)
-                            && v.region == region
-                            && v.ts == ts
-                            && in_bounds(&v.page.as_str(), &lo, &hi)
-                    },
-                    true,
-                    &mut stats,
-                    "text page_range",
-                )
-            }
-        }
-    }
-    assert!(stats.expected_rows > SCANS, "{stats:?}");
-    println!("salted text: {stats:?}");
-}
+    },
+    queries: kinds![
+        "user", |rng, _| { let user = rng.below(210) as u32; }
+            TextSalted::scan().user(user) => |v| v.user == user;
+        "user_range", |rng, _| { let users = rng.range(|r| r.below(210) as u32); }
+            TextSalted::scan().user_range(users) => |v| in_range(&v.user, &users);
+        "region_range", |rng, _| {
+            let (user, regions) = (rng.below(210) as u32, rng.range(|r| r.string(&TEXT_ALPHA, 2)));
+            let plan = TextSalted::scan().user(user).region_range(strs(&regions));
+            assert!(!plan.is_exact(), "a range on a text segment that others follow is filtered");
+        } plan => |v| v.user == user && in_range(&v.region, &regions);
+        "region_prefix", |rng, _| {
+            let (user, p) = (rng.below(210) as u32, rng.string(&TEXT_ALPHA, 1));
+        } TextSalted::scan().user(user).region_prefix(&p)
+            => |v| v.user == user && v.region.starts_with(&p);
+        "ts_range", |rng, _| {
+            let (user, region) = (rng.below(210) as u32, rng.string(&TEXT_ALPHA, 2));
+            let ts = rng.range(|r| r.below(1_100));
+        } TextSalted::scan().user(user).region(&region).ts_range(ts)
+            => |v| v.user == user && v.region == region && in_range(&v.ts, &ts);
+        "page_range", |rng, _| {
+            let users: Vec<u32> = (0..rng.below(4)).map(|_| rng.below(210) as u32).collect();
+            let (region, ts) = (rng.string(&TEXT_ALPHA, 2), rng.below(1_000));
+            let pages = rng.range(|r| r.string(&TEXT_ALPHA, 3));
+        } TextSalted::scan().user_in(users.clone()).region(&region).ts(ts).page_range(strs(&pages))
+            => |v| users.contains(&v.user) && v.region == region && v.ts == ts
+                && in_range(&v.page, &pages);
+    ],
+};
 
 #[derive(RowKey, Debug, Clone)]
 #[rowkey(text, delimiter = "|")]
@@ -1017,57 +661,23 @@ struct TextHashed {
     seq: u32,
 }
 
-#[test]
-fn hashed_text_layout_scans_match_brute_force() {
-    let mut rng = Rng(17);
-    let t = load((0..KEYS).map(|_| TextHashed {
+const TEXT_HASHED: Layout<TextHashed> = Layout {
+    name: "hashed text",
+    seed: 17,
+    salted: false,
+    exact: None,
+    value: |rng| TextHashed {
         device: rng.string(&TEXT_ALPHA, 3),
         seq: rng.below(3_000) as u32,
-    }));
-    let mut stats = Stats::default();
-    for i in 0..SCANS {
-        let device = rng.string(&TEXT_ALPHA, 3);
-        match i % 3 {
-            0 => check(
-                &t,
-                &TextHashed::scan().device(&device),
-                |v| v.device == device,
-                false,
-                &mut stats,
-                "text device",
-            ),
-            1 => {
-                let (lo, hi) = (
-                    {
-                        let v = rng.below(3_100) as u32;
-                        rng.bound(v)
-                    },
-                    {
-                        let v = rng.below(3_100) as u32;
-                        rng.bound(v)
-                    },
-                );
-                check(
-                    &t,
-                    &TextHashed::scan().device(&device).seq_range((lo, hi)),
-                    |v| v.device == device && in_bounds(&v.seq, &lo, &hi),
-                    false,
-                    &mut stats,
-                    "text seq_range",
-                )
-            }
-            _ => {
-                let p = rng.string(&TEXT_ALPHA, 1);
-                check(
-                    &t,
-                    &TextHashed::scan().device_prefix(&p),
-                    |v| v.device.starts_with(&p),
-                    false,
-                    &mut stats,
-                    "text device_prefix",
-                )
-            }
-        }
-    }
-    println!("hashed text: {stats:?}");
-}
+    },
+    queries: kinds![
+        "device", |rng, _| { let device = rng.string(&TEXT_ALPHA, 3); }
+            TextHashed::scan().device(&device) => |v| v.device == device;
+        "seq_range", |rng, _| {
+            let (device, seq) = (rng.string(&TEXT_ALPHA, 3), rng.range(|r| r.below(3_100) as u32));
+        } TextHashed::scan().device(&device).seq_range(seq)
+            => |v| v.device == device && in_range(&v.seq, &seq);
+        "device_prefix", |rng, _| { let p = rng.string(&TEXT_ALPHA, 1); }
+            TextHashed::scan().device_prefix(&p) => |v| v.device.starts_with(&p);
+    ],
+};

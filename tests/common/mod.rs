@@ -3,6 +3,21 @@
 
 use std::ops::Bound;
 
+/// Whether the long soak runs are asked for: `ROWKEY_SOAK` set to anything but `0`. Without it
+/// the heavy tests run a size that keeps `cargo test --workspace` quick.
+pub fn soak() -> bool {
+    std::env::var_os("ROWKEY_SOAK").is_some_and(|v| v != "0")
+}
+
+/// `fast` normally, `soak` under `ROWKEY_SOAK`.
+pub fn scaled(fast: usize, soak: usize) -> usize {
+    if self::soak() {
+        soak
+    } else {
+        fast
+    }
+}
+
 /// xorshift64*: deterministic, so a failing test replays with the same inputs.
 pub struct Rng(pub u64);
 
@@ -53,6 +68,15 @@ impl Rng {
             _ => Bound::Unbounded,
         }
     }
+
+    /// A range whose ends are each inclusive, exclusive or open, with values from `draw`.
+    pub fn range<T>(&mut self, mut draw: impl FnMut(&mut Rng) -> T) -> (Bound<T>, Bound<T>) {
+        let lo = draw(self);
+        let lo = self.bound(lo);
+        let hi = draw(self);
+        let hi = self.bound(hi);
+        (lo, hi)
+    }
 }
 
 /// Whether `v` lies between `lo` and `hi`: the predicate scans are checked against, written
@@ -67,4 +91,9 @@ pub fn in_bounds<T: PartialOrd>(v: &T, lo: &Bound<T>, hi: &Bound<T>) -> bool {
         Bound::Excluded(h) => v < h,
         Bound::Unbounded => true,
     })
+}
+
+/// [`in_bounds`] for a range as [`Rng::range`] draws it.
+pub fn in_range<T: PartialOrd>(v: &T, (lo, hi): &(Bound<T>, Bound<T>)) -> bool {
+    in_bounds(v, lo, hi)
 }
