@@ -99,6 +99,36 @@ fn planning(c: &mut Criterion) {
             black_box(plan.ranges().count());
         })
     });
+    // The floor of that plan: what any planner must do for it, written directly. Each value
+    // escaped and terminated, the keys sorted and deduplicated, and each one's stop built.
+    group.bench_function("IN list floor: escape, sort, dedup, stops", |b| {
+        b.iter(|| {
+            let mut keys: Vec<Vec<u8>> = black_box(&hosts)
+                .iter()
+                .map(|h| {
+                    let mut k = Vec::with_capacity(h.len() + 2);
+                    for &byte in h.as_bytes() {
+                        k.push(byte);
+                        if byte == 0 {
+                            k.push(0xFF);
+                        }
+                    }
+                    k.extend_from_slice(&[0, 1]);
+                    k
+                })
+                .collect();
+            keys.sort_unstable();
+            keys.dedup();
+            let ranges: Vec<(Vec<u8>, Vec<u8>)> = keys
+                .into_iter()
+                .map(|k| {
+                    let stop = rowkey::prefix_stop(&k);
+                    (k, stop)
+                })
+                .collect();
+            black_box(ranges.len());
+        })
+    });
     group.finish();
 }
 

@@ -30,6 +30,7 @@ pub(crate) fn ends_cleanly(content: &[u8], delimiter: &[u8]) -> bool {
 
 /// Whether a key whose segment content is shorter than `prefix` can still have bytes that start
 /// with it: some end of `prefix` is a start of the delimiter that follows such content.
+#[cfg(feature = "alloc")]
 pub(crate) fn runs_into(prefix: &[u8], delimiter: &[u8]) -> bool {
     !delimiter.is_empty() && (0..prefix.len()).any(|i| delimiter.starts_with(&prefix[i..]))
 }
