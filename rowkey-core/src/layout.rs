@@ -194,31 +194,6 @@ impl fmt::Display for Sources {
     }
 }
 
-/// The offset of every segment: `lead` (the prefix and its delimiter), then each length before it
-/// and a delimiter after each; `None` from the first variable length on.
-#[doc(hidden)]
-pub const fn offsets<const N: usize>(
-    lens: [Option<usize>; N],
-    lead: usize,
-    delimiter: usize,
-) -> [Option<usize>; N] {
-    let mut out = [None; N];
-    let mut at = Some(lead);
-    let mut i = 0;
-    while i < N {
-        out[i] = at;
-        at = match (at, lens[i]) {
-            (Some(a), Some(n)) => match a.checked_add(n) {
-                Some(end) => end.checked_add(delimiter),
-                None => None,
-            },
-            _ => None,
-        };
-        i += 1;
-    }
-    out
-}
-
 /// A stored key explained field by field: each segment's bytes beside its decoded value. Made by
 /// the generated `K::explain(&key)`, for a row seen in the HBase shell.
 ///
@@ -275,8 +250,8 @@ pub struct ExplainedSegment {
 
 #[cfg(feature = "alloc")]
 impl Explained {
-    #[doc(hidden)]
-    pub fn new(name: &'static str, key: &[u8]) -> Self {
+    /// The explanation of `key`, a key of the layout `name`, with no segment yet.
+    pub(crate) fn new(name: &'static str, key: &[u8]) -> Self {
         Explained {
             name,
             key: crate::hbase::to_string_binary(key),
@@ -285,8 +260,7 @@ impl Explained {
     }
 
     /// Adds the segment of `len` bytes at `*at` and moves `*at` past it and the `delimiter`.
-    #[doc(hidden)]
-    pub fn push_at(
+    pub(crate) fn push_at(
         &mut self,
         key: &[u8],
         at: &mut usize,
@@ -300,8 +274,13 @@ impl Explained {
         *at = at.saturating_add(len).saturating_add(delimiter);
     }
 
-    #[doc(hidden)]
-    pub fn push(&mut self, segment: &'static str, bytes: &[u8], value: alloc::string::String) {
+    /// Adds a segment of `bytes`, showing `value`.
+    pub(crate) fn push(
+        &mut self,
+        segment: &'static str,
+        bytes: &[u8],
+        value: alloc::string::String,
+    ) {
         self.rows.push(ExplainedSegment {
             segment,
             bytes: crate::hbase::to_string_binary(bytes),

@@ -14,7 +14,7 @@ pub use crate::field::{DecodeField, FieldMode, FieldShape, KeyField, TextRule};
 pub use crate::key::{DecodeKey, DecodeSaltedKey, RowKey, SaltedKey};
 #[cfg(feature = "alloc")]
 pub use crate::layout::Explained;
-pub use crate::layout::{offsets, Layout, Order, Segment};
+pub use crate::layout::{Layout, Order, Segment};
 pub use crate::prefix::{HashPrefix, Prefix, Salt, SaltHash};
 #[cfg(feature = "alloc")]
 pub use crate::scan::{Bind, FixedRange, FixedScan, Scan, ScanLayout, ScanState};
@@ -528,4 +528,61 @@ pub fn show_prefix(prefix: Prefix, bytes: &[u8]) -> alloc::string::String {
         Prefix::Hash(_) => alloc::string::String::from("md5 prefix of the sources"),
         Prefix::None => alloc::string::String::new(),
     }
+}
+
+/// The offset of every segment: `lead` (the prefix and its delimiter), then each length before it
+/// and a delimiter after each; `None` from the first variable length on.
+pub const fn offsets<const N: usize>(
+    lens: [Option<usize>; N],
+    lead: usize,
+    delimiter: usize,
+) -> [Option<usize>; N] {
+    let mut out = [None; N];
+    let mut at = Some(lead);
+    let mut i = 0;
+    while i < N {
+        out[i] = at;
+        at = match (at, lens[i]) {
+            (Some(a), Some(n)) => match a.checked_add(n) {
+                Some(end) => end.checked_add(delimiter),
+                None => None,
+            },
+            _ => None,
+        };
+        i += 1;
+    }
+    out
+}
+
+/// `K::explain`: the explanation of `key`, a key of `name`, with no segment yet.
+#[cfg(feature = "alloc")]
+#[inline]
+pub fn explain_start(name: &'static str, key: &[u8]) -> Explained {
+    Explained::new(name, key)
+}
+
+/// `K::explain`: adds the segment of `len` bytes at `*at` and moves `*at` past it and `delimiter`.
+#[cfg(feature = "alloc")]
+#[inline]
+pub fn explain_segment(
+    explained: &mut Explained,
+    key: &[u8],
+    at: &mut usize,
+    segment: &'static str,
+    len: usize,
+    value: alloc::string::String,
+    delimiter: usize,
+) {
+    explained.push_at(key, at, segment, len, value, delimiter);
+}
+
+/// `K::explain`: adds the prefix's bytes, showing what they are.
+#[cfg(feature = "alloc")]
+#[inline]
+pub fn explain_prefix(explained: &mut Explained, prefix: Prefix, bytes: &[u8]) {
+    let label = match prefix {
+        Prefix::Hash(_) => "hash",
+        _ => "salt",
+    };
+    explained.push(label, bytes, show_prefix(prefix, bytes));
 }

@@ -81,13 +81,12 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
     let members: Vec<_> = s.fields.iter().map(|f| f.ident).collect();
     let names: Vec<String> = s.fields.iter().map(field_name).collect();
     let prefix_row = (prefix_len > 0).then(|| {
-        let label = match &s.prefix {
-            Prefix::Hash { .. } => "hash",
-            _ => "salt",
-        };
         quote! {
-            let __rowkey_p = __rowkey_key.get(..#prefix_len).unwrap_or_default();
-            __rowkey_e.push(#label, __rowkey_p, #p::show_prefix(<#concrete as #p::RowKey>::PREFIX, __rowkey_p));
+            #p::explain_prefix(
+                &mut __rowkey_e,
+                <#concrete as #p::RowKey>::PREFIX,
+                __rowkey_key.get(..#prefix_len).unwrap_or_default(),
+            );
         }
     });
     quote! {
@@ -118,11 +117,12 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
                 pub fn explain(__rowkey_key: &[u8]) -> #p::Result<#p::Explained, #p::DecodeError> {
                     use #p::{ShowDebug as _, ShowOpaque as _};
                     let __rowkey_v = <#ident as #p::DecodeKey>::decode(__rowkey_key)?;
-                    let mut __rowkey_e = #p::Explained::new(#name, __rowkey_key);
+                    let mut __rowkey_e = #p::explain_start(#name, __rowkey_key);
                     #prefix_row
                     let mut __rowkey_at: usize = #lead;
                     #(
-                        __rowkey_e.push_at(
+                        #p::explain_segment(
+                            &mut __rowkey_e,
                             __rowkey_key,
                             &mut __rowkey_at,
                             #names,
