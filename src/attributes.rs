@@ -167,3 +167,39 @@
 //! }
 //! # fn main() {}
 //! ```
+//!
+//! # On a fieldless enum
+//!
+//! Only `crate = "path"`. An enum is one field of the keys that hold it: their struct chooses the
+//! format and the prefix, so `salt`, `text` and `delimiter` on an enum are compile errors on that
+//! token, and so is `#[rowkey(...)]` on a variant.
+//!
+//! ```compile_fail
+//! #[derive(rowkey::RowKey)]
+//! #[rowkey(salt(buckets = 16))] // error: `salt` has no meaning on an enum
+//! enum Kind {
+//!     View,
+//!     Click,
+//! }
+//! ```
+//!
+//! # Raw identifiers
+//!
+//! A field named with a raw identifier keeps it where the field itself is meant, and drops the
+//! `r#` where a name is built from it or shown.
+//!
+//! ```
+//! use rowkey::RowKey;
+//!
+//! #[derive(RowKey)]
+//! struct Node {
+//!     r#type: u8,
+//!     id: u32,
+//! }
+//!
+//! let key = Node { r#type: 2, id: 7 }.to_vec()?;
+//! assert!(Node::scan().r#type(2).matches(&key));
+//! assert!(Node::scan().type_in([1, 2]).id_range(..10).matches(&key));
+//! assert_eq!(Node::LAYOUT.segments[0].name, "type");
+//! # Ok::<(), rowkey::EncodeError>(())
+//! ```

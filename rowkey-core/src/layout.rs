@@ -259,21 +259,6 @@ impl Explained {
         }
     }
 
-    /// Adds the segment of `len` bytes at `*at` and moves `*at` past it and the `delimiter`.
-    pub(crate) fn push_at(
-        &mut self,
-        key: &[u8],
-        at: &mut usize,
-        segment: &'static str,
-        len: usize,
-        value: alloc::string::String,
-        delimiter: usize,
-    ) {
-        let bytes = key.get(*at..at.saturating_add(len)).unwrap_or_default();
-        self.push(segment, bytes, value);
-        *at = at.saturating_add(len).saturating_add(delimiter);
-    }
-
     /// Adds a segment of `bytes`, showing `value`.
     pub(crate) fn push(
         &mut self,

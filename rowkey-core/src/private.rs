@@ -573,7 +573,9 @@ pub fn explain_segment(
     value: alloc::string::String,
     delimiter: usize,
 ) {
-    explained.push_at(key, at, segment, len, value, delimiter);
+    let bytes = key.get(*at..at.saturating_add(len)).unwrap_or_default();
+    explained.push(segment, bytes, value);
+    *at = at.saturating_add(len).saturating_add(delimiter);
 }
 
 /// `K::explain`: adds the prefix's bytes, showing what they are.
