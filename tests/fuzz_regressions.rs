@@ -1,8 +1,6 @@
 //! Inputs the fuzz targets (`fuzz/`, run by `.ci/fuzz`) found, replayed as plain tests.
 //!
-//! LIBRARY BUGS NOT FIXED YET are `#[ignore]`d with the reason; the fuzz targets skip the cases
-//! that hit them (`known_*` in `fuzz/src/`), so that fuzzing goes on finding others. When the
-//! library is fixed: remove the `#[ignore]`, and the matching skip in the fuzz crate.
+//! Each was a library bug when the fuzzer found it, and is fixed; the test keeps it fixed.
 
 use rowkey::{DecodeKey, KeyRange, RowKey};
 
@@ -25,7 +23,6 @@ struct TextHashed {
 /// plan is the prefix of the hash of nothing (md5 of no bytes: `D4 1D`, text `d41d|`) and says it
 /// is exact: it loses every other row, while `matches()` accepts them.
 #[test]
-#[ignore = "library bug: K::scan() with nothing bound on a hash-prefixed layout plans only md5(\"\")'s prefix"]
 fn hash_prefixed_scan_with_nothing_bound_covers_the_whole_table() {
     let key = Hashed { id: 7, seq: 1 }.to_vec().unwrap();
     let plan = Hashed::scan();
@@ -64,7 +61,6 @@ struct TextSalted {
 /// salt digits of a bucket but not that the delimiter follows them, so it accepts `09\xFF`, which
 /// no range of the plan holds (and which is no key of the layout).
 #[test]
-#[ignore = "library bug: matches() accepts a text salt that its delimiter does not follow, outside ranges()"]
 fn text_salt_without_its_delimiter_does_not_match() {
     let key = b"09\xFF";
     assert!(TextSalted::decode(key).is_err());
@@ -90,7 +86,6 @@ struct TwoColons {
 /// then `"::"`, so two values share one key (a scan for one returns the other) or a key does not
 /// decode. A prefix that ends that way matches the start of the delimiter after a shorter segment.
 #[test]
-#[ignore = "library bug: a text segment ending in the start of a multi-character delimiter encodes ambiguously"]
 fn a_segment_ending_in_part_of_the_delimiter_is_rejected_or_round_trips() {
     let one = TwoColons {
         a: "x:".into(),
@@ -138,7 +133,6 @@ struct Padded {
 /// read by its width, delimiter or not, so `a:b:001` decodes as `{ s: "a:b", n: 1 }`; encoding
 /// that value is `DelimiterInField`. Decoding accepts a key that no value encodes to.
 #[test]
-#[ignore = "library bug: decode accepts a padded text segment holding the delimiter, which encode refuses"]
 fn a_padded_text_segment_holding_the_delimiter_does_not_decode() {
     let key = b"a:b:001";
     if let Ok(v) = Padded::decode(key) {
@@ -174,7 +168,6 @@ struct SaltedSegments {
 /// instead of those under `bob:`, and a salted layout gets one range over every bucket instead of
 /// one per bucket. No row is lost; whole tables are read, and per-bucket merges get one stream.
 #[test]
-#[ignore = "library bug: a range on an inner text string segment plans the whole table, dropping the bound fields and the salt buckets"]
 fn a_text_filter_keeps_the_bound_fields_and_the_salt_buckets() {
     let plan = Segments::scan().user("bob").region_range("a".."c");
     let ranges: Vec<KeyRange> = plan.ranges().collect();
@@ -200,4 +193,29 @@ fn a_text_filter_keeps_the_bound_fields_and_the_salt_buckets() {
         "user(5).region_range(..) plans {ranges:?}, outside the bucket {:?}",
         String::from_utf8_lossy(&bucket)
     );
+}
+
+#[derive(RowKey, Debug, PartialEq)]
+#[rowkey(text, delimiter = "::")]
+struct ReversedBeforeTwoColons {
+    b: u8,
+    #[rowkey(reverse)]
+    c: String,
+    last: String,
+}
+
+/// Found by the `decode` target (input `/78BAAAAMZM5`, base64): a reversed segment is stored
+/// backwards, so the delimiter check must look at the stored bytes. `":\0\0"` reversed is
+/// `"\0\0:"`, which before `::` reads as `"\0\0"`, and the key decoded as a different value.
+#[test]
+fn a_reversed_segment_is_checked_against_the_delimiter_as_stored() {
+    let v = ReversedBeforeTwoColons {
+        b: 0,
+        c: ":\0\0".into(),
+        last: String::new(),
+    };
+    match v.to_vec() {
+        Ok(key) => assert_eq!(ReversedBeforeTwoColons::decode(&key).unwrap(), v),
+        Err(e) => assert_eq!(e.kind(), rowkey::EncodeErrorKind::DelimiterInField),
+    }
 }

@@ -11,7 +11,6 @@ use std::borrow::Cow;
 
 use libfuzzer_sys::arbitrary::{Arbitrary, Unstructured};
 
-pub mod known;
 pub mod plan;
 
 /// A reader over the fuzzer's bytes. Never fails: once the bytes run out every draw is zero, so a

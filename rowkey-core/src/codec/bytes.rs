@@ -140,17 +140,6 @@ fn encode_text_str(s: &str, out: &mut [u8], mode: FieldMode) -> Result<usize, En
             "`desc` on a string in a text layout",
         )));
     }
-    let delimiter = mode.delimiter().as_bytes();
-    if mode.is_delimited() && !delimiter.is_empty() {
-        // Padded content is read by its width, so only the delimiter inside it is ambiguous.
-        let clean = match mode.width() {
-            Some(_) => find(s.as_bytes(), delimiter).is_none(),
-            None => ends_cleanly(s.as_bytes(), delimiter),
-        };
-        if !clean {
-            return Err(EncodeError::new(EncodeErrorKind::DelimiterInField));
-        }
-    }
     let n = match mode.width() {
         Some(w) => {
             if s.len() > w {
@@ -177,6 +166,18 @@ fn encode_text_str(s: &str, out: &mut [u8], mode: FieldMode) -> Result<usize, En
         }
     } else {
         body.copy_from_slice(s.as_bytes());
+    }
+    // The stored bytes (reversed or not) must end where the next delimiter is found. Padded
+    // content is read by its width, so only a delimiter inside it is ambiguous.
+    let delimiter = mode.delimiter().as_bytes();
+    if mode.is_delimited() && !delimiter.is_empty() {
+        let clean = match mode.width() {
+            Some(_) => find(body, delimiter).is_none(),
+            None => ends_cleanly(body, delimiter),
+        };
+        if !clean {
+            return Err(EncodeError::new(EncodeErrorKind::DelimiterInField));
+        }
     }
     pad.fill(TEXT_PAD);
     Ok(n)
