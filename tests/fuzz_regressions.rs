@@ -2,7 +2,7 @@
 //!
 //! Each was a library bug when the fuzzer found it, and is fixed; the test keeps it fixed.
 
-use rowkey::{DecodeKey, KeyRange, RowKey};
+use rowkey::{KeyRange, RowKey};
 
 #[derive(RowKey, Debug)]
 struct Hashed {
