@@ -300,3 +300,44 @@ fn in_lists_of_long_shared_prefix_strings_plan_exactly() {
         }
     }
 }
+
+/// A plan's ranges go straight into `BTreeMap::range` (`KeyRange: RangeBounds<[u8]>`), and read
+/// exactly the keys `contains` accepts: empty stops and stops past every key included.
+#[test]
+fn key_ranges_read_a_btreemap_as_contains_says() {
+    use std::collections::BTreeMap;
+    use std::ops::Bound;
+
+    let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    // Short keys over the bytes stop rows go wrong on: 00, 01, FE, FF.
+    let byte = |r: u64| [0x00, 0x01, 0x7F, 0xFE, 0xFF][(r % 5) as usize];
+    let mut rows = BTreeMap::new();
+    for _ in 0..2_000 {
+        let len = (next() % 4) as usize;
+        let key: Vec<u8> = (0..len).map(|_| byte(next())).collect();
+        rows.insert(key, ());
+    }
+    let mut checked = 0;
+    for _ in 0..2_000 {
+        let start: Vec<u8> = (0..next() % 3).map(|_| byte(next())).collect();
+        let stop: Vec<u8> = (0..next() % 3).map(|_| byte(next())).collect();
+        let r = KeyRange::new(&start, &stop);
+        if r.is_empty() {
+            continue; // BTreeMap::range panics on start > end; a plan never holds such a range.
+        }
+        let (lo, hi) = r.bounds();
+        assert_eq!(lo, Bound::Included(&start[..]));
+        assert_eq!(matches!(hi, Bound::Unbounded), stop.is_empty());
+        let read: Vec<&Vec<u8>> = rows.range::<[u8], _>(&r).map(|(k, _)| k).collect();
+        let want: Vec<&Vec<u8>> = rows.keys().filter(|k| r.contains(k)).collect();
+        assert_eq!(read, want, "{r:?}");
+        checked += 1;
+    }
+    assert!(checked > 1_000, "too few non-empty ranges: {checked}");
+}

@@ -61,3 +61,32 @@ impl Drop for Ctxt {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Ctxt;
+    use proc_macro2::Span;
+
+    #[test]
+    fn checking_reports_every_error_together() {
+        let cx = Ctxt::new();
+        cx.error(Span::call_site(), "first");
+        cx.error(Span::call_site(), "second");
+        let errors = cx.check().unwrap_err();
+        let messages: Vec<String> = errors.into_iter().map(|e| e.to_string()).collect();
+        assert_eq!(messages, ["first", "second"]);
+    }
+
+    #[test]
+    fn a_checked_context_without_errors_is_ok() {
+        assert!(Ctxt::new().check().is_ok());
+    }
+
+    #[test]
+    #[should_panic(expected = "dropped without being checked")]
+    fn dropping_an_unchecked_context_panics() {
+        let cx = Ctxt::new();
+        cx.error(Span::call_site(), "lost");
+        drop(cx);
+    }
+}

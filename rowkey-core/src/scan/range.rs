@@ -3,6 +3,7 @@
 //! that overlap or touch (never across salt buckets).
 
 use alloc::vec::Vec;
+use core::ops::{Bound, RangeBounds};
 
 use super::bytes::cmp_short;
 use super::keybuf::KeyBuf;
@@ -148,6 +149,31 @@ impl KeyRange {
         !self.stop().is_empty() && self.start() >= self.stop()
     }
 
+    /// The range as standard bounds: `(Included(start), Excluded(stop))`, with `Unbounded` for an
+    /// empty stop (the end of the table). `KeyRange` is also `RangeBounds<[u8]>`, so it goes
+    /// straight into `BTreeMap::range` and the range scans of redb, fjall and sled.
+    ///
+    /// ```
+    /// use std::collections::BTreeMap;
+    /// use std::ops::Bound;
+    /// use rowkey::KeyRange;
+    ///
+    /// let r = KeyRange::new(&[0x02], &[]);
+    /// assert_eq!(r.bounds(), (Bound::Included(&[0x02][..]), Bound::Unbounded));
+    /// let rows: BTreeMap<Vec<u8>, &str> =
+    ///     [(vec![0x01], "a"), (vec![0x02], "b"), (vec![0x02, 0xFF], "c"), (vec![0x03], "d")].into();
+    /// let r = KeyRange::new(&[0x02], &[0x03]);
+    /// let got: Vec<&str> = rows.range::<[u8], _>(&r).map(|(_, v)| *v).collect();
+    /// assert_eq!(got, ["b", "c"]);
+    /// ```
+    pub fn bounds(&self) -> (Bound<&[u8]>, Bound<&[u8]>) {
+        let stop = match self.stop() {
+            [] => Bound::Unbounded,
+            stop => Bound::Excluded(stop),
+        };
+        (Bound::Included(self.start()), stop)
+    }
+
     /// The HBase shell `scan` of this range on `table`.
     ///
     /// ```
@@ -167,6 +193,29 @@ impl KeyRange {
     #[inline(always)]
     pub(crate) fn from_bufs(start: KeyBuf, stop: KeyBuf) -> KeyRange {
         KeyRange { start, stop }
+    }
+}
+
+/// `[start, stop)`, with an empty stop unbounded: see [`KeyRange::bounds`].
+impl RangeBounds<[u8]> for KeyRange {
+    fn start_bound(&self) -> Bound<&[u8]> {
+        Bound::Included(self.start())
+    }
+
+    fn end_bound(&self) -> Bound<&[u8]> {
+        self.bounds().1
+    }
+}
+
+/// By reference too, so a plan's ranges can be handed over without moving them:
+/// `map.range::<[u8], _>(&r)`.
+impl RangeBounds<[u8]> for &KeyRange {
+    fn start_bound(&self) -> Bound<&[u8]> {
+        (**self).start_bound()
+    }
+
+    fn end_bound(&self) -> Bound<&[u8]> {
+        (**self).end_bound()
     }
 }
 
