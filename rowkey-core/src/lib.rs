@@ -14,6 +14,12 @@
 //! | [`merge`] | k-way merge of per-bucket streams back into key order |
 //! | [`regions`] | split points, the region of a key, per-region counts and skew |
 //! | [`hbase`] | HBase's row limit, `toStringBinary`, and shell commands |
+//! | [`Layout`], [`Encoding`] | a key's layout as data, each segment described from its shape |
+//!
+//! Inside, one concept a file and no import cycles: `format.rs` names the bytes the format gives
+//! meaning to; `codec/` writes each type family; `field/` is the field contract, its modes and
+//! shapes; `prefix/` the salt and the hash prefix; `scan/` planning (its `mod.rs` lists its files);
+//! `private.rs` is what generated code calls, and nothing else imports it.
 //!
 //! Every field type writes itself in its position of a key, as the generated code does it:
 //!

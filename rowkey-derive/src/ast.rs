@@ -33,7 +33,7 @@ pub struct Field<'a> {
     pub text: Option<String>,
 }
 
-/// The prefix component of a valid layout (check.rs rejects the invalid combinations first).
+/// The prefix component of a valid layout (valid.rs rejects the invalid combinations first).
 pub enum Prefix {
     None,
     Salt {

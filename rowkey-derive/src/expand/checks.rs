@@ -14,7 +14,7 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
     let ident = &s.original.ident;
     let mut checks = Vec::new();
     for field in &s.fields {
-        // Syntax already decided these rules for the types it knows (check.rs).
+        // Syntax already decided these rules for the types it knows (valid.rs).
         if *field.kind.innermost() != TypeKind::Other {
             continue;
         }
