@@ -62,6 +62,7 @@ fn invalid_utf8(valid_up_to: usize) -> DecodeError {
     DecodeError::new(DecodeErrorKind::InvalidUtf8, valid_up_to)
 }
 
+#[inline]
 fn bytes_len(content: &[u8], mode: FieldMode) -> usize {
     match mode.width() {
         Some(w) => w,
@@ -70,6 +71,7 @@ fn bytes_len(content: &[u8], mode: FieldMode) -> usize {
     }
 }
 
+#[inline]
 fn encode_bytes(content: &[u8], out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
     let n = match mode.width() {
         Some(w) => encode_padded(content, out, w, mode.is_reverse())?,
@@ -221,6 +223,7 @@ fn decode_text_str(input: &[u8], mode: FieldMode) -> Result<(Bytes<'_>, usize), 
     Ok((owned(reversed)?, used))
 }
 
+#[inline]
 fn str_len(s: &str, mode: FieldMode) -> usize {
     match (mode.is_text(), mode.width()) {
         (true, Some(w)) => w,
@@ -229,6 +232,7 @@ fn str_len(s: &str, mode: FieldMode) -> usize {
     }
 }
 
+#[inline]
 fn encode_str(s: &str, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
     if mode.is_text() {
         encode_text_str(s, out, mode)
@@ -246,6 +250,7 @@ fn decode_str(input: &[u8], mode: FieldMode) -> Result<(Bytes<'_>, usize), Decod
 }
 
 /// Byte strings have no text format.
+#[inline]
 fn encode_raw_bytes(b: &[u8], out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
     if mode.is_text() {
         return Err(unsupported_text());

@@ -5,44 +5,15 @@ use alloc::vec::Vec;
 
 use super::bytes::cmp_short;
 use super::keybuf::KeyBuf;
-use super::layout::ScanLayout;
 use crate::field::{FieldMode, KeyField};
-use crate::prefix::{HashPrefixHasher, Prefix, SaltHasher};
-use crate::sink::ValueSink;
 
-/// The running prefix computation of one alternative.
-#[derive(Clone)]
-pub(crate) enum Hasher {
-    None,
-    Salt(SaltHasher),
-    Hash(HashPrefixHasher),
-}
-
-impl Hasher {
-    pub(crate) fn start(layout: &ScanLayout) -> Hasher {
-        match layout.prefix {
-            Prefix::Salt(salt) if !layout.whole_key => Hasher::Salt(salt.hasher()),
-            Prefix::Hash(hash) => Hasher::Hash(hash.hasher()),
-            _ => Hasher::None,
-        }
-    }
-}
-
-impl ValueSink for Hasher {
-    fn write(&mut self, bytes: &[u8]) {
-        match self {
-            Hasher::None => {}
-            Hasher::Salt(h) => h.write(bytes),
-            Hasher::Hash(h) => h.write(bytes),
-        }
-    }
-}
-
-/// One combination of the values bound so far: the key body they fix, and the prefix sources seen.
+/// One combination of the values bound so far: the key body they fix, and the value bytes of the
+/// prefix sources among them, hashed when the prefix is needed. (Bytes, not a running hash: an
+/// MD5 state is twice their inline size, and every builder step moves the plan.)
 #[derive(Clone)]
 pub(crate) struct Alt {
     pub(crate) body: KeyBuf,
-    pub(crate) hasher: Hasher,
+    pub(crate) sources: KeyBuf,
     /// Whether a source was fed (text layouts join sources with the delimiter).
     pub(crate) fed: bool,
 }
@@ -61,22 +32,15 @@ impl Alts {
             Alts::Many(v) => v,
         }
     }
-
-    pub(crate) fn for_each(&mut self, mut f: impl FnMut(&mut Alt)) {
-        match self {
-            Alts::One(a) => f(a),
-            Alts::Many(v) => v.iter_mut().for_each(f),
-        }
-    }
 }
 
 impl Alt {
     /// The one alternative of a plan with nothing bound, or with `body` bound.
     #[inline]
-    pub(crate) fn new(layout: &ScanLayout, body: KeyBuf) -> Alt {
+    pub(crate) fn new(body: KeyBuf) -> Alt {
         Alt {
             body,
-            hasher: Hasher::start(layout),
+            sources: KeyBuf::new(),
             fed: false,
         }
     }
@@ -117,6 +81,7 @@ pub(crate) fn sorted_distinct(alts: Vec<Alt>) -> Vec<Alt> {
 }
 
 /// Encodes `value` onto the alternative's body and, for a prefix source, feeds its value bytes.
+#[inline(always)]
 pub(crate) fn append<T: KeyField + ?Sized>(
     alt: &mut Alt,
     value: &T,
@@ -135,9 +100,9 @@ pub(crate) fn append<T: KeyField + ?Sized>(
     }
     if source {
         if alt.fed && mode.is_text() {
-            alt.hasher.write(mode.delimiter().as_bytes());
+            alt.sources.extend(mode.delimiter().as_bytes());
         }
-        value.value_bytes(mode, &mut alt.hasher)?;
+        value.value_bytes(mode, &mut alt.sources)?;
         alt.fed = true;
     }
     Ok(())

@@ -11,95 +11,149 @@ use crate::codec::escape::escape_prefix;
 use crate::codec::pad::PAD;
 use crate::field::{FieldMode, KeyField};
 
-/// A lower bound on the bytes of the next field.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Lower {
-    Unbounded,
-    /// The field's bytes are `>= E` (prefix-free: every key whose field is at least E).
-    AtOrAfter(KeyBuf),
-    /// The field's bytes are `> E`, and not E itself.
-    After(KeyBuf),
+/// How a range on the next field's bytes ends on one side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Edge {
+    /// No bound on this side.
+    Open,
+    /// The bound's bytes are in the range: `>= E` below (prefix-free: every key whose field is at
+    /// least E), `<= E` above (E itself, with whatever follows it).
+    Included,
+    /// The bound's bytes are not: `> E` below, `< E` above.
+    Excluded,
 }
 
-/// An upper bound on the bytes of the next field.
+/// A range on the next field in encoded space. Both bounds' bytes live in one buffer, lower then
+/// upper: a plan carries and copies one buffer, not two.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Upper {
-    Unbounded,
-    /// The field's bytes are `< E`.
-    Before(KeyBuf),
-    /// The field's bytes are `<= E` (E itself included, with whatever follows it).
-    AtOrBefore(KeyBuf),
-}
-
-/// A range on a field in encoded space.
-#[derive(Clone, Debug)]
 pub(crate) struct EncodedRange {
-    pub(crate) lower: Lower,
-    pub(crate) upper: Upper,
-    /// A bound was dropped because nothing tells where its value lies: the range is wider than
-    /// the query asks.
-    pub(crate) widened: bool,
+    bytes: KeyBuf,
+    /// Where the upper bound's bytes start.
+    split: usize,
+    lower: Edge,
+    upper: Edge,
 }
 
-/// A range on a field in encoded space, from bounds in the field's own order; `None` when nothing
-/// can match.
+impl EncodedRange {
+    /// The range from `lower` to `upper` (an `Open` edge's bytes are ignored).
+    pub(crate) fn new(lower: (Edge, &[u8]), upper: (Edge, &[u8])) -> EncodedRange {
+        let mut bytes = KeyBuf::new();
+        bytes.extend(lower.1);
+        let split = bytes.len();
+        bytes.extend(upper.1);
+        EncodedRange {
+            bytes,
+            split,
+            lower: lower.0,
+            upper: upper.0,
+        }
+    }
+
+    /// "The field's bytes start with `stored`": at or after it, and at or before it with
+    /// whatever follows.
+    pub(crate) fn starting_with(stored: &[u8]) -> EncodedRange {
+        EncodedRange::new((Edge::Included, stored), (Edge::Included, stored))
+    }
+
+    /// The lower edge and its bytes.
+    #[inline(always)]
+    pub(crate) fn lower(&self) -> (Edge, &[u8]) {
+        (self.lower, &self.bytes.as_slice()[..self.split])
+    }
+
+    /// The upper edge and its bytes.
+    #[inline(always)]
+    pub(crate) fn upper(&self) -> (Edge, &[u8]) {
+        (self.upper, &self.bytes.as_slice()[self.split..])
+    }
+}
+
+/// A range on a field in encoded space, from bounds in the field's own order, and whether a bound
+/// was dropped because nothing tells where its value lies (the range is then wider than the query
+/// asks); `None` when nothing can match.
 #[inline(always)]
 pub(crate) fn range_tail<T: KeyField + ?Sized>(
     start: Bound<&T>,
     end: Bound<&T>,
     mode: FieldMode,
-) -> Option<EncodedRange> {
-    let (lo, lo_widened) = encode_bound(start, mode, true)?;
-    let (hi, hi_widened) = encode_bound(end, mode, false)?;
-    // Descending fields reverse the byte order: a lower value bound is an upper bytes bound.
-    let (lo, hi) = if mode.is_desc() { (hi, lo) } else { (lo, hi) };
-    let lower = match lo {
-        Bound::Unbounded => Lower::Unbounded,
-        Bound::Included(e) => Lower::AtOrAfter(e),
-        Bound::Excluded(e) => Lower::After(e),
-    };
-    let upper = match hi {
-        Bound::Unbounded => Upper::Unbounded,
-        Bound::Included(e) => Upper::AtOrBefore(e),
-        Bound::Excluded(e) => Upper::Before(e),
-    };
-    Some(EncodedRange {
-        lower,
-        upper,
-        widened: lo_widened || hi_widened,
-    })
+) -> Option<(EncodedRange, bool)> {
+    let [(first, first_is_lower), (second, second_is_lower)] = in_byte_order(start, end, mode);
+    let mut bytes = KeyBuf::new();
+    let (lower, lo_widened) = encode_bound(first, mode, first_is_lower, &mut bytes)?;
+    let split = bytes.len();
+    let (upper, hi_widened) = encode_bound(second, mode, second_is_lower, &mut bytes)?;
+    Some((
+        EncodedRange {
+            bytes,
+            split,
+            lower,
+            upper,
+        },
+        lo_widened || hi_widened,
+    ))
 }
 
-/// A value bound encoded with the field's mode, and whether it was dropped for want of a place;
-/// `None` when nothing can match it. `lower` says which side of the range it is (in the field's
-/// own order).
+/// The value bounds of a range as the lower and upper bounds of its bytes, each with whether it
+/// is the lower bound in the field's own order: descending fields reverse the byte order.
+#[inline(always)]
+pub(crate) fn in_byte_order<'a, T: ?Sized>(
+    start: Bound<&'a T>,
+    end: Bound<&'a T>,
+    mode: FieldMode,
+) -> [(Bound<&'a T>, bool); 2] {
+    if mode.is_desc() {
+        [(end, false), (start, true)]
+    } else {
+        [(start, true), (end, false)]
+    }
+}
+
+/// Appends a value bound, encoded with the field's mode, to `out`, and tells how it bounds the
+/// bytes and whether it was dropped for want of a place; `None` when nothing can match it.
+/// `lower` says which side of the range it is in the field's own order.
 ///
 /// A value the field cannot store is placed by [`KeyField::beyond_width`] (below or above every
 /// stored value: the bound drops out, or nothing matches) or [`KeyField::encode_stand_in`] (right
 /// after a stored value: `>= v` becomes `> stand-in`, `<= v` becomes `<= stand-in`). When neither
 /// answers, the bound is dropped and the plan is wider than the query.
-fn encode_bound<T: KeyField + ?Sized>(
+#[inline(always)]
+pub(crate) fn encode_bound<T: KeyField + ?Sized>(
     bound: Bound<&T>,
     mode: FieldMode,
     lower: bool,
-) -> Option<(Bound<KeyBuf>, bool)> {
+    out: &mut KeyBuf,
+) -> Option<(Edge, bool)> {
     let (Bound::Included(v) | Bound::Excluded(v)) = bound else {
-        return Some((Bound::Unbounded, false));
+        return Some((Edge::Open, false));
     };
-    let mut buf = KeyBuf::new();
+    let at = out.len();
     let n = v.encoded_len(mode);
-    if v.encode(buf.grow(n), mode).is_ok() {
-        return Some((
-            match bound {
-                Bound::Included(_) => Bound::Included(buf),
-                _ => Bound::Excluded(buf),
-            },
-            false,
-        ));
+    if v.encode(out.grow(n), mode).is_ok() {
+        let edge = match bound {
+            Bound::Included(_) => Edge::Included,
+            _ => Edge::Excluded,
+        };
+        return Some((edge, false));
     }
+    out.truncate(at);
+    place_unstorable(v, n, mode, lower, out)
+}
+
+/// The bound for a value `v` the field cannot store (`n`: its stored width), placed among the
+/// stored values (its bytes appended to `out`) or dropped. Out of line: bounds are nearly always
+/// storable.
+#[cold]
+#[inline(never)]
+fn place_unstorable<T: KeyField + ?Sized>(
+    v: &T,
+    n: usize,
+    mode: FieldMode,
+    lower: bool,
+    out: &mut KeyBuf,
+) -> Option<(Edge, bool)> {
     match (v.beyond_width(mode), lower) {
         (Some(core::cmp::Ordering::Less), true) | (Some(core::cmp::Ordering::Greater), false) => {
-            return Some((Bound::Unbounded, false))
+            return Some((Edge::Open, false))
         }
         (Some(_), _) => return None,
         (None, _) => {}
@@ -110,19 +164,20 @@ fn encode_bound<T: KeyField + ?Sized>(
         .encoded_len(mode.natural())
         .saturating_add(n)
         .saturating_add(16);
-    let mut stand_in = KeyBuf::new();
-    let scratch = stand_in.grow(room.max(INLINE));
+    let at = out.len();
+    let scratch = out.grow(room.max(INLINE));
     let Some(len) = v.encode_stand_in(scratch, mode) else {
-        return Some((Bound::Unbounded, true));
+        out.truncate(at);
+        return Some((Edge::Open, true));
     };
-    stand_in.truncate(len);
+    out.truncate(at + len);
     // A stored value is at least `v` exactly when it is after the stand-in, and at most `v`
     // exactly when it is at most the stand-in.
     Some((
         if lower {
-            Bound::Excluded(stand_in)
+            Edge::Excluded
         } else {
-            Bound::Included(stand_in)
+            Edge::Included
         },
         false,
     ))
@@ -132,7 +187,7 @@ fn encode_bound<T: KeyField + ?Sized>(
 /// when no content can (a prefix longer than the width, or that must end in padding).
 ///
 /// Its bounds are partial encodings: "at or before E" must take every key that starts with E.
-pub(crate) fn prefix_range(prefix: &[u8], mode: FieldMode) -> Option<(Lower, Upper)> {
+pub(crate) fn prefix_range(prefix: &[u8], mode: FieldMode) -> Option<EncodedRange> {
     let flip = if mode.is_desc() { 0xFF } else { 0x00 };
     let Some(width) = mode.width() else {
         let mut stored = KeyBuf::new();
@@ -141,7 +196,7 @@ pub(crate) fn prefix_range(prefix: &[u8], mode: FieldMode) -> Option<(Lower, Upp
         } else {
             stored.extend(prefix);
         }
-        return Some((Lower::AtOrAfter(stored.clone()), Upper::AtOrBefore(stored)));
+        return Some(EncodedRange::starting_with(stored.as_slice()));
     };
     if prefix.len() > width {
         return None;
@@ -150,7 +205,7 @@ pub(crate) fn prefix_range(prefix: &[u8], mode: FieldMode) -> Option<(Lower, Upp
     prefix.iter().for_each(|b| stored.push(b ^ flip));
     if prefix.last() != Some(&PAD) {
         // Padded content starts with the prefix exactly when its padded bytes do.
-        return Some((Lower::AtOrAfter(stored.clone()), Upper::AtOrBefore(stored)));
+        return Some(EncodedRange::starting_with(stored.as_slice()));
     }
     // Content never ends in the padding byte, so it must go on after the prefix: some byte of the
     // rest of the width is not padding.
@@ -164,16 +219,16 @@ pub(crate) fn prefix_range(prefix: &[u8], mode: FieldMode) -> Option<(Lower, Upp
         after_padding.push(if i + 1 == rest { PAD + 1 } else { PAD } ^ flip);
         all_padding.push(PAD ^ flip);
     }
-    let head = |k: &KeyBuf| KeyBuf::from_slice(&k.as_slice()[..prefix.len()]);
+    let n = prefix.len();
     Some(if mode.is_desc() {
-        (
-            Lower::AtOrAfter(head(&after_padding)),
-            Upper::Before(all_padding),
+        EncodedRange::new(
+            (Edge::Included, &after_padding.as_slice()[..n]),
+            (Edge::Excluded, all_padding.as_slice()),
         )
     } else {
-        (
-            Lower::AtOrAfter(after_padding),
-            Upper::AtOrBefore(head(&all_padding)),
+        EncodedRange::new(
+            (Edge::Included, after_padding.as_slice()),
+            (Edge::Included, &all_padding.as_slice()[..n]),
         )
     })
 }

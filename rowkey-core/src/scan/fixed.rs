@@ -93,7 +93,6 @@ impl<const N: usize> Body<N> {
         Scan::with_plan(
             self.layout,
             FieldPlan::with_bodies(
-                self.layout,
                 core::iter::once(&self.bytes[..self.len]),
                 self.fields,
                 self.empty,
@@ -117,7 +116,6 @@ impl<const N: usize> Bodies<N> {
         Scan::with_plan(
             self.layout,
             FieldPlan::with_bodies(
-                self.layout,
                 self.alts.iter().map(|alt| &alt[..self.len]),
                 self.fields,
                 false,
@@ -500,10 +498,7 @@ impl<K: ?Sized, const N: usize> From<FixedRange<K, N>> for Scan<K> {
             Final::One(range) => range.map(ArrayRange::to_key_range).into_iter().collect(),
             Final::Many(ranges) => ranges,
         };
-        Scan::with_plan(
-            plan.layout,
-            FieldPlan::from_spans(plan.layout, plan.fields, spans),
-        )
+        Scan::with_plan(plan.layout, FieldPlan::from_spans(plan.fields, spans))
     }
 }
 

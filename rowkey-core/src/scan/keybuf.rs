@@ -4,6 +4,7 @@
 use alloc::vec::Vec;
 
 use super::bytes::next_prefix;
+use crate::sink::ValueSink;
 
 /// Bytes kept inline up to this length, so plans over ordinary keys do not allocate.
 pub(crate) const INLINE: usize = 62;
@@ -136,5 +137,13 @@ impl Eq for KeyBuf {}
 impl core::fmt::Debug for KeyBuf {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         write!(f, "{:02X?}", self.as_slice())
+    }
+}
+
+/// Value bytes collected as they are written: a plan's prefix sources, hashed when needed.
+impl ValueSink for KeyBuf {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        self.extend(bytes);
     }
 }

@@ -177,7 +177,7 @@ impl<K: ?Sized> Bind for Scan<K> {
 
     #[inline]
     fn start(layout: &'static ScanLayout) -> Self {
-        Scan::with_plan(layout, FieldPlan::new(layout))
+        Scan::with_plan(layout, FieldPlan::new())
     }
 
     #[inline]
@@ -203,7 +203,7 @@ impl<K: ?Sized> Bind for Scan<K> {
         end: Bound<&T>,
         mode: FieldMode,
     ) -> Scan<K> {
-        self.plan.bind_range(start, end, mode);
+        self.plan.bind_range(self.layout, start, end, mode);
         self
     }
 

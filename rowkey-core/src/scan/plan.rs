@@ -3,17 +3,19 @@
 //! key ranges behind the prefix component (one range per salt bucket, or only the buckets the bound
 //! sources give).
 
+use alloc::boxed::Box;
 use alloc::vec::Vec;
 use core::ops::Bound;
 
-use super::alts::{append, sorted_distinct, Alt, Alts, Hasher};
-use super::bound::{prefix_range, range_tail, Lower, Upper};
+use super::alts::{append, sorted_distinct, Alt, Alts};
+use super::bound::{encode_bound, in_byte_order, prefix_range, range_tail, Edge, EncodedRange};
 use super::keybuf::KeyBuf;
 use super::layout::ScanLayout;
 use super::range::{merge, sort_by_start, sorted_contain, KeyRange, Ranges};
 use super::text::{self, TextFilter, TextPrefix};
 use crate::field::{FieldMode, KeyField};
 use crate::prefix::{Prefix, Salt};
+use crate::sink::ValueSink;
 
 /// The constraint after the bound run of fields.
 #[derive(Clone)]
@@ -22,8 +24,7 @@ pub(crate) enum Tail {
     Open,
     /// A range on the next field, in encoded space.
     Range {
-        lower: Lower,
-        upper: Upper,
+        range: EncodedRange,
         /// Whether the field is the last of the key (its bytes run to the end).
         last: bool,
     },
@@ -32,10 +33,15 @@ pub(crate) enum Tail {
     /// The ranges the fixed-layout lane planned for every field bound so far, sorted and merged:
     /// how a plan of that lane becomes a `Scan` without planning again.
     Spans(Vec<KeyRange>),
+    /// The plan is one range, from the alternative's body (which then holds the range's start) to
+    /// this stop: a plan of one alternative without a prefix component finishes its range as the
+    /// range is bound, writing each bound once, in place.
+    Stop(KeyBuf),
     /// A text string that other segments follow: its bytes do not sort as its content, so the plan
     /// covers every key with the bound fields and `matches` reads the segment.
     TextFilter {
-        filter: TextFilter,
+        /// Boxed: filters are rare, and the plan is moved through every builder step.
+        filter: Box<TextFilter>,
         /// The segment's width, or `None` when the delimiter ends it.
         width: Option<usize>,
     },
@@ -56,9 +62,9 @@ pub(crate) struct FieldPlan {
 impl FieldPlan {
     /// A plan with nothing bound: every key of the layout.
     #[inline]
-    pub(crate) fn new(layout: &ScanLayout) -> FieldPlan {
+    pub(crate) fn new() -> FieldPlan {
         FieldPlan {
-            alts: Alts::One(Alt::new(layout, KeyBuf::new())),
+            alts: Alts::One(Alt::new(KeyBuf::new())),
             eq_bound: 0,
             tail: Tail::Open,
             widened: false,
@@ -67,13 +73,9 @@ impl FieldPlan {
 
     /// The plan of ranges the fixed-layout lane built (sorted, merged, possibly none) after
     /// binding every field it saw.
-    pub(crate) fn from_spans(
-        layout: &ScanLayout,
-        fields: usize,
-        spans: Vec<KeyRange>,
-    ) -> FieldPlan {
+    pub(crate) fn from_spans(fields: usize, spans: Vec<KeyRange>) -> FieldPlan {
         FieldPlan {
-            alts: Alts::One(Alt::new(layout, KeyBuf::new())),
+            alts: Alts::One(Alt::new(KeyBuf::new())),
             eq_bound: fields,
             tail: Tail::Spans(spans),
             widened: false,
@@ -83,13 +85,12 @@ impl FieldPlan {
     /// A plan whose first `fields` fields are bound by equality (or IN) to the encoded `bodies`,
     /// given sorted and distinct; nothing matches when there are none, or when `empty`.
     pub(crate) fn with_bodies<'b>(
-        layout: &ScanLayout,
         mut bodies: impl ExactSizeIterator<Item = &'b [u8]>,
         fields: usize,
         empty: bool,
     ) -> FieldPlan {
         let empty = empty || bodies.len() == 0;
-        let alt = |body: &[u8]| Alt::new(layout, KeyBuf::from_slice(body));
+        let alt = |body: &[u8]| Alt::new(KeyBuf::from_slice(body));
         // One alternative stays inline: a plan without IN lists allocates nothing.
         let alts = if bodies.len() <= 1 {
             Alts::One(alt(bodies.next().unwrap_or_default()))
@@ -111,6 +112,7 @@ impl FieldPlan {
         !layout.whole_key && layout.sources.get(self.eq_bound).copied().unwrap_or(false)
     }
 
+    #[inline(always)]
     pub(crate) fn bind_eq<T: KeyField + ?Sized>(
         &mut self,
         layout: &ScanLayout,
@@ -118,10 +120,18 @@ impl FieldPlan {
         mode: FieldMode,
     ) {
         let source = self.next_is_source(layout);
-        let mut failed = false;
-        self.alts.for_each(|alt| {
-            failed |= append(alt, value, mode, source).is_err();
-        });
+        let failed = match &mut self.alts {
+            // One alternative, the common plan: inlined whole, so the field's mode folds into
+            // its encoding.
+            Alts::One(alt) => append(alt, value, mode, source).is_err(),
+            Alts::Many(alts) => {
+                let mut failed = false;
+                for alt in alts {
+                    failed |= append(alt, value, mode, source).is_err();
+                }
+                failed
+            }
+        };
         self.after_bind(failed);
     }
 
@@ -162,8 +172,10 @@ impl FieldPlan {
         }
     }
 
+    #[inline(always)]
     pub(crate) fn bind_range<T: KeyField + ?Sized>(
         &mut self,
+        layout: &ScanLayout,
         start: Bound<&T>,
         end: Bound<&T>,
         mode: FieldMode,
@@ -173,17 +185,39 @@ impl FieldPlan {
         }
         if text::segment_unordered::<T>(mode) {
             self.tail = Tail::TextFilter {
-                filter: TextFilter::range(start, end, mode),
+                filter: Box::new(TextFilter::range(start, end, mode)),
                 width: mode.width(),
             };
             return;
         }
+        if let (Alts::One(alt), Prefix::None) = (&mut self.alts, layout.prefix) {
+            // The common plan: its one range, finished now.
+            let [(first, first_is_lower), (second, second_is_lower)] =
+                in_byte_order(start, end, mode);
+            let mut lo = alt.body.clone();
+            let mut hi = alt.body.clone();
+            let ends = encode_bound(first, mode, first_is_lower, &mut lo).and_then(|lower| {
+                encode_bound(second, mode, second_is_lower, &mut hi).map(|upper| (lower, upper))
+            });
+            let ends = ends.filter(|((lower, _), (upper, _))| {
+                let last = !mode.is_delimited();
+                close_range(&mut lo, *lower, &mut hi, *upper, last, layout.fixed)
+            });
+            self.tail = match ends {
+                Some(((_, lo_widened), (_, hi_widened))) => {
+                    self.widened |= lo_widened || hi_widened;
+                    alt.body = lo;
+                    Tail::Stop(hi)
+                }
+                None => Tail::Empty,
+            };
+            return;
+        }
         self.tail = match range_tail(start, end, mode) {
-            Some(range) => {
-                self.widened |= range.widened;
+            Some((range, widened)) => {
+                self.widened |= widened;
                 Tail::Range {
-                    lower: range.lower,
-                    upper: range.upper,
+                    range,
                     last: !mode.is_delimited(),
                 }
             }
@@ -197,16 +231,15 @@ impl FieldPlan {
         }
         // Prefix bounds are partial encodings: "at or before E" takes every key that starts
         // with E, so they are never the last field's whole bytes.
-        let range = |(lower, upper)| Tail::Range {
-            lower,
-            upper,
-            last: false,
-        };
+        let range = |range| Tail::Range { range, last: false };
         self.tail = if mode.is_text() {
             match text::prefix_of_segment(prefix, mode) {
                 TextPrefix::Nothing => Tail::Empty,
-                TextPrefix::Range(lower, upper) => range((lower, upper)),
-                TextPrefix::Filter(filter, width) => Tail::TextFilter { filter, width },
+                TextPrefix::Range(r) => range(r),
+                TextPrefix::Filter(filter, width) => Tail::TextFilter {
+                    filter: Box::new(filter),
+                    width,
+                },
             }
         } else {
             prefix_range(prefix, mode).map_or(Tail::Empty, range)
@@ -248,8 +281,10 @@ impl FieldPlan {
     }
 
     pub(crate) fn matches(&self, layout: &ScanLayout, key: &[u8]) -> bool {
-        if let Tail::Spans(spans) = &self.tail {
-            return sorted_contain(spans, key);
+        match (&self.tail, &self.alts) {
+            (Tail::Spans(spans), _) => return sorted_contain(spans, key),
+            (Tail::Stop(stop), Alts::One(alt)) => return in_range(alt.body.as_slice(), stop, key),
+            _ => {}
         }
         let plen = layout.prefix_len();
         let Some(prefix) = key.get(..plen) else {
@@ -279,9 +314,14 @@ impl FieldPlan {
         filter.accepts(text::segment_content(rest, *width, layout.delimiter()))
     }
 
+    #[inline]
     pub(crate) fn ranges(&self, layout: &ScanLayout) -> Ranges {
-        if let Tail::Spans(spans) = &self.tail {
-            return Ranges::many(spans.clone());
+        match (&self.tail, &self.alts) {
+            (Tail::Spans(spans), _) => return Ranges::many(spans.clone()),
+            (Tail::Stop(stop), Alts::One(alt)) => {
+                return Ranges::one(KeyRange::from_bufs(alt.body.clone(), stop.clone()))
+            }
+            _ => {}
         }
         let prefix = layout.prefix;
         let known = self.prefix_known(layout);
@@ -334,21 +374,22 @@ impl FieldPlan {
 
 /// The range `[start, stop)` of one alternative under `tail`, behind the key prefix `prefix`;
 /// `None` when it is empty. `point`: every field is fixed by equality; `fixed`: every key has the
-/// same length. Both ends are built in place: prefix, body, then the bound.
+/// same length. Each end is written once: prefix, body, then the bound's bytes.
 #[inline]
 fn range_of(alt: &Alt, tail: &Tail, point: bool, fixed: bool, prefix: &[u8]) -> Option<KeyRange> {
-    let mut start = if prefix.is_empty() {
-        alt.body.clone()
-    } else {
-        let mut start = KeyBuf::from_slice(prefix);
-        start.extend(alt.body.as_slice());
-        start
+    // The prefix, then the body. Cloning an inline body copies its whole array, a copy of a known
+    // length, cheaper than a copy of a run of bytes.
+    let head = || {
+        if prefix.is_empty() {
+            alt.body.clone()
+        } else {
+            let mut k = KeyBuf::from_slice(prefix);
+            k.extend(alt.body.as_slice());
+            k
+        }
     };
-    let mut stop = start.clone();
-    // Without a bound on the next field the range cannot be empty: stop is past start, or open.
-    let bounded = matches!(tail, Tail::Range { .. });
     // The first key after the complete key in `k`: `k 00`, or, when no key is longer, its
-    // increment. The first key after every key that starts with `k`: `k`'s next prefix.
+    // increment.
     let after_key = |k: &mut KeyBuf| {
         if fixed {
             k.advance_to_next_prefix()
@@ -356,58 +397,95 @@ fn range_of(alt: &Alt, tail: &Tail, point: bool, fixed: bool, prefix: &[u8]) -> 
             k.push(0)
         }
     };
-    match tail {
-        // Spans are the whole plan (`ranges` and `matches` read them); alternatives add none.
-        Tail::Empty | Tail::Spans(_) => return None,
-        Tail::Open if point => after_key(&mut stop),
-        Tail::Open | Tail::TextFilter { .. } => stop.advance_to_next_prefix(),
-        Tail::Range { lower, upper, last } => {
-            // The first key past every key whose field is E: the last field's bytes end the key,
-            // so its successor; otherwise skip E with whatever follows it.
-            let past = |k: &mut KeyBuf, e: &KeyBuf| {
-                k.extend(e.as_slice());
-                if *last {
-                    after_key(k);
-                } else {
-                    k.advance_to_next_prefix();
-                }
-            };
-            match lower {
-                Lower::Unbounded => {}
-                Lower::AtOrAfter(e) => start.extend(e.as_slice()),
-                Lower::After(e) => {
-                    past(&mut start, e);
-                    // All FF: no key comes after it. (An empty start would mean the first key.)
-                    if start.len() == 0 {
-                        return None;
-                    }
-                }
+    let (range, last) = match tail {
+        // Spans and stops are the whole plan (`ranges` and `matches` read them).
+        Tail::Empty | Tail::Spans(_) | Tail::Stop(_) => return None,
+        // Without a bound on the next field the range cannot be empty: stop is past start, or
+        // open.
+        Tail::Open | Tail::TextFilter { .. } => {
+            let start = head();
+            let mut stop = start.clone();
+            match tail {
+                Tail::Open if point => after_key(&mut stop),
+                _ => stop.advance_to_next_prefix(),
             }
-            match upper {
-                Upper::Unbounded => stop.advance_to_next_prefix(),
-                Upper::Before(e) => stop.extend(e.as_slice()),
-                Upper::AtOrBefore(e) => past(&mut stop, e),
-            }
+            return Some(KeyRange::from_bufs(start, stop));
+        }
+        Tail::Range { range, last } => (range, *last),
+    };
+    let (lower, lo) = range.lower();
+    let mut start = head();
+    start.extend(lo);
+    let (upper, hi) = range.upper();
+    let mut stop = head();
+    stop.extend(hi);
+    close_range(&mut start, lower, &mut stop, upper, last, fixed)
+        .then(|| KeyRange::from_bufs(start, stop))
+}
+
+/// Whether `key` lies in `[start, stop)`, an empty stop being the end of the table.
+fn in_range(start: &[u8], stop: &KeyBuf, key: &[u8]) -> bool {
+    key >= start && (stop.len() == 0 || key < stop.as_slice())
+}
+
+/// Turns `start` and `stop`, each the bytes before the next field followed by its bound's bytes,
+/// into the ends of the range `[start, stop)` the edges ask for; false when that range is empty.
+/// `last`: the field is the last of the key (its bytes run to its end); `fixed`: every key has
+/// the same length.
+#[inline]
+fn close_range(
+    start: &mut KeyBuf,
+    lower: Edge,
+    stop: &mut KeyBuf,
+    upper: Edge,
+    last: bool,
+    fixed: bool,
+) -> bool {
+    // The first key past every key whose field is E (E ends `k`): the last field's bytes end the
+    // key, so its successor (`k 00`, or, when no key is longer, its increment); otherwise skip E
+    // with whatever follows it.
+    let past = |k: &mut KeyBuf| {
+        if last && !fixed {
+            k.push(0);
+        } else {
+            k.advance_to_next_prefix();
+        }
+    };
+    if lower == Edge::Excluded {
+        past(start);
+        // All FF: no key comes after it. (An empty start would mean the first key.)
+        if start.len() == 0 {
+            return false;
         }
     }
-    let range = KeyRange::from_bufs(start, stop);
-    (!bounded || !range.is_empty()).then_some(range)
+    match upper {
+        Edge::Open => stop.advance_to_next_prefix(),
+        Edge::Excluded => {}
+        Edge::Included => past(stop),
+    }
+    stop.len() == 0 || start.as_slice() < stop.as_slice()
 }
 
 /// The prefix component of an alternative whose prefix is known (or none), with the text
 /// delimiter that follows it.
 fn prefix_of(layout: &ScanLayout, alt: &Alt) -> KeyBuf {
-    match (&alt.hasher, layout.prefix) {
-        (Hasher::Salt(h), Prefix::Salt(salt)) => salt_prefix(layout, salt, h.clone().finish()),
-        (Hasher::Hash(h), Prefix::Hash(hash)) => {
-            let mut p = KeyBuf::from_slice(&h.clone().finish()[..hash.prefix_len()]);
+    match layout.prefix {
+        Prefix::Salt(salt) if layout.whole_key => {
+            salt_prefix(layout, salt, salt.bucket_of(alt.body.as_slice()))
+        }
+        Prefix::Salt(salt) => {
+            let mut h = salt.hasher();
+            h.write(alt.sources.as_slice());
+            salt_prefix(layout, salt, h.finish())
+        }
+        Prefix::Hash(hash) => {
+            let mut h = hash.hasher();
+            h.write(alt.sources.as_slice());
+            let mut p = KeyBuf::from_slice(&h.finish()[..hash.prefix_len()]);
             p.extend(layout.delimiter().as_bytes());
             p
         }
-        (Hasher::None, Prefix::Salt(salt)) if layout.whole_key => {
-            salt_prefix(layout, salt, salt.bucket_of(alt.body.as_slice()))
-        }
-        _ => KeyBuf::new(),
+        Prefix::None => KeyBuf::new(),
     }
 }
 

@@ -5,7 +5,7 @@
 
 use core::ops::Bound;
 
-use super::bound::{Lower, Upper};
+use super::bound::EncodedRange;
 use super::keybuf::KeyBuf;
 use crate::codec::delimit::{find, runs_into};
 use crate::codec::pad::{strip, TEXT_PAD};
@@ -93,7 +93,7 @@ pub(crate) enum TextPrefix {
     /// Nothing can match (the prefix holds the delimiter, or is longer than the width).
     Nothing,
     /// The segment's bytes start with the prefix.
-    Range(Lower, Upper),
+    Range(EncodedRange),
     /// The segment's bytes may start with the prefix when its content does not (padding spaces,
     /// or the delimiter after a shorter content): the filter reads the content (of the segment's
     /// width, or up to the delimiter).
@@ -117,9 +117,6 @@ pub(crate) fn prefix_of_segment(prefix: &[u8], mode: FieldMode) -> TextPrefix {
         Some(w) if prefix.last() == Some(&TEXT_PAD) => {
             TextPrefix::Filter(TextFilter::Prefix(KeyBuf::from_slice(prefix)), Some(w))
         }
-        _ => TextPrefix::Range(
-            Lower::AtOrAfter(KeyBuf::from_slice(prefix)),
-            Upper::AtOrBefore(KeyBuf::from_slice(prefix)),
-        ),
+        _ => TextPrefix::Range(EncodedRange::starting_with(prefix)),
     }
 }
