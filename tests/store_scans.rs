@@ -6,7 +6,10 @@
 //! independent predicate written in plain Rust): ranges are sorted and disjoint, merged when
 //! adjacent unless salted, and never span salt buckets; no expected row is ever missing; no extra
 //! or duplicate row comes back when the plan `is_exact()`; `matches()` agrees with the predicate;
-//! and salted results merged per bucket come out in unsalted order.
+//! and salted results merged per bucket come out in unsalted order. Each plan is also resumed
+//! after a key (`after`), read page by page as a paging client does (each page resumes after the
+//! last key read), and split at random boundaries (`split`): every read returns exactly the rows
+//! of the whole plan past the cut, each once, and every split part stays inside its region.
 //!
 //! 10,000 keys and 200 scans per layout; 100,000 keys and 1,000 scans with `ROWKEY_SOAK=1`.
 
@@ -95,7 +98,9 @@ fn run<K: RowKey + for<'k> DecodeKey<'k> + Debug>(layout: &Layout<K>) {
     let mut stats = Stats::default();
     for i in 0..scans {
         let (plan, pred, label) = layout.queries[i % layout.queries.len()](&mut rng, &t.rows);
-        t.check(&plan, pred, &mut stats, &format!("{name} {label}"));
+        let what = format!("{name} {label}");
+        t.check(&plan, &pred, &mut stats, &what);
+        t.check_cuts(&plan, &pred, &mut rng, i, &what);
     }
     assert!(stats.expected_rows > scans, "{name}: too few rows hit");
     match layout.exact {
@@ -206,6 +211,145 @@ impl<K: RowKey + for<'k> DecodeKey<'k>> Table<K> {
         stats.scans += 1;
         stats.expected_rows += expected.len();
         stats.ranges += ranges.len();
+    }
+}
+
+impl<K: RowKey + for<'k> DecodeKey<'k>> Table<K> {
+    /// The keys a plan reads and keeps (inside its ranges, and matching when it is not exact), in
+    /// the order the ranges return them, duplicates included.
+    fn read(&self, plan: &Scan<K>) -> Vec<Vec<u8>> {
+        let ranges: Vec<KeyRange> = plan.ranges().collect();
+        let keys = self.scan(&ranges).into_iter().flatten();
+        keys.filter(|k| plan.is_exact() || plan.matches(k))
+            .collect()
+    }
+
+    /// The rows `pred` selects whose keys `keep` accepts, in key order.
+    fn expected(&self, pred: &dyn Fn(&K) -> bool, keep: impl Fn(&[u8]) -> bool) -> Vec<Vec<u8>> {
+        (self.rows.iter())
+            .filter(|(k, v)| pred(v) && keep(k))
+            .map(|(k, _)| k.clone())
+            .collect()
+    }
+
+    /// `after` at a random key, paging with a random page size, and `split` at random boundaries:
+    /// each returns exactly the plan's rows past the cut, once, inside its region.
+    fn check_cuts(
+        &self,
+        plan: &Scan<K>,
+        pred: &dyn Fn(&K) -> bool,
+        rng: &mut Rng,
+        i: usize,
+        what: &str,
+    ) {
+        let some_key = |rng: &mut Rng| match rng.below(4) {
+            0 => (0..rng.below(4)).map(|_| rng.byte()).collect(),
+            _ => self.rows[rng.index(self.rows.len())].0.clone(),
+        };
+        // Resume after a key.
+        let cut = some_key(rng);
+        let rest = plan.after(&cut);
+        let mut got = self.read(&rest);
+        assert!(
+            got.iter().all(|k| *k > cut),
+            "{what}: after({cut:02X?}) read a key at or before it"
+        );
+        got.sort();
+        let expected = self.expected(pred, |k| k > cut.as_slice());
+        if rest.is_exact() {
+            assert_eq!(got, expected, "{what}: after({cut:02X?})");
+        } else {
+            got.dedup();
+            assert_eq!(
+                got, expected,
+                "{what}: after({cut:02X?}), filtered by matches"
+            );
+        }
+        for (k, v) in self.rows.iter().step_by(101) {
+            let want = pred(v) && k > &cut;
+            assert_eq!(
+                rest.matches(k),
+                want,
+                "{what}: after({cut:02X?}).matches({k:02X?})"
+            );
+        }
+        // Page through the plan as a client with a page limit does, every third plan.
+        if i % 3 == 0 {
+            let page = 1 + rng.index(40);
+            let mut plan = plan.clone();
+            let mut pages = Vec::new();
+            for pass in 0.. {
+                // Each page moves past at least one row, or the paging never ends.
+                assert!(
+                    pass <= self.rows.len(),
+                    "{what}: paging by {page} makes no progress"
+                );
+                let ranges: Vec<KeyRange> = plan.ranges().collect();
+                let read: Vec<Vec<u8>> = self
+                    .scan(&ranges)
+                    .into_iter()
+                    .flatten()
+                    .take(page)
+                    .collect();
+                let Some(last) = read.last().cloned() else {
+                    break;
+                };
+                pages.extend(
+                    read.into_iter()
+                        .filter(|k| plan.is_exact() || plan.matches(k)),
+                );
+                plan = plan.after(&last);
+            }
+            let expected = self.expected(pred, |_| true);
+            let mut got = pages.clone();
+            got.sort();
+            assert_eq!(
+                got, expected,
+                "{what}: paged by {page}, each page after the last key"
+            );
+            assert!(
+                pages.windows(2).all(|w| w[0] < w[1]) || self.salted,
+                "{what}: pages out of order"
+            );
+        }
+        // Split at random boundaries: the parts read the plan's rows, each once, in their regions.
+        let boundaries: Vec<Vec<u8>> = (0..rng.below(6)).map(|_| some_key(rng)).collect();
+        let parts = plan.split(&boundaries);
+        let mut distinct = boundaries.clone();
+        distinct.retain(|b| !b.is_empty());
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(
+            parts.len(),
+            distinct.len() + 1,
+            "{what}: one part per region"
+        );
+        let mut all = Vec::new();
+        for (j, part) in parts.iter().enumerate() {
+            let lo = if j == 0 {
+                &[][..]
+            } else {
+                distinct[j - 1].as_slice()
+            };
+            let hi = distinct.get(j).map(Vec::as_slice);
+            for r in part.ranges() {
+                let inside =
+                    r.start() >= lo && hi.map_or(true, |hi| !r.stop().is_empty() && r.stop() <= hi);
+                assert!(
+                    inside,
+                    "{what}: part {j} range {r:?} outside [{lo:02X?}, {hi:02X?})"
+                );
+            }
+            all.extend(self.read(part));
+        }
+        let whole = self.read(plan);
+        all.sort();
+        let mut whole_sorted = whole.clone();
+        whole_sorted.sort();
+        assert_eq!(
+            all, whole_sorted,
+            "{what}: split at {distinct:02X?} reads other rows than the plan"
+        );
     }
 }
 

@@ -169,6 +169,16 @@ impl<K: ?Sized, const N: usize> FixedScan<K, N> {
         }
     }
 
+    /// The same query over the keys strictly after `key` (see [`Scan::after`]).
+    pub fn after(&self, key: &[u8]) -> Scan<K> {
+        Scan::from(self.clone()).after(key)
+    }
+
+    /// The plan cut into one plan per region (see [`Scan::split`]).
+    pub fn split<B: AsRef<[u8]>>(&self, boundaries: impl IntoIterator<Item = B>) -> Vec<Scan<K>> {
+        Scan::from(self.clone()).split(boundaries)
+    }
+
     /// A range on the next field after one alternative, in the lane; the general plan when the
     /// lane cannot hold it.
     #[inline(always)]
@@ -487,6 +497,16 @@ impl<K: ?Sized, const N: usize> FixedRange<K, N> {
             Final::Many(ranges) => Ranges::many(ranges.clone()),
             Final::General(scan) => scan.ranges(),
         }
+    }
+
+    /// The same query over the keys strictly after `key` (see [`Scan::after`]).
+    pub fn after(&self, key: &[u8]) -> Scan<K> {
+        Scan::from(self.clone()).after(key)
+    }
+
+    /// The plan cut into one plan per region (see [`Scan::split`]).
+    pub fn split<B: AsRef<[u8]>>(&self, boundaries: impl IntoIterator<Item = B>) -> Vec<Scan<K>> {
+        Scan::from(self.clone()).split(boundaries)
     }
 }
 

@@ -37,7 +37,9 @@ mod layout;
 mod plan;
 mod range;
 mod text;
+mod window;
 
+use alloc::boxed::Box;
 use alloc::vec::Vec;
 use core::marker::PhantomData;
 use core::ops::Bound;
@@ -50,6 +52,7 @@ pub use range::{KeyRange, Ranges};
 
 use crate::field::{FieldMode, KeyField};
 use plan::FieldPlan;
+use window::Window;
 
 /// A scan plan over keys of `K`: the ranges to read, and the exact test of a key. Every state of
 /// the builder `K::scan()` generates converts into one with `into()`, and has the same three
@@ -72,6 +75,9 @@ use plan::FieldPlan;
 pub struct Scan<K: ?Sized> {
     layout: &'static ScanLayout,
     plan: FieldPlan,
+    /// The keys [`after`](Scan::after) and [`split`](Scan::split) cut the plan down to. Boxed:
+    /// plans are moved through every builder step, and most are never cut.
+    window: Option<Box<Window>>,
     key: PhantomData<fn() -> K>,
 }
 
@@ -81,6 +87,7 @@ impl<K: ?Sized> Scan<K> {
         Scan {
             layout,
             plan,
+            window: None,
             key: PhantomData,
         }
     }
@@ -126,7 +133,8 @@ impl<K: ?Sized> Scan<K> {
     /// assert!(!plan.matches(&[2, 20]) && !plan.matches(&[3, 7]));
     /// ```
     pub fn matches(&self, key: &[u8]) -> bool {
-        self.plan.matches(self.layout, key)
+        self.window.as_ref().map_or(true, |w| w.contains(key))
+            && self.plan.matches(self.layout, key)
     }
 
     /// The ranges to scan: sorted by start, not overlapping, adjacent ones merged except across
@@ -151,14 +159,112 @@ impl<K: ?Sized> Scan<K> {
     /// assert_eq!(plan.ranges().collect::<Vec<_>>(), [KeyRange::new(&[2, 0xEC], &[2, 0xFB])]);
     /// ```
     pub fn ranges(&self) -> Ranges {
-        self.plan.ranges(self.layout)
+        let ranges = self.plan.ranges(self.layout);
+        match &self.window {
+            None => ranges,
+            Some(window) => Ranges::many(window.clip_all(ranges)),
+        }
+    }
+
+    /// The same query over the keys strictly after `key`: to resume a scan after the last row
+    /// it returned (a retry, the next page of keyset pagination). Ranges wholly at or before `key`
+    /// are dropped, and the one holding it starts just after it (at `key 00`). Order is the
+    /// store's byte order: on a salted plan, keys of later buckets are after every key of earlier
+    /// ones, as a scan that reads the ranges one after another returns them.
+    ///
+    /// ```
+    /// use rowkey::{KeyRange, RowKey, Scan};
+    ///
+    /// #[derive(RowKey)]
+    /// struct K {
+    ///     user: u8,
+    ///     ts: u8,
+    /// }
+    ///
+    /// let plan: Scan<K> = K::scan().user_in([2, 5, 9]).into();
+    /// // A scan of 02 through 05 09 stopped after 05 09: it resumes at 05 09 00.
+    /// let rest = plan.after(&[5, 9]);
+    /// assert_eq!(
+    ///     rest.ranges().collect::<Vec<_>>(),
+    ///     [KeyRange::new(&[5, 9, 0], &[6]), KeyRange::new(&[9], &[10])]
+    /// );
+    /// assert!(!rest.matches(&[5, 9]) && rest.matches(&[5, 10]) && !rest.matches(&[2, 1]));
+    /// ```
+    pub fn after(&self, key: &[u8]) -> Scan<K> {
+        self.cut(&Window::after(key))
+    }
+
+    /// The plan cut at `boundaries` (split points: region start keys such as
+    /// [`split_keys`](crate::SplitKeys::split_keys) gives, or the sample keys Bigtable's
+    /// SampleRowKeys returns) into one plan per region, for parallel workers: region 0 is
+    /// everything before the first boundary, region `i` is `[boundary i-1, boundary i)`, the last
+    /// runs to the end of the table. Boundaries are taken in any order; duplicates and the empty
+    /// key (the start of the table) are ignored, so there is one plan more than distinct
+    /// boundaries. Together the plans read exactly what this one reads: no two overlap, each
+    /// matches exactly the keys of its region that this plan matches. A region the plan does not
+    /// reach gets a plan with no ranges.
+    ///
+    /// ```
+    /// use rowkey::{KeyRange, RowKey, Scan};
+    ///
+    /// #[derive(RowKey)]
+    /// struct K {
+    ///     user: u8,
+    ///     ts: u8,
+    /// }
+    ///
+    /// let plan: Scan<K> = K::scan().user_in([2, 3, 9]).into(); // [02, 04) and [09, 0A)
+    /// let parts = plan.split([[3u8, 7], [8u8, 0]]);
+    /// let ranges: Vec<Vec<KeyRange>> = parts.iter().map(|p| p.ranges().collect()).collect();
+    /// assert_eq!(
+    ///     ranges,
+    ///     [
+    ///         vec![KeyRange::new(&[2], &[3, 7])],
+    ///         vec![KeyRange::new(&[3, 7], &[4])],
+    ///         vec![KeyRange::new(&[9], &[10])],
+    ///     ]
+    /// );
+    /// ```
+    pub fn split<B: AsRef<[u8]>>(&self, boundaries: impl IntoIterator<Item = B>) -> Vec<Scan<K>> {
+        let mut points: Vec<Vec<u8>> = boundaries
+            .into_iter()
+            .map(|b| b.as_ref().to_vec())
+            .filter(|b| !b.is_empty())
+            .collect();
+        points.sort_unstable();
+        points.dedup();
+        let empty: &[u8] = &[];
+        let starts = core::iter::once(empty).chain(points.iter().map(Vec::as_slice));
+        let stops = points
+            .iter()
+            .map(Vec::as_slice)
+            .chain(core::iter::once(empty));
+        starts
+            .zip(stops)
+            .map(|(start, stop)| self.cut(&Window::region(start, stop)))
+            .collect()
+    }
+
+    /// This plan cut down to the keys of `window` too.
+    fn cut(&self, window: &Window) -> Scan<K> {
+        let window = match &self.window {
+            Some(w) => w.intersect(window),
+            None => window.clone(),
+        };
+        Scan {
+            window: Some(Box::new(window)),
+            ..self.clone()
+        }
     }
 }
 
 /// A plan holds only bytes, so it clones whatever `K` is.
 impl<K: ?Sized> Clone for Scan<K> {
     fn clone(&self) -> Self {
-        Scan::with_plan(self.layout, self.plan.clone())
+        Scan {
+            window: self.window.clone(),
+            ..Scan::with_plan(self.layout, self.plan.clone())
+        }
     }
 }
 
@@ -175,18 +281,18 @@ impl<K: ?Sized> Bind for Scan<K> {
     type Key = K;
     type Ranged = Scan<K>;
 
-    #[inline]
+    #[inline(always)]
     fn start(layout: &'static ScanLayout) -> Self {
         Scan::with_plan(layout, FieldPlan::new())
     }
 
-    #[inline]
+    #[inline(always)]
     fn bind_eq<T: KeyField + ?Sized>(mut self, value: &T, mode: FieldMode) -> Self {
         self.plan.bind_eq(self.layout, value, mode);
         self
     }
 
-    #[inline]
+    #[inline(always)]
     fn bind_in<T: KeyField, I: IntoIterator<Item = T>>(
         mut self,
         values: I,
@@ -196,7 +302,7 @@ impl<K: ?Sized> Bind for Scan<K> {
         self
     }
 
-    #[inline]
+    #[inline(always)]
     fn bind_range<T: KeyField + ?Sized>(
         mut self,
         start: Bound<&T>,
@@ -207,7 +313,7 @@ impl<K: ?Sized> Bind for Scan<K> {
         self
     }
 
-    #[inline]
+    #[inline(always)]
     fn bind_prefix(mut self, prefix: &[u8], mode: FieldMode) -> Scan<K> {
         self.plan.bind_prefix(prefix, mode);
         self
