@@ -224,6 +224,8 @@ pub use rowkey_derive::RowKey;
 
 pub mod attributes;
 
+#[cfg(feature = "async")]
+pub use rowkey_core::fanout;
 pub use rowkey_core::hbase;
 #[cfg(feature = "alloc")]
 pub use rowkey_core::regions;

@@ -12,6 +12,7 @@
 //! | [`EncodeError`], [`DecodeError`] | what went wrong, and in which field |
 //! | [`Scan`], [`FixedScan`], [`KeyRange`] | scan plans: the ranges that hold the rows a query asks for |
 //! | [`merge`] | k-way merge of per-bucket streams back into key order |
+//! | `fanout` (feature `async`) | every range of a plan read at once through an async reader, merged back in order |
 //! | [`regions`] | split points, the region of a key, per-region counts and skew |
 //! | [`hbase`] | HBase's row limit, `toStringBinary`, and shell commands |
 //! | [`Layout`], [`Encoding`] | a key's layout as data, each segment described from its shape |
@@ -49,6 +50,8 @@ mod codec;
 pub mod doc_support;
 mod encoding;
 mod error;
+#[cfg(feature = "async")]
+pub mod fanout;
 mod field;
 mod format;
 pub mod hbase;

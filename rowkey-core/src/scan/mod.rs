@@ -166,6 +166,30 @@ impl<K: ?Sized> Scan<K> {
         }
     }
 
+    /// The bytes of salt that start every key of the plan: 1 for a salted binary layout, the
+    /// digits and the delimiter in a text layout, 0 without a salt. What a merge of the
+    /// per-bucket results skips to put rows back in key order
+    /// ([`merge_by_key`](crate::merge::merge_by_key)).
+    ///
+    /// ```
+    /// use rowkey::{RowKey, Scan};
+    ///
+    /// #[derive(RowKey)]
+    /// struct K {
+    ///     #[rowkey(salt(buckets = 16))]
+    ///     user: u32,
+    /// }
+    ///
+    /// let plan: Scan<K> = K::scan().into();
+    /// assert_eq!(plan.salt_len(), 1);
+    /// ```
+    pub fn salt_len(&self) -> usize {
+        match self.layout.prefix {
+            crate::prefix::Prefix::Salt(_) => self.layout.prefix_len(),
+            _ => 0,
+        }
+    }
+
     /// The same query over the keys strictly after `key`: to resume a scan after the last row
     /// it returned (a retry, the next page of keyset pagination). Ranges wholly at or before `key`
     /// are dropped, and the one holding it starts just after it (at `key 00`). Order is the
