@@ -117,6 +117,7 @@ where
         }
     }
     let merged = salt_len > 0;
+    let lane_count = lanes.len();
     let concurrency = if merged {
         concurrency.max(lanes.len())
     } else {
@@ -125,6 +126,14 @@ where
     ReadPlan {
         lanes,
         first: 0,
+        to_fill: if merged {
+            (0..lane_count).collect()
+        } else {
+            Vec::new()
+        },
+        tree: Vec::new(),
+        orders: alloc::vec![0; lane_count],
+        winner_taken: false,
         merged,
         salt_len,
         concurrency,
@@ -139,6 +148,17 @@ pub struct ReadPlan<R, Fut, S, T, F> {
     lanes: Vec<Lane<Fut, S, T>>,
     /// Lanes before it are finished (only in range order: a merge never finishes lanes in order).
     first: usize,
+    /// Merging: the lanes whose next row must be read before the next row is known.
+    to_fill: Vec<usize>,
+    /// Merging: a tournament (loser) tree over the lanes, built once every lane holds a row or is
+    /// done: `tree[0]` is the lane with the next row, `tree[i]` the loser at node `i`. Replacing
+    /// the winner's row takes one comparison a level.
+    tree: Vec<usize>,
+    /// Merging: per lane, the first 8 bytes of its row's key after the salt, big-endian and
+    /// zero-padded, so most comparisons are of two integers.
+    orders: Vec<u64>,
+    /// Merging: the winner's row was returned; its next row is read before anything else.
+    winner_taken: bool,
     /// Rows are merged across lanes by the key after the salt; otherwise lanes are in key order.
     merged: bool,
     salt_len: usize,
@@ -238,62 +258,179 @@ where
         if this.failed {
             return Poll::Ready(None);
         }
+        let next = if this.merged {
+            this.poll_merged(cx)
+        } else {
+            this.poll_in_order(cx)
+        };
+        if let Poll::Ready(Some(Err(_))) = next {
+            this.failed = true;
+        }
+        next
+    }
+}
+
+impl<R, Fut, S, T, E, F> ReadPlan<R, Fut, S, T, F>
+where
+    R: FnMut(KeyRange) -> Fut,
+    Fut: Future<Output = Result<S, E>>,
+    S: Stream<Item = Result<T, E>>,
+    F: Fn(&T) -> &[u8],
+{
+    /// Lanes in key order: the next row is the first unfinished lane's; the lanes after it, up
+    /// to the limit, read ahead.
+    fn poll_in_order(&mut self, cx: &mut Context<'_>) -> Poll<Option<Result<T, E>>> {
         loop {
-            while this.lanes.get(this.first).is_some_and(Lane::done) {
-                this.first += 1;
+            while self.lanes.get(self.first).is_some_and(Lane::done) {
+                self.first += 1;
             }
-            if this.first == this.lanes.len() {
+            if self.first == self.lanes.len() {
                 return Poll::Ready(None);
             }
-            // The open lanes: the first `concurrency` unfinished ones (all of them when merging).
-            let end = this.lanes.len().min(this.first + this.concurrency);
-            let mut waiting = false;
-            for (i, lane) in this.lanes[this.first..end].iter_mut().enumerate() {
-                match lane.poll_row(&mut this.reader, cx) {
+            let end = self.lanes.len().min(self.first + self.concurrency);
+            let mut first_waits = false;
+            for (i, lane) in self.lanes[self.first..end].iter_mut().enumerate() {
+                match lane.poll_row(&mut self.reader, cx) {
                     Step::Ready => {}
-                    // In range order only the first lane holds the next row; the others read
-                    // ahead.
-                    Step::Pending => waiting |= this.merged || i == 0,
-                    Step::Failed(e) => {
-                        this.failed = true;
-                        return Poll::Ready(Some(Err(e)));
-                    }
+                    Step::Pending => first_waits |= i == 0,
+                    Step::Failed(e) => return Poll::Ready(Some(Err(e))),
                 }
             }
-            if waiting {
+            if first_waits {
                 return Poll::Pending;
             }
-            // The first lane finished in this poll: the next one holds the next row.
-            if !this.merged && this.lanes[this.first].done() {
-                continue;
+            // The first lane holds a row, or finished in this poll and the next one is first.
+            if let Some(row) = self.lanes[self.first].head.take() {
+                return Poll::Ready(Some(Ok(row)));
             }
-            break;
         }
-        let (salt_len, key_of) = (this.salt_len, &this.key_of);
-        let next = if this.merged {
-            // The smallest key after the salt; on a tie, the earlier bucket.
-            let mut best: Option<(usize, &T)> = None;
-            for (i, lane) in this.lanes.iter().enumerate() {
-                if let Some(row) = &lane.head {
-                    let earlier =
-                        |b: &T| after_salt(key_of(row), salt_len) < after_salt(key_of(b), salt_len);
-                    if best.map_or(true, |(_, b)| earlier(b)) {
-                        best = Some((i, row));
+    }
+
+    /// Lanes merged: every lane must hold its next row (or be done) before the smallest is known.
+    fn poll_merged(&mut self, cx: &mut Context<'_>) -> Poll<Option<Result<T, E>>> {
+        if !self.to_fill.is_empty() {
+            let mut i = 0;
+            while i < self.to_fill.len() {
+                let lane = self.to_fill[i];
+                match self.lanes[lane].poll_row(&mut self.reader, cx) {
+                    Step::Ready => {
+                        self.to_fill.swap_remove(i);
+                        self.set_order(lane);
                     }
+                    Step::Pending => i += 1,
+                    Step::Failed(e) => return Poll::Ready(Some(Err(e))),
                 }
             }
-            best.map(|(i, _)| i)
-        } else {
-            Some(this.first)
-        };
-        match next.and_then(|i| this.lanes[i].head.take()) {
-            Some(row) => Poll::Ready(Some(Ok(row))),
+            if !self.to_fill.is_empty() {
+                return Poll::Pending;
+            }
+            self.build();
+        }
+        if self.lanes.is_empty() {
+            return Poll::Ready(None);
+        }
+        let winner = self.tree[0];
+        if self.winner_taken {
+            match self.lanes[winner].poll_row(&mut self.reader, cx) {
+                Step::Ready => {
+                    self.winner_taken = false;
+                    self.set_order(winner);
+                    self.replay(winner);
+                }
+                Step::Pending => return Poll::Pending,
+                Step::Failed(e) => return Poll::Ready(Some(Err(e))),
+            }
+        }
+        let winner = self.tree[0];
+        match self.lanes[winner].head.take() {
+            Some(row) => {
+                self.winner_taken = true;
+                Poll::Ready(Some(Ok(row)))
+            }
+            // The best lane is done: every lane is.
             None => Poll::Ready(None),
         }
+    }
+
+    /// Caches the order of the lane's row.
+    fn set_order(&mut self, lane: usize) {
+        self.orders[lane] = match &self.lanes[lane].head {
+            Some(row) => leading_u64(after_salt((self.key_of)(row), self.salt_len)),
+            // Done: after every row (a row whose first 8 bytes are all FF ties, and `before`
+            // looks further).
+            None => u64::MAX,
+        };
+    }
+
+    /// Whether lane `a`'s row comes before lane `b`'s: the smaller key after the salt, on a tie
+    /// the earlier bucket; a lane that is done comes after every row.
+    fn before(&self, a: usize, b: usize) -> bool {
+        let (oa, ob) = (self.orders[a], self.orders[b]);
+        if oa != ob {
+            // The first differing byte is among the first 8 (or one key ends there): it decides.
+            return oa < ob;
+        }
+        let (ra, rb) = match (&self.lanes[a].head, &self.lanes[b].head) {
+            (Some(ra), Some(rb)) => (ra, rb),
+            (Some(_), None) => return true,
+            (None, Some(_)) => return false,
+            (None, None) => return a < b,
+        };
+        let (ka, kb) = ((self.key_of)(ra), (self.key_of)(rb));
+        (after_salt(ka, self.salt_len), a) < (after_salt(kb, self.salt_len), b)
+    }
+
+    /// The tree over the lanes' first rows. Leaves past the last lane repeat the last lane: a
+    /// done lane never wins over a row, and a tie goes to the lower index.
+    fn build(&mut self) {
+        let lanes = self.lanes.len().max(1);
+        let width = lanes.next_power_of_two();
+        self.tree = alloc::vec![0; width];
+        let mut winners: Vec<usize> = (0..width).map(|i| i.min(lanes - 1)).collect();
+        let mut width_at = width;
+        // Each level: node `n` (in `width_at / 2 .. width_at`) plays its two children.
+        while width_at > 1 {
+            let half = width_at / 2;
+            let mut next = Vec::with_capacity(half);
+            for pair in 0..half {
+                let (a, b) = (winners[2 * pair], winners[2 * pair + 1]);
+                let (win, lose) = if self.before(b, a) { (b, a) } else { (a, b) };
+                self.tree[half + pair] = lose;
+                next.push(win);
+            }
+            winners = next;
+            width_at = half;
+        }
+        self.tree[0] = winners[0];
+    }
+
+    /// Plays the lane that just won (its row replaced, or it is done) up from its leaf.
+    fn replay(&mut self, lane: usize) {
+        let width = self.tree.len();
+        let mut candidate = lane;
+        let mut node = (width + lane) / 2;
+        while node >= 1 {
+            let loser = self.tree[node];
+            if self.before(loser, candidate) {
+                self.tree[node] = candidate;
+                candidate = loser;
+            }
+            node /= 2;
+        }
+        self.tree[0] = candidate;
     }
 }
 
 /// A key without its first `salt_len` bytes.
 fn after_salt(key: &[u8], salt_len: usize) -> &[u8] {
     key.get(salt_len..).unwrap_or_default()
+}
+
+/// The first 8 bytes of `key` as a big-endian integer, zero-padded: integers in the order of
+/// the keys wherever they differ within those bytes.
+fn leading_u64(key: &[u8]) -> u64 {
+    let mut head = [0u8; 8];
+    let n = key.len().min(8);
+    head[..n].copy_from_slice(&key[..n]);
+    u64::from_be_bytes(head)
 }

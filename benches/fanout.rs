@@ -1,0 +1,159 @@
+//! `rowkey::fanout`, side by side in one run:
+//!
+//! - a 16-bucket salted read through a reader whose every request waits 5 ms before its rows (a
+//!   store's round trip): all buckets at once and merged, against reading one bucket, and against
+//!   reading the 16 buckets one after another;
+//! - the merge in memory (no delay): a 16-bucket read merged back in key order, against draining
+//!   the same 16 streams one after another, unmerged.
+//!
+//! Run with `cargo bench --bench fanout --features async`.
+
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::hint::black_box;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll, Waker};
+use std::time::{Duration, Instant};
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use futures::executor::block_on;
+use futures::stream::{self, StreamExt};
+use rowkey::fanout::{read_plan, read_ranges};
+use rowkey::{KeyRange, RowKey, Scan};
+
+#[derive(RowKey)]
+struct Event {
+    #[rowkey(salt(buckets = 16))]
+    user: u32,
+    #[rowkey(desc)]
+    ts: i64,
+}
+
+type Rows = stream::Iter<std::vec::IntoIter<Result<Vec<u8>, ()>>>;
+
+/// A future ready `delay` after its first poll; a thread sleeps and wakes it (no runtime).
+struct Delay {
+    until: Option<Instant>,
+    delay: Duration,
+    waker: Arc<Mutex<Option<Waker>>>,
+}
+
+impl Future for Delay {
+    type Output = ();
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        *self.waker.lock().unwrap() = Some(cx.waker().clone());
+        match self.until {
+            Some(t) if Instant::now() >= t => Poll::Ready(()),
+            Some(_) => Poll::Pending,
+            None => {
+                self.until = Some(Instant::now() + self.delay);
+                let (delay, waker) = (self.delay, self.waker.clone());
+                std::thread::spawn(move || {
+                    std::thread::sleep(delay);
+                    if let Some(w) = waker.lock().unwrap().take() {
+                        w.wake();
+                    }
+                });
+                Poll::Pending
+            }
+        }
+    }
+}
+
+fn delay(delay: Duration) -> Delay {
+    Delay {
+        until: None,
+        delay,
+        waker: Arc::default(),
+    }
+}
+
+/// The rows of `range` in `table`, after `wait`.
+fn reader(
+    table: &BTreeMap<Vec<u8>, ()>,
+    wait: Duration,
+) -> impl FnMut(KeyRange) -> Pin<Box<dyn Future<Output = Result<Rows, ()>>>> + '_ {
+    move |range: KeyRange| {
+        let rows: Vec<Result<Vec<u8>, ()>> = table
+            .range::<[u8], _>(&range)
+            .map(|(k, _)| Ok(k.clone()))
+            .collect();
+        Box::pin(async move {
+            if !wait.is_zero() {
+                delay(wait).await;
+            }
+            Ok(stream::iter(rows))
+        })
+    }
+}
+
+/// Every range read one after another, each drained before the next is asked for.
+fn one_after_another(table: &BTreeMap<Vec<u8>, ()>, ranges: &[KeyRange], wait: Duration) -> usize {
+    let mut read = reader(table, wait);
+    block_on(async {
+        let mut n = 0;
+        for r in ranges {
+            let rows = read(r.clone()).await.unwrap();
+            n += rows.count().await;
+        }
+        n
+    })
+}
+
+fn fanout(c: &mut Criterion) {
+    let table: BTreeMap<Vec<u8>, ()> = (0..16_000u32)
+        .map(|i| {
+            let key = Event {
+                user: i % 1_000,
+                ts: i64::from(i),
+            };
+            (key.to_vec().unwrap(), ())
+        })
+        .collect();
+    let plan: Scan<Event> = Event::scan().into();
+    let ranges: Vec<KeyRange> = plan.ranges().collect();
+    assert_eq!(ranges.len(), 16);
+
+    let wait = Duration::from_millis(5);
+    let mut group = c.benchmark_group("salted read, 16 buckets, 5 ms per request");
+    group.sample_size(20);
+    group.bench_function("all buckets at once, merged (read_plan)", |b| {
+        b.iter(|| {
+            let rows = read_plan(&plan, 16, reader(&table, wait), |k: &Vec<u8>| k);
+            black_box(block_on(rows.count()))
+        })
+    });
+    group.bench_function("one bucket", |b| {
+        b.iter(|| {
+            let rows = read_ranges(
+                ranges[..1].to_vec(),
+                1,
+                1,
+                reader(&table, wait),
+                |k: &Vec<u8>| k,
+            );
+            black_box(block_on(rows.count()))
+        })
+    });
+    group.bench_function("16 buckets one after another", |b| {
+        b.iter(|| black_box(one_after_another(&table, &ranges, wait)))
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("merge in memory, 16 buckets, 16,000 rows");
+    group.bench_function("merged in key order (read_plan)", |b| {
+        b.iter(|| {
+            let rows = read_plan(&plan, 16, reader(&table, Duration::ZERO), |k: &Vec<u8>| k);
+            black_box(block_on(rows.count()))
+        })
+    });
+    group.bench_function("the same streams drained unmerged", |b| {
+        b.iter(|| black_box(one_after_another(&table, &ranges, Duration::ZERO)))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, fanout);
+criterion_main!(benches);
