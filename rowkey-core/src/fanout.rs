@@ -212,6 +212,7 @@ impl<Fut, S, T> Lane<Fut, S, T> {
     }
 
     /// Moves the lane on until it holds a row, is done, fails or must wait.
+    #[inline]
     fn poll_row<E, R>(&mut self, reader: &mut R, cx: &mut Context<'_>) -> Step<E>
     where
         R: FnMut(KeyRange) -> Fut,
@@ -353,6 +354,7 @@ where
     }
 
     /// Caches the order of the lane's row.
+    #[inline]
     fn set_order(&mut self, lane: usize) {
         self.orders[lane] = match &self.lanes[lane].head {
             Some(row) => leading_u64(after_salt((self.key_of)(row), self.salt_len)),
@@ -364,6 +366,7 @@ where
 
     /// Whether lane `a`'s row comes before lane `b`'s: the smaller key after the salt, on a tie
     /// the earlier bucket; a lane that is done comes after every row.
+    #[inline]
     fn before(&self, a: usize, b: usize) -> bool {
         let (oa, ob) = (self.orders[a], self.orders[b]);
         if oa != ob {
@@ -422,12 +425,14 @@ where
 }
 
 /// A key without its first `salt_len` bytes.
+#[inline]
 fn after_salt(key: &[u8], salt_len: usize) -> &[u8] {
     key.get(salt_len..).unwrap_or_default()
 }
 
 /// The first 8 bytes of `key` as a big-endian integer, zero-padded: integers in the order of
 /// the keys wherever they differ within those bytes.
+#[inline]
 fn leading_u64(key: &[u8]) -> u64 {
     let mut head = [0u8; 8];
     let n = key.len().min(8);
