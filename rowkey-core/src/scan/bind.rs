@@ -41,7 +41,7 @@ pub trait Bind: Sized {
     fn bind_prefix(self, prefix: &[u8], mode: FieldMode) -> Scan<Self::Key>;
 
     /// [`bind_range`](Bind::bind_range) from any `RangeBounds`.
-    #[inline(always)]
+    #[inline]
     fn bind_range_of<T: KeyField + ?Sized, R: RangeBounds<T>>(
         self,
         range: R,

@@ -204,7 +204,7 @@ impl<K: ?Sized, const N: usize> FixedScan<K, N> {
                 fields,
                 plan: Final::One(range),
             },
-            Err(NoRoom) => FixedRange::general(body.into_scan().bind_range(start, end, mode)),
+            Err(NoRoom) => FixedRange::general(general_range(body.into_scan(), start, end, mode)),
         }
     }
 
@@ -226,7 +226,7 @@ impl<K: ?Sized, const N: usize> FixedScan<K, N> {
             match range_after(alt, bodies.len, lower, upper, mode) {
                 Ok(range) => ranges.extend(range),
                 Err(NoRoom) => {
-                    return FixedRange::general(bodies.into_scan().bind_range(start, end, mode))
+                    return FixedRange::general(general_range(bodies.into_scan(), start, end, mode))
                 }
             }
         }
@@ -269,7 +269,7 @@ impl<K: ?Sized, const N: usize> Bind for FixedScan<K, N> {
                         Written::Bytes(n) => body.len += n,
                         Written::Unencodable => body.empty = true,
                         Written::NoRoom => {
-                            let scan = body.into_scan().bind_eq(value, mode);
+                            let scan = general_eq(body.into_scan(), value, mode);
                             return FixedScan {
                                 lane: Lane::General(Box::new(scan)),
                             };
@@ -280,7 +280,7 @@ impl<K: ?Sized, const N: usize> Bind for FixedScan<K, N> {
                 Lane::One(body)
             }
             Lane::Many(bodies) => bind_eq_many(bodies, value, mode),
-            Lane::General(scan) => Lane::General(Box::new(scan.bind_eq(value, mode))),
+            Lane::General(scan) => Lane::General(Box::new(general_eq(*scan, value, mode))),
         };
         FixedScan { lane }
     }
@@ -300,7 +300,7 @@ impl<K: ?Sized, const N: usize> Bind for FixedScan<K, N> {
             Lane::Many(bodies) => (bodies.layout, bodies.alts, bodies.len, bodies.fields),
             Lane::General(scan) => {
                 return FixedScan {
-                    lane: Lane::General(Box::new(scan.bind_in(values, mode))),
+                    lane: Lane::General(Box::new(general_in(*scan, values, mode))),
                 };
             }
         };
@@ -324,7 +324,7 @@ impl<K: ?Sized, const N: usize> Bind for FixedScan<K, N> {
                             len,
                             fields,
                         };
-                        let scan = bodies.into_scan::<K>().bind_in(values, mode);
+                        let scan = general_in(bodies.into_scan::<K>(), values, mode);
                         return FixedScan {
                             lane: Lane::General(Box::new(scan)),
                         };
@@ -357,7 +357,7 @@ impl<K: ?Sized, const N: usize> Bind for FixedScan<K, N> {
         match self.lane {
             Lane::One(body) => FixedScan::range_after_one(body, start, end, mode),
             Lane::Many(bodies) => FixedScan::range_after_many(bodies, start, end, mode),
-            Lane::General(scan) => FixedRange::general(scan.bind_range(start, end, mode)),
+            Lane::General(scan) => FixedRange::general(general_range(*scan, start, end, mode)),
         }
     }
 
@@ -382,7 +382,7 @@ fn bind_eq_many<K: ?Sized, T: KeyField + ?Sized, const N: usize>(
                 break;
             }
             Written::Bytes(_) | Written::NoRoom => {
-                let scan = bodies.into_scan::<K>().bind_eq(value, mode);
+                let scan = general_eq(bodies.into_scan::<K>(), value, mode);
                 return Lane::General(Box::new(scan));
             }
         }
@@ -541,4 +541,39 @@ impl<K: ?Sized, const N: usize> core::fmt::Debug for FixedRange<K, N> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         fmt_plan(f, "FixedRange", self.ranges(), self.is_exact())
     }
+}
+
+// The general planner's bindings, out of line: the lane hands a plan over to it only when its
+// arrays cannot hold a value, and inlining the general planner here would weigh down the lane's
+// own code.
+
+#[cold]
+#[inline(never)]
+fn general_eq<K: ?Sized, T: KeyField + ?Sized>(
+    scan: Scan<K>,
+    value: &T,
+    mode: FieldMode,
+) -> Scan<K> {
+    scan.bind_eq(value, mode)
+}
+
+#[cold]
+#[inline(never)]
+fn general_in<K: ?Sized, T: KeyField, I: IntoIterator<Item = T>>(
+    scan: Scan<K>,
+    values: I,
+    mode: FieldMode,
+) -> Scan<K> {
+    scan.bind_in(values, mode)
+}
+
+#[cold]
+#[inline(never)]
+fn general_range<K: ?Sized, T: KeyField + ?Sized>(
+    scan: Scan<K>,
+    start: Bound<&T>,
+    end: Bound<&T>,
+    mode: FieldMode,
+) -> Scan<K> {
+    scan.bind_range(start, end, mode)
 }
