@@ -194,6 +194,10 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+// The store adapters run on std clients.
+#[cfg(feature = "etcd")]
+extern crate std;
+
 pub use rowkey_core::{
     DecodeError, DecodeErrorKind, DecodeField, DecodeKey, DecodeSaltedKey, EncodeError,
     EncodeErrorKind, Encoding, FieldMode, FieldShape, HashPrefix, HashPrefixHasher, KeyField,
@@ -224,6 +228,8 @@ pub use rowkey_derive::RowKey;
 
 pub mod attributes;
 
+#[cfg(feature = "etcd")]
+pub mod etcd;
 #[cfg(feature = "async")]
 pub use rowkey_core::fanout;
 pub use rowkey_core::hbase;
