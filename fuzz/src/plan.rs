@@ -14,7 +14,9 @@
 //!   the predicate computed from the value and the query;
 //! - when `is_exact()`, every such key inside the ranges matches;
 //! - the builder state and the `Scan<K>` it converts `into()` give the same ranges, exactness and
-//!   matches.
+//!   matches;
+//! - the plan resumed `after` a key, and split at boundaries, keeps exactly its keys past the cut
+//!   or in each region, inside their ranges, the parts never overlapping.
 
 use std::cmp::Ordering;
 use std::fmt::Debug;
@@ -526,6 +528,57 @@ pub fn run<K: Layout>(g: &mut Gen<'_>) {
             let key = Key::<K>::read(probe);
             let matched = scan.matches(&key.bytes);
             check_key(&key, matched, &seen, &query);
+        }
+    }
+    check_cuts(g, &scan, &bytes, &seen.matches);
+}
+
+/// `after` a key and `split` at boundaries (keys of the input, or arbitrary bytes): each cut plan
+/// matches exactly the plan's keys past the cut or in its region, holds each of them in its
+/// ranges, and the parts of a split never overlap.
+fn check_cuts<K>(g: &mut Gen<'_>, scan: &Scan<K>, keys: &[Vec<u8>], matches: &[bool]) {
+    let some_key = |g: &mut Gen<'_>| match keys.len() {
+        n if n > 0 && g.below(2) == 0 => keys[g.below(n)].clone(),
+        _ => g.bytes(6),
+    };
+    let cut = some_key(g);
+    let rest = scan.after(&cut);
+    let rest_ranges: Vec<KeyRange> = rest.ranges().collect();
+    assert!(
+        rest_ranges.iter().all(|r| r.start() > cut.as_slice()),
+        "after({cut:02X?}) plans a range at or before it: {rest_ranges:?}"
+    );
+    for (k, &matched) in keys.iter().zip(matches) {
+        let want = matched && *k > cut;
+        assert_eq!(rest.matches(k), want, "after({cut:02X?}).matches({k:02X?})");
+        let held = rest_ranges.iter().any(|r| r.contains(k));
+        assert!(
+            !want || held,
+            "after({cut:02X?}) lost {k:02X?}: {rest_ranges:?}"
+        );
+    }
+    let boundaries: Vec<Vec<u8>> = (0..g.below(4)).map(|_| some_key(g)).collect();
+    let parts = scan.split(&boundaries);
+    let mut all: Vec<KeyRange> = parts.iter().flat_map(|p| p.ranges()).collect();
+    all.sort_by(|a, b| a.start().cmp(b.start()));
+    for w in all.windows(2) {
+        let apart = !w[0].stop().is_empty() && w[0].stop() <= w[1].start();
+        assert!(
+            apart,
+            "split at {boundaries:02X?}: parts overlap: {:?} {:?}",
+            w[0], w[1]
+        );
+    }
+    for (k, &matched) in keys.iter().zip(matches) {
+        let owners: Vec<&Scan<K>> = parts.iter().filter(|p| p.matches(k)).collect();
+        assert_eq!(
+            owners.len(),
+            usize::from(matched),
+            "split at {boundaries:02X?}: {k:02X?}"
+        );
+        if let Some(owner) = owners.first() {
+            let held = owner.ranges().any(|r| r.contains(k));
+            assert!(held, "split at {boundaries:02X?} lost {k:02X?}");
         }
     }
 }
