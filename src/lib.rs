@@ -195,7 +195,7 @@
 #![forbid(unsafe_code)]
 
 // The store adapters run on std clients.
-#[cfg(feature = "etcd")]
+#[cfg(any(feature = "etcd", feature = "bigtable"))]
 extern crate std;
 
 pub use rowkey_core::{
@@ -228,11 +228,14 @@ pub use rowkey_derive::RowKey;
 
 pub mod attributes;
 
+#[cfg(feature = "bigtable")]
+pub mod bigtable;
 #[cfg(feature = "etcd")]
 pub mod etcd;
 #[cfg(feature = "async")]
 pub use rowkey_core::fanout;
 pub use rowkey_core::hbase;
+pub use rowkey_core::limits;
 #[cfg(feature = "alloc")]
 pub use rowkey_core::regions;
 #[cfg(feature = "alloc")]

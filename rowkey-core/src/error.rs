@@ -59,7 +59,8 @@ pub enum EncodeErrorKind {
     },
     /// Fixed-width content may not end in the pad byte: it could not be told apart from padding.
     EndsWithPad,
-    /// The key is longer than HBase's row limit ([`crate::hbase::MAX_ROW_LENGTH`]).
+    /// The key is longer than a store's row limit: HBase's ([`crate::hbase::MAX_ROW_LENGTH`]) when
+    /// encoding, or the one a store adapter checks ([`crate::limits`]).
     RowTooLong {
         /// The encoded length.
         len: usize,

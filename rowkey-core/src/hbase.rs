@@ -19,7 +19,7 @@
 /// let err = EncodeError::new(EncodeErrorKind::RowTooLong { len: 40_000, max: MAX_ROW_LENGTH });
 /// assert!(err.to_string().contains("40000 bytes, longer than the row limit of 32767"));
 /// ```
-pub const MAX_ROW_LENGTH: usize = 32767;
+pub const MAX_ROW_LENGTH: usize = crate::limits::HBASE;
 
 #[cfg(feature = "alloc")]
 use alloc::{string::String, vec::Vec};

@@ -57,6 +57,7 @@ mod format;
 pub mod hbase;
 mod key;
 mod layout;
+pub mod limits;
 #[cfg(feature = "alloc")]
 pub mod merge;
 mod num;

@@ -1,0 +1,645 @@
+//! `rowkey::bigtable` against the Cloud Bigtable emulator (Google's `bttest`, built from Debian's
+//! `golang-google-cloud-dev` by `.ci/servers/install.sh`) on loopback, started by
+//! `.ci/servers/start.sh`. Nothing is mocked and nothing is skipped: without the emulator the tests
+//! fail and say how to get it.
+//!
+//! For each layout (salted, hash-prefixed, desc strings, salted text) a pre-split table is created
+//! (`initial_splits` of the layout's split keys), the rows are written with keys checked by
+//! `row_key`, then random scans are read with `read_rows` (every range in flight, salted buckets
+//! merged) and compared with a brute-force filter over the loaded values: no row missing, none
+//! twice, none extra, salted rows in the order of the key after the salt, others in key order. Each
+//! plan is also read as one `row_set` request, resumed with `after`, and split at the table's
+//! `SampleRowKeys` samples. A key over 4 KiB is refused before any request.
+//!
+//! 2,000 rows and 40 scans per layout; 100,000 rows and 1,000 scans with `ROWKEY_SOAK=1`.
+
+use std::collections::BTreeSet;
+use std::process::Command;
+use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::time::Duration;
+
+use bigtable_rs::bigtable::{BigTable, BigTableConnection};
+use bigtable_rs::google::bigtable::v2::mutate_rows_request::Entry;
+use bigtable_rs::google::bigtable::v2::mutation::{self, SetCell};
+use bigtable_rs::google::bigtable::v2::{MutateRowsRequest, Mutation, ReadRowsRequest};
+use futures::{StreamExt, TryStreamExt};
+use googleapis_tonic_google_bigtable_admin_v2::google::bigtable::admin::v2 as admin;
+use rowkey::bigtable::{initial_splits, read_rows, row_key, row_set, sample_split_keys};
+use rowkey::{DecodeKey, EncodeErrorKind, RowKey, Scan, SplitKeys};
+
+mod common;
+use common::{in_range, scaled, soak, Rng};
+
+const PROJECT: &str = "rowkey";
+const INSTANCE: &str = "e2e";
+const FAMILY: &str = "f";
+
+/// The emulator's address, from `.ci/servers/start.sh`; one test at a time, as they share it.
+fn emulator() -> (MutexGuard<'static, ()>, String) {
+    static LOCK: Mutex<()> = Mutex::new(());
+    let guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let root = env!("CARGO_MANIFEST_DIR");
+    let out = Command::new("bash")
+        .arg(format!("{root}/.ci/servers/start.sh"))
+        .env("ROWKEY_ETCD_DATA_PARENT", "/dev/shm")
+        .env("ROWKEY_SERVERS_DIR", format!("{root}/target/servers"))
+        .output()
+        .expect("run .ci/servers/start.sh");
+    assert!(
+        out.status.success(),
+        "the Bigtable emulator did not start. These tests need Debian's golang-go and \
+         golang-google-cloud-dev: run `.ci/servers/install.sh` (as root, or with sudo), then the \
+         tests again.\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let exports = String::from_utf8_lossy(&out.stdout);
+    let addr = exports
+        .lines()
+        .find_map(|l| l.strip_prefix("export ROWKEY_BIGTABLE_EMULATOR="))
+        .expect("start.sh names the emulator's address")
+        .to_string();
+    (guard, addr)
+}
+
+fn runtime() -> &'static tokio::runtime::Runtime {
+    static RT: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
+    RT.get_or_init(|| {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+    })
+}
+
+fn connect(addr: &str) -> BigTable {
+    BigTableConnection::new_with_emulator(
+        addr,
+        PROJECT,
+        INSTANCE,
+        false,
+        1,
+        Some(Duration::from_secs(30)),
+    )
+    .expect("connect to the emulator")
+    .client()
+}
+
+/// Creates `table` afresh (dropping an earlier one of that name), pre-split at `splits`, with one
+/// column family that keeps one version (the emulator crashes on a family without a GC rule).
+async fn create_table(addr: &str, table: &str, splits: Vec<Vec<u8>>) {
+    let channel = tonic::transport::Endpoint::from_shared(format!("http://{addr}"))
+        .unwrap()
+        .connect()
+        .await
+        .expect("connect the admin client");
+    let mut admin = admin::bigtable_table_admin_client::BigtableTableAdminClient::new(channel);
+    let parent = format!("projects/{PROJECT}/instances/{INSTANCE}");
+    let name = format!("{parent}/tables/{table}");
+    match admin.delete_table(admin::DeleteTableRequest { name }).await {
+        Ok(_) => {}
+        Err(status) if status.code() == tonic::Code::NotFound => {}
+        Err(status) => panic!("delete table {table}: {status}"),
+    }
+    let family = admin::ColumnFamily {
+        gc_rule: Some(admin::GcRule {
+            rule: Some(admin::gc_rule::Rule::MaxNumVersions(1)),
+        }),
+        ..Default::default()
+    };
+    admin
+        .create_table(admin::CreateTableRequest {
+            parent,
+            table_id: table.to_string(),
+            table: Some(admin::Table {
+                column_families: [(FAMILY.to_string(), family)].into_iter().collect(),
+                ..Default::default()
+            }),
+            initial_splits: initial_splits(splits).expect("split keys within 4 KiB"),
+        })
+        .await
+        .expect("create the table");
+}
+
+/// Writes one cell for each key, 1,000 rows a request, and checks every entry's status.
+async fn write(client: &mut BigTable, table: &str, keys: &[Vec<u8>]) {
+    for chunk in keys.chunks(1_000) {
+        let entries = chunk
+            .iter()
+            .map(|key| Entry {
+                row_key: key.clone(),
+                mutations: vec![Mutation {
+                    mutation: Some(mutation::Mutation::SetCell(SetCell {
+                        family_name: FAMILY.to_string(),
+                        column_qualifier: b"q".to_vec(),
+                        timestamp_micros: 0,
+                        value: b"v".to_vec(),
+                    })),
+                }],
+                ..Default::default()
+            })
+            .collect();
+        let request = MutateRowsRequest {
+            table_name: client.get_full_table_name(table),
+            entries,
+            ..Default::default()
+        };
+        let mut responses = client.mutate_rows(request).await.expect("mutate rows");
+        while let Some(response) = responses.message().await.expect("mutate rows response") {
+            for entry in response.entries {
+                let code = entry.status.map_or(0, |s| s.code);
+                assert_eq!(code, 0, "row {} of a write failed", entry.index);
+            }
+        }
+    }
+}
+
+/// Every row key of `table`, read as one whole-table request.
+async fn all_keys(client: &mut BigTable, table: &str) -> Vec<Vec<u8>> {
+    let request = ReadRowsRequest {
+        table_name: client.get_full_table_name(table),
+        ..Default::default()
+    };
+    let rows = client.read_rows(request).await.expect("read the table");
+    rows.into_iter().map(|(key, _)| key).collect()
+}
+
+/// `plan` read with `read_rows`: every range at once, merged, in pages of `page` rows.
+async fn read_plan<K: ?Sized + 'static>(
+    client: &BigTable,
+    table: &str,
+    plan: &Scan<K>,
+    (concurrency, page): (usize, i64),
+) -> Vec<Vec<u8>> {
+    let request = ReadRowsRequest {
+        table_name: client.get_full_table_name(table),
+        rows_limit: page,
+        ..Default::default()
+    };
+    // More rows than a table holds: a read that repeats rows ends, and fails its check.
+    let most = scaled(2_000, 100_000) + 1;
+    let rows: Vec<_> = read_rows(client, &request, plan, concurrency)
+        .expect("ranges within 4 KiB")
+        .take(most)
+        .try_collect()
+        .await
+        .expect("read the plan");
+    rows.into_iter().map(|(key, _)| key).collect()
+}
+
+/// `plan` read through its `row_set`, keeping the rows it matches: one request, or pages of
+/// 5,000 rows each resuming `after` the last key of the one before (a single read of many small
+/// rows overflows the HTTP/2 client's budget of buffered messages; see `read_rows`).
+async fn read_set<K: ?Sized>(client: &mut BigTable, table: &str, plan: &Scan<K>) -> Vec<Vec<u8>> {
+    const PAGE: usize = 5_000;
+    let mut keys = Vec::new();
+    let mut rest = plan.clone();
+    while let Some(rows) = row_set(&rest).expect("ranges within 4 KiB") {
+        let request = ReadRowsRequest {
+            table_name: client.get_full_table_name(table),
+            rows: Some(rows),
+            rows_limit: PAGE as i64,
+            ..Default::default()
+        };
+        let page = client.read_rows(request).await.expect("read the row set");
+        let full = page.len() == PAGE;
+        keys.extend(page.into_iter().map(|(key, _)| key));
+        match keys.last() {
+            Some(last) if full => rest = plan.after(last),
+            _ => break,
+        }
+    }
+    keys.retain(|key| plan.matches(key));
+    keys
+}
+
+/// A drawn query: the plan, and the predicate over values it must agree with.
+type Query<K> = (Scan<K>, Box<dyn Fn(&K) -> bool>);
+
+/// A layout under test: how to draw a value, and the `i`th query.
+struct Layout<K: 'static> {
+    name: &'static str,
+    value: fn(&mut Rng) -> K,
+    query: fn(&mut Rng, usize) -> Query<K>,
+}
+
+fn run<K: RowKey + SplitKeys + for<'k> DecodeKey<'k> + 'static>(layout: &Layout<K>, seed: u64) {
+    let (_guard, addr) = emulator();
+    let (rows, scans) = (scaled(2_000, 100_000), scaled(40, 1_000));
+    let mut rng = Rng(seed);
+    let mut values: Vec<(Vec<u8>, K)> = (0..rows)
+        .map(|_| {
+            let v = (layout.value)(&mut rng);
+            (row_key(&v).unwrap(), v)
+        })
+        .collect();
+    values.sort_by(|a, b| a.0.cmp(&b.0));
+    values.dedup_by(|a, b| a.0 == b.0);
+    let keys: Vec<Vec<u8>> = values.iter().map(|(k, _)| k.clone()).collect();
+    let name = layout.name;
+    let table = name.replace(' ', "-");
+    runtime().block_on(async {
+        create_table(&addr, &table, K::split_keys(16)).await;
+        let mut client = connect(&addr);
+        write(&mut client, &table, &keys).await;
+        assert_eq!(
+            all_keys(&mut client, &table).await,
+            keys,
+            "every row written"
+        );
+        let samples = sample_split_keys(&mut client, &table).await.unwrap();
+        println!(
+            "{name}: {} rows written, {} samples",
+            keys.len(),
+            samples.len()
+        );
+        let started = std::time::Instant::now();
+        let mut exact = 0;
+        for i in 0..scans {
+            if i % 100 == 99 {
+                println!("{name}: {} scans in {:.1?}", i + 1, started.elapsed());
+            }
+            let (plan, pred) = (layout.query)(&mut rng, i);
+            let expected: Vec<&Vec<u8>> = values
+                .iter()
+                .filter(|(_, v)| pred(v))
+                .map(|(k, _)| k)
+                .collect();
+            // 1 to 16 ranges in flight; the default pages, or pages of 1 to 100 rows for small
+            // reads (the emulator reads a whole range for every page).
+            let page = match rng.below(2) {
+                0 if expected.len() <= 1_000 => 10f64.powf(rng.below(2_000) as f64 / 1_000.0),
+                _ => 0.0,
+            } as i64;
+            let reading = (1 + rng.index(16), page);
+            let got = read_plan(&client, &table, &plan, reading).await;
+            check(name, i, "read_rows", &plan, &expected, &got);
+            // Salted rows come merged in the order of the key after the salt; others in key order.
+            let salt = plan.salt_len();
+            assert!(
+                got.windows(2).all(|w| w[0][salt..] < w[1][salt..]),
+                "{name} scan {i}: not merged in order after the salt"
+            );
+            exact += usize::from(plan.is_exact());
+
+            // Every plan is read with read_rows above; the soak run reads every fourth one of
+            // up to 20,000 rows the other ways too (the split of a plan over most of the table
+            // is thousands of requests, each of which the emulator answers by reading the range).
+            if soak() && (i % 4 != 0 || expected.len() > 20_000) {
+                continue;
+            }
+            // The same plan as one request of its row set: key order.
+            let set = read_set(&mut client, &table, &plan).await;
+            check(name, i, "row_set", &plan, &expected, &set);
+            assert!(
+                set.windows(2).all(|w| w[0] < w[1]),
+                "{name} scan {i}: order"
+            );
+
+            // Resumed after a key in the middle of what it reads (or a random key).
+            let cut = match set.get(set.len() / 2) {
+                Some(key) if rng.below(2) == 0 => key.clone(),
+                _ => keys[rng.index(keys.len())].clone(),
+            };
+            let rest = read_plan(&client, &table, &plan.after(&cut), reading).await;
+            let after: Vec<&Vec<u8>> = expected
+                .iter()
+                .copied()
+                .filter(|k| k.as_slice() > cut.as_slice())
+                .collect();
+            check(name, i, "after", &plan, &after, &rest);
+
+            // Split at the table's samples: the parts read everything once, each in its region.
+            let parts = plan.split(&samples);
+            assert_eq!(parts.len(), samples.len() + 1, "{name}: a plan per region");
+            let mut union = Vec::new();
+            for (r, part) in parts.iter().enumerate() {
+                for key in read_plan(&client, &table, part, reading).await {
+                    let lo = r.checked_sub(1).map(|p| samples[p].as_slice());
+                    assert!(
+                        lo.map_or(true, |lo| key.as_slice() >= lo)
+                            && samples.get(r).map_or(true, |hi| key < *hi),
+                        "{name} scan {i}: a row outside region {r}"
+                    );
+                    union.push(key);
+                }
+            }
+            check(name, i, "split", &plan, &expected, &union);
+        }
+        println!(
+            "{name}: {} rows, {scans} scans ({exact} exact) in {:.1?}",
+            keys.len(),
+            started.elapsed()
+        );
+    });
+}
+
+/// `got` holds exactly the `expected` rows, each once.
+fn check<K: ?Sized>(
+    name: &str,
+    i: usize,
+    how: &str,
+    plan: &Scan<K>,
+    expected: &[&Vec<u8>],
+    got: &[Vec<u8>],
+) {
+    let distinct: BTreeSet<&Vec<u8>> = got.iter().collect();
+    assert_eq!(
+        distinct.len(),
+        got.len(),
+        "{name} scan {i} ({how}): a row twice"
+    );
+    let missing: Vec<_> = expected
+        .iter()
+        .filter(|k| !distinct.contains(**k))
+        .take(3)
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "{name} scan {i} ({how}): missing {missing:02X?} of {plan:?}"
+    );
+    assert_eq!(
+        got.len(),
+        expected.len(),
+        "{name} scan {i} ({how}): extra rows"
+    );
+}
+
+#[derive(RowKey, Debug, Clone)]
+struct Salted {
+    #[rowkey(salt(buckets = 16))]
+    user: u32,
+    #[rowkey(desc)]
+    ts: i64,
+}
+
+#[test]
+fn salted_scans_read_every_row_once_merged_in_order() {
+    run(
+        &Layout {
+            name: "salted",
+            value: |rng| Salted {
+                user: rng.below(500) as u32,
+                ts: rng.below(100_000) as i64 - 50_000,
+            },
+            query: |rng, i| {
+                let user = rng.below(520) as u32;
+                let ts = rng.range(|r| r.below(110_000) as i64 - 55_000);
+                let users: Vec<u32> = (0..rng.below(5)).map(|_| rng.below(520) as u32).collect();
+                let range = rng.range(|r| r.below(520) as u32);
+                match i % 4 {
+                    0 => (
+                        Salted::scan().user(user).into(),
+                        Box::new(move |v: &Salted| v.user == user),
+                    ),
+                    1 => (
+                        Salted::scan().user(user).ts_range(ts),
+                        Box::new(move |v: &Salted| v.user == user && in_range(&v.ts, &ts)),
+                    ),
+                    2 => (
+                        Salted::scan().user_in(users.clone()).into(),
+                        Box::new(move |v: &Salted| users.contains(&v.user)),
+                    ),
+                    _ => (
+                        Salted::scan().user_range(range),
+                        Box::new(move |v: &Salted| in_range(&v.user, &range)),
+                    ),
+                }
+            },
+        },
+        31,
+    );
+}
+
+#[derive(RowKey, Debug, Clone)]
+struct Hashed {
+    #[rowkey(hash_prefix(len = 2))]
+    device: u16,
+    seq: u32,
+}
+
+#[test]
+fn hash_prefixed_scans_read_every_row_once() {
+    run(
+        &Layout {
+            name: "hashed",
+            value: |rng| Hashed {
+                device: rng.below(400) as u16,
+                seq: rng.below(5_000) as u32,
+            },
+            query: |rng, i| {
+                let device = rng.below(420) as u16;
+                let seqs = rng.range(|r| r.below(5_200) as u32);
+                let devices = rng.range(|r| r.below(420) as u16);
+                // Every tenth plan reads the whole table (every fiftieth in the soak run).
+                let whole_table = i % if soak() { 50 } else { 10 } == 9;
+                match if whole_table { 9 } else { i % 9 } {
+                    0..=5 => (
+                        Hashed::scan().device(device).seq_range(seqs),
+                        Box::new(move |v: &Hashed| v.device == device && in_range(&v.seq, &seqs)),
+                    ),
+                    6..=8 => (
+                        Hashed::scan().device(device).into(),
+                        Box::new(move |v: &Hashed| v.device == device),
+                    ),
+                    // An unbound hash source: the whole table, filtered by `matches`.
+                    _ => (
+                        Hashed::scan().device_range(devices),
+                        Box::new(move |v: &Hashed| in_range(&v.device, &devices)),
+                    ),
+                }
+            },
+        },
+        32,
+    );
+}
+
+#[derive(RowKey, Debug, Clone)]
+struct Names {
+    #[rowkey(desc)]
+    region: String,
+    name: String,
+}
+
+const ALPHA: [char; 5] = ['a', 'b', '\0', 'ÿ', 'z'];
+
+#[test]
+fn desc_string_scans_read_every_row_once() {
+    run(
+        &Layout {
+            name: "desc strings",
+            value: |rng| Names {
+                region: rng.string(&ALPHA, 3),
+                name: rng.string(&ALPHA, 4),
+            },
+            query: |rng, i| {
+                let region = rng.string(&ALPHA, 3);
+                let p = rng.string(&ALPHA, 2);
+                match i % 2 {
+                    0 => (
+                        Names::scan().region(&region).into(),
+                        Box::new(move |v: &Names| v.region == region),
+                    ),
+                    _ => (
+                        Names::scan().region_prefix(&p),
+                        Box::new(move |v: &Names| v.region.starts_with(&p)),
+                    ),
+                }
+            },
+        },
+        33,
+    );
+}
+
+#[derive(RowKey, Debug, Clone)]
+#[rowkey(text, delimiter = ":")]
+struct Text {
+    #[rowkey(salt(buckets = 10))]
+    host: String,
+    #[rowkey(desc)]
+    ts: u32,
+}
+
+#[test]
+fn salted_text_scans_read_every_row_once_merged_in_order() {
+    run(
+        &Layout {
+            name: "salted text",
+            value: |rng| Text {
+                host: format!("web-{}", rng.below(60)),
+                ts: rng.below(1_000_000) as u32,
+            },
+            query: |rng, i| {
+                let host = format!("web-{}", rng.below(64));
+                let ts = rng.range(|r| r.below(1_100_000) as u32);
+                let hosts = rng.range(|r| format!("web-{}", r.below(64)));
+                // Every third plan reads a range of hosts: all ten buckets merged, about a third
+                // of the table (every thirtieth in the soak run).
+                let hosts_range = i % if soak() { 30 } else { 3 } == 2;
+                match if hosts_range { 2 } else { i % 2 } {
+                    0 => (
+                        Text::scan().host(&host).ts_range(ts),
+                        Box::new(move |v: &Text| v.host == host && in_range(&v.ts, &ts)),
+                    ),
+                    1 => (
+                        Text::scan().host(&host).into(),
+                        Box::new(move |v: &Text| v.host == host),
+                    ),
+                    // Every bucket: the merge of ten lanes.
+                    _ => (
+                        Text::scan().host_range((
+                            hosts.0.as_ref().map(String::as_str),
+                            hosts.1.as_ref().map(String::as_str),
+                        )),
+                        Box::new(move |v: &Text| in_range(&v.host, &hosts)),
+                    ),
+                }
+            },
+        },
+        34,
+    );
+}
+
+#[derive(RowKey, Debug, Clone)]
+struct Page {
+    url: String,
+}
+
+#[test]
+fn a_key_over_4_kib_is_refused_before_any_request() {
+    let (_guard, addr) = emulator();
+    let long = Page {
+        url: "u".repeat(5_000),
+    };
+    let err = row_key(&long).unwrap_err();
+    assert_eq!(
+        err.kind(),
+        EncodeErrorKind::RowTooLong {
+            len: 5_000,
+            max: rowkey::limits::BIGTABLE
+        }
+    );
+    assert!(initial_splits([vec![b's'; 4_097]]).is_err());
+    // At the limit: a 4 KiB key, and keys either side of it.
+    let edge = Page {
+        url: "u".repeat(4_096),
+    };
+    let before = Page {
+        url: "u".repeat(4_095),
+    };
+    let after = Page { url: "v".into() };
+    runtime().block_on(async {
+        create_table(&addr, "pages", Vec::new()).await;
+        let mut client = connect(&addr);
+        // The emulator itself stores keys of any length: only rowkey's check refuses this one.
+        let unchecked = long.to_vec().unwrap();
+        write(&mut client, "pages", std::slice::from_ref(&unchecked)).await;
+        assert_eq!(all_keys(&mut client, "pages").await, [unchecked]);
+
+        create_table(&addr, "pages", Vec::new()).await;
+        let keys: Vec<Vec<u8>> = [&before, &edge, &after]
+            .map(|p| row_key(p).unwrap())
+            .to_vec();
+        write(&mut client, "pages", &keys).await;
+
+        // A plan only for a key Bigtable cannot hold is refused when it is built into requests,
+        // and `read_rows` is not async: the error comes before anything is sent.
+        let plan: Scan<Page> = Page::scan().url(&long.url);
+        assert!(matches!(
+            read_rows(&client, &ReadRowsRequest::default(), &plan, 4).map(|_| ()),
+            Err(e) if e.kind() == EncodeErrorKind::RowTooLong { len: 5_000, max: 4_096 }
+        ));
+        assert!(row_set(&plan).is_err());
+        let plan = Page::scan().url_prefix(&long.url);
+        assert!(row_set(&plan).is_err());
+
+        // The 4 KiB key is read by a point plan (whose stop, the key and 00, is one byte over),
+        // and a scan resumed after it (start one byte over) reads on past it.
+        let plan: Scan<Page> = Page::scan().url(&edge.url);
+        assert_eq!(
+            read_plan(&client, "pages", &plan, (4, 0)).await,
+            [keys[1].clone()]
+        );
+        assert_eq!(
+            read_set(&mut client, "pages", &plan).await,
+            [keys[1].clone()]
+        );
+        let all: Scan<Page> = Page::scan().into();
+        let rest = all.after(&keys[1]);
+        assert_eq!(
+            read_plan(&client, "pages", &rest, (4, 1)).await,
+            [keys[2].clone()]
+        );
+        let prefix = Page::scan().url_prefix(&before.url);
+        assert_eq!(
+            read_plan(&client, "pages", &prefix, (4, 1)).await,
+            keys[..2]
+        );
+    });
+}
+
+#[test]
+fn a_plan_that_reads_nothing_sends_nothing() {
+    // An empty RowSet would read the whole table: a plan with no keys gives no RowSet, and
+    // read_rows gives no rows from a full table.
+    let (_guard, addr) = emulator();
+    runtime().block_on(async {
+        create_table(&addr, "nothing", Vec::new()).await;
+        let mut client = connect(&addr);
+        let keys: Vec<Vec<u8>> = (0..50u32)
+            .map(|user| row_key(&Salted { user, ts: 1 }).unwrap())
+            .collect();
+        write(&mut client, "nothing", &keys).await;
+        let plan: Scan<Salted> = Salted::scan().user(7).into();
+        let past_the_end = plan.after(&[0xFF; 20]);
+        assert!(row_set(&past_the_end).unwrap().is_none());
+        assert!(read_plan(&client, "nothing", &past_the_end, (4, 0))
+            .await
+            .is_empty());
+        assert_eq!(read_plan(&client, "nothing", &plan, (4, 0)).await.len(), 1);
+        let empty: Scan<Salted> = Salted::scan().user_in(Vec::<u32>::new()).into();
+        assert!(row_set(&empty).unwrap().is_none());
+        assert!(read_plan(&client, "nothing", &empty, (4, 0))
+            .await
+            .is_empty());
+    });
+}
