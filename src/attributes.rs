@@ -151,6 +151,39 @@
 //! # Ok::<(), rowkey::EncodeError>(())
 //! ```
 //!
+//! ## `max_len = N`
+//!
+//! The longest key the store takes (`RowKey::ROW_LIMIT`; HBase's 32767 when not given;
+//! [`rowkey::limits`](crate::limits) names other stores' limits). A longer key is
+//! `EncodeErrorKind::RowTooLong { len, max: N }` when it is written, and a fixed layout longer than
+//! `N` does not compile (the error is on `N`). Plans are not limited: a scan may name values no
+//! stored key can hold, and it finds none.
+//!
+//! ```
+//! use rowkey::{limits, EncodeErrorKind, RowKey};
+//!
+//! #[derive(RowKey)]
+//! #[rowkey(max_len = 1024)] // limits::DYNAMODB_SORT_KEY
+//! struct SortKey {
+//!     tenant: u32,
+//!     path: String,
+//! }
+//!
+//! assert_eq!(SortKey::ROW_LIMIT, limits::DYNAMODB_SORT_KEY);
+//! let long = SortKey { tenant: 7, path: "p".repeat(1_021) };
+//! let err = long.to_vec().unwrap_err();
+//! assert_eq!(err.kind(), EncodeErrorKind::RowTooLong { len: 1_025, max: 1_024 });
+//! ```
+//!
+//! ```compile_fail
+//! #[derive(rowkey::RowKey)]
+//! #[rowkey(max_len = 12)] // error: this layout's keys are 16 bytes, longer than its `max_len` of 12
+//! struct Pair {
+//!     id: u64,
+//!     ts: i64,
+//! }
+//! ```
+//!
 //! ## `crate = "path"`
 //!
 //! Where the `rowkey` crate is, for crates that re-export it and derive through the re-export.
@@ -171,8 +204,8 @@
 //! # On a fieldless enum
 //!
 //! Only `crate = "path"`. An enum is one field of the keys that hold it: their struct chooses the
-//! format and the prefix, so `salt`, `text` and `delimiter` on an enum are compile errors on that
-//! token, and so is `#[rowkey(...)]` on a variant.
+//! format and the prefix, so `salt`, `text`, `delimiter` and `max_len` on an enum are compile
+//! errors on that token, and so is `#[rowkey(...)]` on a variant.
 //!
 //! ```compile_fail
 //! #[derive(rowkey::RowKey)]

@@ -127,6 +127,40 @@ fn key_longer_than_the_hbase_row_limit_is_refused() {
     );
 }
 
+/// A sort key of DynamoDB's limit: `max_len` sets the row limit of the layout.
+#[derive(RowKey, Debug, PartialEq)]
+#[rowkey(max_len = 1024)]
+struct SortKey {
+    tenant: u32,
+    path: String,
+}
+
+#[test]
+fn key_longer_than_its_max_len_is_refused() {
+    assert_eq!(SortKey::ROW_LIMIT, rowkey::limits::DYNAMODB_SORT_KEY);
+    assert_eq!(Event::ROW_LIMIT, rowkey::limits::HBASE);
+    // The tenant's 4 bytes and the path to the end of the key: 1,020 bytes of path fit.
+    for (path_len, fits) in [(1_019, true), (1_020, true), (1_021, false), (5_000, false)] {
+        let key = SortKey {
+            tenant: 7,
+            path: "p".repeat(path_len),
+        };
+        let mut buf = vec![0u8; 8_000];
+        let (vec, into) = (key.to_vec(), key.encode_into(&mut buf));
+        if fits {
+            assert_eq!(vec.unwrap().len(), 4 + path_len);
+            assert_eq!(into.unwrap(), 4 + path_len);
+        } else {
+            let too_long = EncodeErrorKind::RowTooLong {
+                len: 4 + path_len,
+                max: 1_024,
+            };
+            assert_eq!(vec.unwrap_err().kind(), too_long);
+            assert_eq!(into.unwrap_err().kind(), too_long);
+        }
+    }
+}
+
 fn decode_err(bytes: &[u8]) -> rowkey::DecodeError {
     Event::decode(bytes).unwrap_err()
 }

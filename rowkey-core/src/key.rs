@@ -61,6 +61,18 @@ pub trait RowKey {
     /// ```
     const MAX_LEN: Option<usize>;
 
+    /// The longest key [`encode_into`](RowKey::encode_into) writes: a longer one is
+    /// [`EncodeErrorKind::RowTooLong`](crate::EncodeErrorKind::RowTooLong). HBase's 32767 unless
+    /// the struct says `#[rowkey(max_len = N)]` (see [`limits`](crate::limits) for other stores);
+    /// a fixed layout longer than it does not compile.
+    ///
+    /// ```
+    /// # use rowkey_core::doc_support::Host;
+    /// # use rowkey_core::{limits, RowKey};
+    /// assert_eq!(Host::ROW_LIMIT, limits::HBASE);
+    /// ```
+    const ROW_LIMIT: usize = crate::limits::HBASE;
+
     /// The prefix component: a salt byte, an MD5 prefix, or none.
     ///
     /// ```

@@ -5,7 +5,6 @@
 
 use crate::codec::{out_prefix, take};
 use crate::error::{DecodeErrorKind, EncodeErrorKind};
-use crate::hbase::MAX_ROW_LENGTH;
 use crate::prefix::{HashPrefixHasher, SaltHasher};
 
 pub use crate::encoding::Encoding;
@@ -183,8 +182,8 @@ pub fn encode_key_in<K: RowKey + KeyField + ?Sized>(
         Ok(n) => n,
         Err(e) => return Err(locate_encode_error(e, key, available, name)),
     };
-    if n > MAX_ROW_LENGTH {
-        return Err(row_too_long(n, name));
+    if n > K::ROW_LIMIT {
+        return Err(row_too_long(n, K::ROW_LIMIT, name));
     }
     Ok(n)
 }
@@ -210,12 +209,8 @@ fn locate_encode_error<K: RowKey + ?Sized>(
 }
 
 #[cold]
-fn row_too_long(len: usize, name: &'static str) -> EncodeError {
-    EncodeError::new(EncodeErrorKind::RowTooLong {
-        len,
-        max: MAX_ROW_LENGTH,
-    })
-    .in_key(name)
+fn row_too_long(len: usize, max: usize, name: &'static str) -> EncodeError {
+    EncodeError::new(EncodeErrorKind::RowTooLong { len, max }).in_key(name)
 }
 
 /// `DecodeKey::decode` of a derived key: the key is its own field, and must use every byte.
@@ -289,10 +284,10 @@ pub const fn shape<T: KeyField + ?Sized>() -> FieldShape {
     T::SHAPE
 }
 
-/// Whether a fixed length is within HBase's row limit.
-pub const fn within_row_limit(fixed: Option<usize>) -> bool {
+/// Whether a fixed length is within the layout's row limit.
+pub const fn within_row_limit(fixed: Option<usize>, limit: usize) -> bool {
     match fixed {
-        Some(n) => n <= MAX_ROW_LENGTH,
+        Some(n) => n <= limit,
         None => true,
     }
 }

@@ -206,6 +206,9 @@ impl<'a> Input<'a> {
                 if let Some(d) = &attrs.delimiter {
                     cx.error(d.span, "`delimiter` has no meaning on an enum: it belongs to a text layout's struct");
                 }
+                if let Some(m) = &attrs.max_len {
+                    cx.error(m.span, "`max_len` has no meaning on an enum, which is one byte of a key: put it on the struct");
+                }
                 for v in &data.variants {
                     attr::reject_attrs(cx, &v.attrs, "an enum variant");
                     if !matches!(v.fields, Fields::Unit) {

@@ -12,7 +12,7 @@ use syn::{Attribute, LitInt, LitStr, Token};
 use crate::ctxt::Ctxt;
 use crate::symbol::{
     BUCKETS, CONTAINER_KEYS, CRATE, DELIMITER, DESC, FIELD_KEYS, HASH, HASH_PREFIX,
-    HASH_PREFIX_KEYS, LEN, REVERSE, ROWKEY, SALT, SALT_KEYS, TEXT, UPPER, WIDTH,
+    HASH_PREFIX_KEYS, LEN, MAX_LEN, REVERSE, ROWKEY, SALT, SALT_KEYS, TEXT, UPPER, WIDTH,
 };
 
 /// A value with the span of the attribute token that set it.
@@ -70,6 +70,8 @@ pub struct ContainerAttrs {
     pub text: Option<Span>,
     /// `delimiter = "s"`.
     pub delimiter: Option<Spanned<String>>,
+    /// `max_len = N`: the longest key allowed.
+    pub max_len: Option<Spanned<usize>>,
 }
 
 pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
@@ -156,6 +158,26 @@ pub fn container_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
                     meta,
                     key,
                 );
+            }
+            MAX_LEN => {
+                if let Some(n) = number(cx, meta, key.as_str())? {
+                    match usize::try_from(n.value) {
+                        Ok(value @ 1..) => set_once(
+                            cx,
+                            &mut out.max_len,
+                            Spanned {
+                                value,
+                                span: n.span,
+                            },
+                            meta,
+                            key,
+                        ),
+                        _ => cx.error(
+                            n.span,
+                            "`max_len` must be at least 1: it is the longest key the store takes, as in `max_len = 4096` (rowkey::limits names the stores' limits)",
+                        ),
+                    }
+                }
             }
             _ => unknown_key(cx, meta, &key, CONTAINER_KEYS, "struct")?,
         }

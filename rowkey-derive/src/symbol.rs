@@ -11,6 +11,7 @@ pub const HASH_PREFIX: &str = "hash_prefix";
 pub const CRATE: &str = "crate";
 pub const TEXT: &str = "text";
 pub const DELIMITER: &str = "delimiter";
+pub const MAX_LEN: &str = "max_len";
 
 pub const BUCKETS: &str = "buckets";
 pub const HASH: &str = "hash";
@@ -21,7 +22,7 @@ pub const UPPER: &str = "upper";
 pub const FIELD_KEYS: &[&str] = &[WIDTH, DESC, REVERSE, SALT, HASH_PREFIX];
 
 /// Keys accepted on the struct or enum.
-pub const CONTAINER_KEYS: &[&str] = &[SALT, TEXT, DELIMITER, CRATE];
+pub const CONTAINER_KEYS: &[&str] = &[SALT, TEXT, DELIMITER, MAX_LEN, CRATE];
 
 /// Keys inside `salt(...)`.
 pub const SALT_KEYS: &[&str] = &[BUCKETS, HASH];

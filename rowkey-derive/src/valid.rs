@@ -2,7 +2,7 @@
 //! `KeyField::SHAPE` (users' own types, nested keys) are emitted as const assertions instead
 //! (see `expand::checks`).
 
-use rowkey_core::hbase::MAX_ROW_LENGTH;
+use rowkey_core::limits;
 use rowkey_core::{HashPrefix, Salt, SaltHash, TextRule};
 
 use crate::ast::{Field, Struct, TypeKind};
@@ -327,11 +327,16 @@ fn check_row_limit(cx: &Ctxt, s: &Struct) {
         .collect();
     let prefix = s.prefix_len();
     if let Some(total) = lens.map(|l| l.iter().sum::<usize>() + prefix) {
-        if total > MAX_ROW_LENGTH {
-            cx.error_spanned_by(
+        match &s.attrs.max_len {
+            Some(max) if total > max.value => cx.error(
+                max.span,
+                format!("this layout's keys are {total} bytes, longer than its `max_len` of {}", max.value),
+            ),
+            None if total > limits::HBASE => cx.error_spanned_by(
                 &s.original.ident,
-                format!("this layout's keys are {total} bytes, longer than HBase's row limit of {MAX_ROW_LENGTH}"),
-            );
+                format!("this layout's keys are {total} bytes, longer than HBase's row limit of {} (set another with `#[rowkey(max_len = N)]`)", limits::HBASE),
+            ),
+            _ => {}
         }
     }
 }

@@ -49,13 +49,27 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
             });
         }
     }
-    let limit = format!(
-        "`{ident}` keys are longer than HBase's row limit of {} bytes",
-        rowkey_core::hbase::MAX_ROW_LENGTH
-    );
-    let span = ident.span();
+    let (limit, span) = match &s.attrs.max_len {
+        Some(max) => (
+            format!("`{ident}` keys are longer than its `max_len` of {} bytes", max.value),
+            max.span,
+        ),
+        None => (
+            format!(
+                "`{ident}` keys are longer than HBase's row limit of {} bytes (set another with `#[rowkey(max_len = N)]`)",
+                rowkey_core::limits::HBASE
+            ),
+            ident.span(),
+        ),
+    };
     checks.push(quote_spanned! {span=>
-        ::core::assert!(#p::within_row_limit(<#concrete as #p::RowKey>::FIXED_LEN), #limit);
+        ::core::assert!(
+            #p::within_row_limit(
+                <#concrete as #p::RowKey>::FIXED_LEN,
+                <#concrete as #p::RowKey>::ROW_LIMIT,
+            ),
+            #limit
+        );
     });
     quote! {
         const _: () = { #(#checks)* };

@@ -8,7 +8,13 @@ use syn::DeriveInput;
 use super::generics::{decode_generics, with_bound};
 
 /// `RowKey` and `DecodeKey` for a type that implements `KeyField` and `DecodeField`.
-pub fn expand_key_traits(input: &DeriveInput, p: &TokenStream) -> TokenStream {
+pub fn expand_key_traits(
+    input: &DeriveInput,
+    row_limit: Option<usize>,
+    p: &TokenStream,
+) -> TokenStream {
+    // `max_len = N`; otherwise the trait's default, HBase's limit.
+    let row_limit = row_limit.map(|n| quote!(const ROW_LIMIT: usize = #n;));
     let ident = &input.ident;
     let key_name = crate::unraw::unraw(ident);
     let generics = with_bound(&input.generics, quote!(#p::KeyField));
@@ -54,6 +60,7 @@ pub fn expand_key_traits(input: &DeriveInput, p: &TokenStream) -> TokenStream {
             const MAX_LEN: #p::Option<usize> =
                 <Self as #p::KeyField>::SHAPE.max_len(#p::FieldMode::LAST);
             const PREFIX: #p::Prefix = <Self as #p::KeyField>::SHAPE.prefix();
+            #row_limit
 
             #[inline(always)]
             fn encoded_len(&self) -> usize {
@@ -127,7 +134,7 @@ pub fn expand_fixed(input: &DeriveInput, p: &TokenStream) -> TokenStream {
 }
 
 pub fn expand(s: &crate::ast::Struct, p: &TokenStream) -> TokenStream {
-    let traits = expand_key_traits(s.original, p);
+    let traits = expand_key_traits(s.original, s.attrs.max_len.as_ref().map(|m| m.value), p);
     let fixed = if s
         .fields
         .iter()
