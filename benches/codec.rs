@@ -375,5 +375,123 @@ fn text(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, fixed, mixed, prefixes, text);
+// ---------------------------------------------------------------- (6) 1,000 keys an iteration
+
+/// Encode and decode of 1,000 different keys an iteration, written one after another into one
+/// buffer and read back from it: what a bulk load or a scan does. A single key takes 1 to 4 ns,
+/// where the loop and the `black_box` around it weigh as much as the codec and move the ratio
+/// between runs; over 1,000 keys they do not.
+fn batches(c: &mut Criterion) {
+    const N: usize = 1_000;
+    let mut g = c.benchmark_group("(6) 1,000 keys an iteration");
+    let fixed: Vec<(u64, i64, u32)> = (0..N as u64)
+        .map(|i| {
+            (
+                i * 7_919,
+                1_700_000_000_000 + i as i64 * 1_000,
+                i as u32 % 13,
+            )
+        })
+        .collect();
+    let mut out = vec![0u8; 20 * N];
+    g.bench_function("fixed encode: hand-written", |b| {
+        b.iter(|| {
+            for (&(user, ts, kind), key) in black_box(&fixed).iter().zip(out.chunks_exact_mut(20)) {
+                hand_fixed_encode(user, ts, kind, key.try_into().unwrap());
+            }
+            black_box(&out);
+        })
+    });
+    g.bench_function("fixed encode: rowkey encode_into", |b| {
+        b.iter(|| {
+            for (&(user, ts, kind), key) in black_box(&fixed).iter().zip(out.chunks_exact_mut(20)) {
+                Fixed { user, ts, kind }.encode_into(key).unwrap();
+            }
+            black_box(&out);
+        })
+    });
+    let keys = out.clone();
+    g.bench_function("fixed decode: hand-written", |b| {
+        b.iter(|| {
+            let mut sum = 0u64;
+            for key in black_box(&keys).chunks_exact(20) {
+                let (user, ts, kind) = hand_fixed_decode(key).unwrap();
+                sum = sum.wrapping_add(user ^ ts as u64 ^ u64::from(kind));
+            }
+            black_box(sum)
+        })
+    });
+    g.bench_function("fixed decode: rowkey", |b| {
+        b.iter(|| {
+            let mut sum = 0u64;
+            for key in black_box(&keys).chunks_exact(20) {
+                let k = Fixed::decode(key).unwrap();
+                sum = sum.wrapping_add(k.user ^ k.ts as u64 ^ u64::from(k.kind));
+            }
+            black_box(sum)
+        })
+    });
+
+    let names: Vec<String> = (0..N).map(|i| format!("web-{i}.example.com")).collect();
+    let mut out = vec![0u8; 64 * N];
+    let mut ends = vec![0usize; N];
+    g.bench_function("string encode: hand-written", |b| {
+        b.iter(|| {
+            let mut at = 0;
+            for (i, name) in black_box(&names).iter().enumerate() {
+                at += hand_mixed_encode(i as u64, -(i as i64), name, &mut out[at..]).unwrap();
+                ends[i] = at;
+            }
+            black_box((&out, &ends));
+        })
+    });
+    g.bench_function("string encode: rowkey encode_into (borrowed &str)", |b| {
+        b.iter(|| {
+            let mut at = 0;
+            for (i, name) in black_box(&names).iter().enumerate() {
+                let k = MixedRef {
+                    id: i as u64,
+                    ts: -(i as i64),
+                    name,
+                };
+                at += k.encode_into(&mut out[at..]).unwrap();
+                ends[i] = at;
+            }
+            black_box((&out, &ends));
+        })
+    });
+    let keys: Vec<&[u8]> = (0..N)
+        .map(|i| &out[if i == 0 { 0 } else { ends[i - 1] }..ends[i]])
+        .collect();
+    for (i, key) in keys.iter().enumerate() {
+        assert_eq!(
+            hand_mixed_decode(key),
+            Some((i as u64, -(i as i64), names[i].as_str()))
+        );
+        assert_eq!(MixedRef::decode(key).unwrap().name, names[i]);
+    }
+    g.bench_function("string decode: hand-written (borrowed &str)", |b| {
+        b.iter(|| {
+            let mut sum = 0usize;
+            for key in black_box(&keys) {
+                let (id, _, name) = hand_mixed_decode(key).unwrap();
+                sum = sum.wrapping_add(id as usize + name.len());
+            }
+            black_box(sum)
+        })
+    });
+    g.bench_function("string decode: rowkey (borrowed &str)", |b| {
+        b.iter(|| {
+            let mut sum = 0usize;
+            for key in black_box(&keys) {
+                let k = MixedRef::decode(key).unwrap();
+                sum = sum.wrapping_add(k.id as usize + k.name.len());
+            }
+            black_box(sum)
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, fixed, mixed, prefixes, text, batches);
 criterion_main!(benches);

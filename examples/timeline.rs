@@ -1,13 +1,12 @@
-//! A per-user activity timeline on an embedded ordered store (redb), read with typed scans.
+//! A per-user activity timeline on embedded ordered stores (redb and fjall), read with typed scans.
 //!
 //! The key is a *reversed* user id (sequential ids spread over the key space instead of piling up
 //! at its end) and a *descending* timestamp (a user's newest events come first). Three reads:
 //! the latest 10 events of a user, a user's events between two times, and the events of the users
-//! in an IN list. Each is a `K::scan()` turned into redb range scans.
+//! in an IN list. Each is a `K::scan()` whose ranges go to redb and to fjall as they are (a
+//! `KeyRange`'s `bounds()`); both stores return the same rows.
 //!
 //! Run with `cargo run --example timeline`.
-
-use std::ops::Bound;
 
 use redb::backends::InMemoryBackend;
 use redb::{Database, TableDefinition};
@@ -38,30 +37,57 @@ const TABLE: TableDefinition<&[u8], u32> = TableDefinition::new("activity");
 const T0: i64 = 1_700_000_000_000;
 const HOUR: i64 = 3_600_000;
 
-/// Runs `plan` against the table: one redb range per planned range, in order.
-fn run(
-    db: &Database,
-    plan: &Scan<Activity>,
-    limit: usize,
-) -> Result<Vec<Activity>, Box<dyn std::error::Error>> {
+/// The first `limit` keys of `plan` in redb: each range's `bounds()` is a redb range.
+fn redb_keys(db: &Database, plan: &Scan<Activity>, limit: usize) -> Result<Vec<Vec<u8>>, Error> {
     let tx = db.begin_read()?;
     let table = tx.open_table(TABLE)?;
-    let mut rows = Vec::new();
+    let mut keys = Vec::new();
     for range in plan.ranges() {
-        let stop = if range.stop().is_empty() {
-            Bound::Unbounded
-        } else {
-            Bound::Excluded(range.stop())
-        };
-        for entry in table.range::<&[u8]>((Bound::Included(range.start()), stop))? {
-            let (key, _) = entry?;
-            rows.push(Activity::decode(key.value())?);
-            if rows.len() == limit {
-                return Ok(rows);
+        for entry in table.range::<&[u8]>(range.bounds())? {
+            keys.push(entry?.0.value().to_vec());
+            if keys.len() == limit {
+                return Ok(keys);
             }
         }
     }
-    Ok(rows)
+    Ok(keys)
+}
+
+/// The same from fjall: `bounds()` again, with the key type named (`&[u8]`).
+fn fjall_keys(
+    events: &fjall::Keyspace,
+    plan: &Scan<Activity>,
+    limit: usize,
+) -> Result<Vec<Vec<u8>>, Error> {
+    let mut keys = Vec::new();
+    for range in plan.ranges() {
+        for row in events.range::<&[u8], _>(range.bounds()) {
+            keys.push(row.key()?.to_vec());
+            if keys.len() == limit {
+                return Ok(keys);
+            }
+        }
+    }
+    Ok(keys)
+}
+
+/// Runs `plan` against both stores, which must agree, and decodes the rows.
+fn run(stores: &Stores, plan: &Scan<Activity>, limit: usize) -> Result<Vec<Activity>, Error> {
+    let keys = redb_keys(&stores.redb, plan, limit)?;
+    assert_eq!(
+        keys,
+        fjall_keys(&stores.fjall, plan, limit)?,
+        "redb and fjall agree"
+    );
+    let rows = keys.iter().map(|k| Activity::decode(k));
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+type Error = Box<dyn std::error::Error>;
+
+struct Stores {
+    redb: Database,
+    fjall: fjall::Keyspace,
 }
 
 fn show(title: &str, plan: &Scan<Activity>, rows: &[Activity]) {
@@ -86,8 +112,11 @@ fn show(title: &str, plan: &Scan<Activity>, rows: &[Activity]) {
     }
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let db = Database::builder().create_with_backend(InMemoryBackend::new())?;
+fn main() -> Result<(), Error> {
+    let redb = Database::builder().create_with_backend(InMemoryBackend::new())?;
+    let dir = std::env::temp_dir().join(format!("rowkey-timeline-{}", std::process::id()));
+    let fjall_db = fjall::Database::builder(&dir).temporary(true).open()?;
+    let fjall = fjall_db.keyspace("activity", fjall::KeyspaceCreateOptions::default)?;
 
     // 60,000 events: 300 users, each active at pseudo-random times over 10 days.
     let actions = [
@@ -104,7 +133,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         x ^= x << 17;
         x
     };
-    let tx = db.begin_write()?;
+    let tx = redb.begin_write()?;
+    let mut batch = fjall_db.batch();
     {
         let mut table = tx.open_table(TABLE)?;
         for i in 0..60_000u32 {
@@ -114,11 +144,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 action: actions[(next() % 5) as usize],
                 page: format!("/post/{}", next() % 1_000),
             };
-            table.insert(event.to_vec()?.as_slice(), i)?;
+            let key = event.to_vec()?;
+            table.insert(key.as_slice(), i)?;
+            batch.insert(&fjall, key, i.to_be_bytes());
         }
     }
     tx.commit()?;
-    println!("Loaded 60,000 events of 300 users into redb.");
+    batch.commit()?;
+    println!("Loaded 60,000 events of 300 users into redb and fjall.");
+    let db = Stores { redb, fjall };
 
     // 1. The latest 10 events of user 42: the first rows of the user's one range.
     let latest = Activity::scan().user_id(42);

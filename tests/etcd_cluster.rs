@@ -21,7 +21,10 @@ use rowkey::etcd::{range_request, read_page};
 use rowkey::{DecodeKey, RowKey, Scan};
 
 mod common;
-use common::{in_range, scaled, Rng};
+#[path = "common/layouts.rs"]
+mod layouts;
+use common::{scaled, Rng};
+use layouts::{Layout, Salted, HASHED, NAMES, SALTED, TEXT};
 
 /// The cluster's client endpoints, from `.ci/servers/start.sh`.
 struct Cluster {
@@ -121,16 +124,6 @@ async fn read_all<K: ?Sized>(kv: &mut KvClient, plan: &Scan<K>, page: i64) -> Ve
     rows
 }
 
-/// A drawn query: the plan, and the predicate over values it must agree with.
-type Query<K> = (Scan<K>, Box<dyn Fn(&K) -> bool>);
-
-/// A layout under test: how to draw a value, and the `i`th query.
-struct Layout<K: 'static> {
-    name: &'static str,
-    value: fn(&mut Rng) -> K,
-    query: fn(&mut Rng, usize) -> Query<K>,
-}
-
 fn run<K: RowKey + for<'k> DecodeKey<'k>>(layout: &Layout<K>, seed: u64) {
     let (_guard, cluster) = cluster();
     let (rows, scans) = (scaled(2_000, 100_000), scaled(40, 1_000));
@@ -194,166 +187,24 @@ fn run<K: RowKey + for<'k> DecodeKey<'k>>(layout: &Layout<K>, seed: u64) {
     });
 }
 
-#[derive(RowKey, Debug, Clone)]
-struct Salted {
-    #[rowkey(salt(buckets = 8))]
-    user: u32,
-    #[rowkey(desc)]
-    ts: i64,
-}
-
 #[test]
 fn salted_scans_read_every_row_once_page_by_page() {
-    run(
-        &Layout {
-            name: "salted",
-            value: |rng| Salted {
-                user: rng.below(500) as u32,
-                ts: rng.below(100_000) as i64 - 50_000,
-            },
-            query: |rng, i| {
-                let user = rng.below(520) as u32;
-                let ts = rng.range(|r| r.below(110_000) as i64 - 55_000);
-                let users: Vec<u32> = (0..rng.below(5)).map(|_| rng.below(520) as u32).collect();
-                let range = rng.range(|r| r.below(520) as u32);
-                match i % 4 {
-                    0 => (
-                        Salted::scan().user(user).into(),
-                        Box::new(move |v: &Salted| v.user == user),
-                    ),
-                    1 => (
-                        Salted::scan().user(user).ts_range(ts),
-                        Box::new(move |v: &Salted| v.user == user && in_range(&v.ts, &ts)),
-                    ),
-                    2 => (
-                        Salted::scan().user_in(users.clone()).into(),
-                        Box::new(move |v: &Salted| users.contains(&v.user)),
-                    ),
-                    _ => (
-                        Salted::scan().user_range(range),
-                        Box::new(move |v: &Salted| in_range(&v.user, &range)),
-                    ),
-                }
-            },
-        },
-        21,
-    );
-}
-
-#[derive(RowKey, Debug, Clone)]
-struct Hashed {
-    #[rowkey(hash_prefix(len = 2))]
-    device: u16,
-    seq: u32,
+    run(&SALTED, 21);
 }
 
 #[test]
 fn hash_prefixed_scans_read_every_row_once_page_by_page() {
-    run(
-        &Layout {
-            name: "hashed",
-            value: |rng| Hashed {
-                device: rng.below(400) as u16,
-                seq: rng.below(5_000) as u32,
-            },
-            query: |rng, i| {
-                let device = rng.below(420) as u16;
-                let seqs = rng.range(|r| r.below(5_200) as u32);
-                let devices = rng.range(|r| r.below(420) as u16);
-                // Every tenth plan reads the whole table (an unbound hash source).
-                match i % 10 {
-                    0..=5 => (
-                        Hashed::scan().device(device).seq_range(seqs),
-                        Box::new(move |v: &Hashed| v.device == device && in_range(&v.seq, &seqs)),
-                    ),
-                    6..=8 => (
-                        Hashed::scan().device(device).into(),
-                        Box::new(move |v: &Hashed| v.device == device),
-                    ),
-                    // An unbound hash source: the whole table, filtered by `matches`.
-                    _ => (
-                        Hashed::scan().device_range(devices),
-                        Box::new(move |v: &Hashed| in_range(&v.device, &devices)),
-                    ),
-                }
-            },
-        },
-        22,
-    );
+    run(&HASHED, 22);
 }
-
-#[derive(RowKey, Debug, Clone)]
-struct Names {
-    #[rowkey(desc)]
-    region: String,
-    name: String,
-}
-
-const ALPHA: [char; 5] = ['a', 'b', '\0', 'ÿ', 'z'];
 
 #[test]
 fn desc_string_scans_read_every_row_once_page_by_page() {
-    run(
-        &Layout {
-            name: "desc strings",
-            value: |rng| Names {
-                region: rng.string(&ALPHA, 3),
-                name: rng.string(&ALPHA, 4),
-            },
-            query: |rng, i| {
-                let region = rng.string(&ALPHA, 3);
-                let p = rng.string(&ALPHA, 2);
-                match i % 2 {
-                    0 => (
-                        Names::scan().region(&region).into(),
-                        Box::new(move |v: &Names| v.region == region),
-                    ),
-                    _ => (
-                        Names::scan().region_prefix(&p),
-                        Box::new(move |v: &Names| v.region.starts_with(&p)),
-                    ),
-                }
-            },
-        },
-        23,
-    );
-}
-
-#[derive(RowKey, Debug, Clone)]
-#[rowkey(text, delimiter = ":")]
-struct Text {
-    #[rowkey(salt(buckets = 10))]
-    host: String,
-    #[rowkey(desc)]
-    ts: u32,
+    run(&NAMES, 23);
 }
 
 #[test]
 fn salted_text_scans_read_every_row_once_page_by_page() {
-    run(
-        &Layout {
-            name: "salted text",
-            value: |rng| Text {
-                host: format!("web-{}", rng.below(60)),
-                ts: rng.below(1_000_000) as u32,
-            },
-            query: |rng, i| {
-                let host = format!("web-{}", rng.below(64));
-                let ts = rng.range(|r| r.below(1_100_000) as u32);
-                match i % 2 {
-                    0 => (
-                        Text::scan().host(&host).ts_range(ts),
-                        Box::new(move |v: &Text| v.host == host && in_range(&v.ts, &ts)),
-                    ),
-                    _ => (
-                        Text::scan().host(&host).into(),
-                        Box::new(move |v: &Text| v.host == host),
-                    ),
-                }
-            },
-        },
-        24,
-    );
+    run(&TEXT, 24);
 }
 
 #[test]

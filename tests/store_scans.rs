@@ -1,8 +1,9 @@
-//! Scan plans against a real ordered store. Each layout (salted, hashed, desc strings,
+//! Scan plans against real ordered stores, redb and fjall. Each layout (salted, hashed, desc strings,
 //! width/Option/nested, whole-key salt, fixed without a prefix, salted and hashed text) is
 //! described once: how to draw a value, and the kinds of query to draw. One runner loads the values
-//! into an in-memory redb database, runs random scans of each kind in turn through `ranges()` as
-//! redb range scans, and compares them with a brute-force filter over the decoded values (an
+//! into an in-memory redb database and a fjall keyspace, runs random scans of each kind in turn
+//! through `ranges()` as range scans of both stores (each `KeyRange`'s `bounds()`; the two must
+//! return the same keys), and compares them with a brute-force filter over the decoded values (an
 //! independent predicate written in plain Rust): ranges are sorted and disjoint, merged when
 //! adjacent unless salted, and never span salt buckets; no expected row is ever missing; no extra
 //! or duplicate row comes back when the plan `is_exact()`; `matches()` agrees with the predicate;
@@ -75,9 +76,78 @@ fn query<K>(
     (plan.into(), Box::new(pred), label)
 }
 
-/// A loaded layout: the store, and every key with its decoded value.
+/// An ordered store a plan's ranges are read from.
+trait Store {
+    /// At most `limit` keys of `range`, in key order.
+    fn range(&self, range: &KeyRange, limit: usize) -> Vec<Vec<u8>>;
+}
+
+/// An in-memory redb table; ranges go in through their `Bound`s.
+struct Redb(Database);
+
+impl Redb {
+    fn load(keys: &[&[u8]]) -> Self {
+        let db = Database::builder().create_with_backend(InMemoryBackend::new());
+        let db = db.expect("in-memory redb");
+        let tx = db.begin_write().unwrap();
+        {
+            let mut table = tx.open_table(TABLE).unwrap();
+            for k in keys {
+                table.insert(*k, ()).unwrap();
+            }
+        }
+        tx.commit().unwrap();
+        Redb(db)
+    }
+}
+
+impl Store for Redb {
+    fn range(&self, range: &KeyRange, limit: usize) -> Vec<Vec<u8>> {
+        let tx = self.0.begin_read().unwrap();
+        let table = tx.open_table(TABLE).unwrap();
+        let rows = table.range::<&[u8]>(range.bounds()).unwrap();
+        rows.take(limit)
+            .map(|e| e.unwrap().0.value().to_vec())
+            .collect()
+    }
+}
+
+/// A fjall keyspace in a temporary directory (removed when it is dropped).
+struct Fjall {
+    rows: fjall::Keyspace,
+    _db: fjall::Database,
+}
+
+impl Fjall {
+    fn load(keys: &[&[u8]], name: &str) -> Self {
+        let dir =
+            std::env::temp_dir().join(format!("rowkey-store-scans-{}-{name}", std::process::id()));
+        let db = fjall::Database::builder(&dir).temporary(true).open();
+        let db = db.unwrap_or_else(|e| panic!("fjall at {}: {e}", dir.display()));
+        let rows = db.keyspace("rows", fjall::KeyspaceCreateOptions::default);
+        let rows = rows.expect("fjall keyspace");
+        let mut batch = db.batch();
+        for k in keys {
+            batch.insert(&rows, *k, []);
+        }
+        batch.commit().expect("fjall write");
+        Fjall { rows, _db: db }
+    }
+}
+
+impl Store for Fjall {
+    fn range(&self, range: &KeyRange, limit: usize) -> Vec<Vec<u8>> {
+        // `bounds()` is both a `RangeBounds<[u8]>` and a `RangeBounds<&[u8]>`: fjall takes keys
+        // that are `AsRef<[u8]>`, so the second.
+        (self.rows.range::<&[u8], _>(range.bounds()).take(limit))
+            .map(|row| row.key().expect("fjall read").to_vec())
+            .collect()
+    }
+}
+
+/// A loaded layout: the stores, and every key with its decoded value.
 struct Table<K> {
-    db: Database,
+    stores: [(&'static str, Box<dyn Store>); 2],
     rows: Vec<(Vec<u8>, K)>,
     salted: bool,
 }
@@ -94,7 +164,8 @@ struct Stats {
 fn run<K: RowKey + for<'k> DecodeKey<'k> + Debug>(layout: &Layout<K>) {
     let (keys, scans) = (scaled(10_000, 100_000), scaled(200, 1_000));
     let (name, mut rng) = (layout.name, Rng(layout.seed));
-    let t = Table::load((0..keys).map(|_| (layout.value)(&mut rng)), layout.salted);
+    let values = (0..keys).map(|_| (layout.value)(&mut rng));
+    let t = Table::load(values, layout.salted, name);
     let mut stats = Stats::default();
     for i in 0..scans {
         let (plan, pred, label) = layout.queries[i % layout.queries.len()](&mut rng, &t.rows);
@@ -115,58 +186,60 @@ fn run<K: RowKey + for<'k> DecodeKey<'k> + Debug>(layout: &Layout<K>) {
 }
 
 impl<K: RowKey + for<'k> DecodeKey<'k>> Table<K> {
-    /// The values in a fresh store (duplicate keys dropped).
-    fn load(values: impl Iterator<Item = K>, salted: bool) -> Self {
-        let db = Database::builder().create_with_backend(InMemoryBackend::new());
-        let db = db.expect("in-memory redb");
+    /// The values in fresh stores (duplicate keys dropped).
+    fn load(values: impl Iterator<Item = K>, salted: bool, name: &str) -> Self {
         let mut rows: Vec<_> = values.map(|v| (v.to_vec().expect("encode"), v)).collect();
         rows.sort_by(|a, b| a.0.cmp(&b.0));
         rows.dedup_by(|a, b| a.0 == b.0);
-        let tx = db.begin_write().unwrap();
-        {
-            let mut table = tx.open_table(TABLE).unwrap();
-            for (k, _) in &rows {
-                table.insert(k.as_slice(), ()).unwrap();
-            }
-        }
-        tx.commit().unwrap();
+        let keys: Vec<&[u8]> = rows.iter().map(|(k, _)| k.as_slice()).collect();
+        let stores: [(&'static str, Box<dyn Store>); 2] = [
+            ("redb", Box::new(Redb::load(&keys))),
+            ("fjall", Box::new(Fjall::load(&keys, name))),
+        ];
         for (k, _) in rows.iter().take(100) {
             assert_eq!(&K::decode(k).unwrap().to_vec().unwrap(), k);
         }
-        Table { db, rows, salted }
+        Table {
+            stores,
+            rows,
+            salted,
+        }
     }
 
-    /// The keys the store returns for each range, range by range.
-    fn scan(&self, ranges: &[KeyRange]) -> Vec<Vec<Vec<u8>>> {
-        let tx = self.db.begin_read().unwrap();
-        let table = tx.open_table(TABLE).unwrap();
-        let read = |r: &KeyRange| {
-            let stop = match r.stop() {
-                [] => Bound::Unbounded,
-                stop => Bound::Excluded(stop),
-            };
-            let keys = table.range::<&[u8]>((Bound::Included(r.start()), stop));
-            keys.unwrap()
-                .map(|e| e.unwrap().0.value().to_vec())
-                .collect()
-        };
-        ranges.iter().map(read).collect()
-    }
-
-    /// The first `n` keys the store returns for the ranges, read no further.
-    fn first(&self, ranges: &[KeyRange], n: usize) -> Vec<Vec<u8>> {
-        let tx = self.db.begin_read().unwrap();
-        let table = tx.open_table(TABLE).unwrap();
-        let mut keys = Vec::new();
-        for r in ranges {
-            let rows = table.range::<&[u8]>(r.bounds()).unwrap();
-            let left = n - keys.len();
-            keys.extend(rows.take(left).map(|e| e.unwrap().0.value().to_vec()));
-            if keys.len() == n {
-                break;
+    /// The first `limit` keys of each range, range by range: every store must return the same.
+    fn read_ranges(&self, ranges: &[KeyRange], limit: usize) -> Vec<Vec<Vec<u8>>> {
+        let [(first_name, first), others @ ..] = &self.stores;
+        let read = |store: &dyn Store| -> Vec<Vec<Vec<u8>>> {
+            let mut left = limit;
+            let mut per_range = Vec::new();
+            for r in ranges {
+                if left == 0 {
+                    break;
+                }
+                let keys = store.range(r, left);
+                left -= keys.len();
+                per_range.push(keys);
             }
+            per_range
+        };
+        let keys = read(first.as_ref());
+        for (name, store) in others {
+            assert!(
+                read(store.as_ref()) == keys,
+                "{name} and {first_name} read other keys for {ranges:?}"
+            );
         }
         keys
+    }
+
+    /// The keys the stores return for each range, range by range.
+    fn scan(&self, ranges: &[KeyRange]) -> Vec<Vec<Vec<u8>>> {
+        self.read_ranges(ranges, usize::MAX)
+    }
+
+    /// The first `n` keys the stores return for the ranges, read no further.
+    fn first(&self, ranges: &[KeyRange], n: usize) -> Vec<Vec<u8>> {
+        self.read_ranges(ranges, n).into_iter().flatten().collect()
     }
 
     /// Runs one plan against the store and checks it against `pred` over the decoded values.

@@ -134,6 +134,7 @@ where
         tree: Vec::new(),
         orders: alloc::vec![0; lane_count],
         winner_taken: false,
+        runner_up: None,
         merged,
         salt_len,
         concurrency,
@@ -159,6 +160,8 @@ pub struct ReadPlan<R, Fut, S, T, F> {
     orders: Vec<u64>,
     /// Merging: the winner's row was returned; its next row is read before anything else.
     winner_taken: bool,
+    /// Merging: the lane that would win if the winner were done (none with a single lane).
+    runner_up: Option<usize>,
     /// Rows are merged across lanes by the key after the salt; otherwise lanes are in key order.
     merged: bool,
     salt_len: usize,
@@ -212,8 +215,31 @@ impl<Fut, S, T> Lane<Fut, S, T> {
     }
 
     /// Moves the lane on until it holds a row, is done, fails or must wait.
-    #[inline]
+    #[inline(always)]
     fn poll_row<E, R>(&mut self, reader: &mut R, cx: &mut Context<'_>) -> Step<E>
+    where
+        R: FnMut(KeyRange) -> Fut,
+        Fut: Future<Output = Result<S, E>>,
+        S: Stream<Item = Result<T, E>>,
+    {
+        // The common step, kept small enough to inline: the next row of the open range.
+        if let (None, LaneState::Reading(rows)) = (&self.head, &mut self.state) {
+            match rows.as_mut().poll_next(cx) {
+                Poll::Ready(Some(Ok(row))) => {
+                    self.head = Some(row);
+                    return Step::Ready;
+                }
+                Poll::Ready(Some(Err(e))) => return Step::Failed(e),
+                Poll::Pending => return Step::Pending,
+                Poll::Ready(None) => self.state = LaneState::Idle,
+            }
+        }
+        self.poll_row_slow(reader, cx)
+    }
+
+    /// [`Lane::poll_row`] through every state: opening ranges, ends of ranges, errors.
+    #[inline(never)]
+    fn poll_row_slow<E, R>(&mut self, reader: &mut R, cx: &mut Context<'_>) -> Step<E>
     where
         R: FnMut(KeyRange) -> Fut,
         Fut: Future<Output = Result<S, E>>,
@@ -332,11 +358,40 @@ where
         }
         let winner = self.tree[0];
         if self.winner_taken {
+            // Rows with the same salted fields share a bucket and are next to each other in the
+            // merged order, so the winner often stays first: its next row is compared with the
+            // runner-up's and handed on as it is, leaving every match in the tree as it was.
+            if let LaneState::Reading(rows) = &mut self.lanes[winner].state {
+                match rows.as_mut().poll_next(cx) {
+                    Poll::Ready(Some(Ok(row))) => {
+                        let key = after_salt((self.key_of)(&row), self.salt_len);
+                        let order = leading_u64(key);
+                        self.orders[winner] = order;
+                        if self
+                            .runner_up
+                            .map_or(true, |r| self.key_before(order, key, winner, r))
+                        {
+                            return Poll::Ready(Some(Ok(row)));
+                        }
+                        self.lanes[winner].head = Some(row);
+                        self.winner_taken = false;
+                        self.replay(winner);
+                    }
+                    Poll::Ready(Some(Err(e))) => return Poll::Ready(Some(Err(e))),
+                    Poll::Pending => return Poll::Pending,
+                    Poll::Ready(None) => self.lanes[winner].state = LaneState::Idle,
+                }
+            }
+        }
+        let winner = self.tree[0];
+        if self.winner_taken {
             match self.lanes[winner].poll_row(&mut self.reader, cx) {
                 Step::Ready => {
                     self.winner_taken = false;
                     self.set_order(winner);
-                    self.replay(winner);
+                    if self.runner_up.is_some_and(|r| !self.before(winner, r)) {
+                        self.replay(winner);
+                    }
                 }
                 Step::Pending => return Poll::Pending,
                 Step::Failed(e) => return Poll::Ready(Some(Err(e))),
@@ -366,13 +421,33 @@ where
 
     /// Whether lane `a`'s row comes before lane `b`'s: the smaller key after the salt, on a tie
     /// the earlier bucket; a lane that is done comes after every row.
-    #[inline]
+    #[inline(always)]
     fn before(&self, a: usize, b: usize) -> bool {
         let (oa, ob) = (self.orders[a], self.orders[b]);
         if oa != ob {
             // The first differing byte is among the first 8 (or one key ends there): it decides.
             return oa < ob;
         }
+        self.before_on_tie(a, b)
+    }
+
+    /// Whether a row of lane `a` whose key after the salt is `key` (`order` its leading bytes)
+    /// comes before lane `b`'s row; [`Self::before`] for a row not yet in its lane.
+    #[inline(always)]
+    fn key_before(&self, order: u64, key: &[u8], a: usize, b: usize) -> bool {
+        let other = self.orders[b];
+        if order != other {
+            return order < other;
+        }
+        match &self.lanes[b].head {
+            Some(row) => (key, a) < (after_salt((self.key_of)(row), self.salt_len), b),
+            None => true,
+        }
+    }
+
+    /// [`Self::before`] for rows whose first 8 bytes after the salt are the same.
+    #[inline(never)]
+    fn before_on_tie(&self, a: usize, b: usize) -> bool {
         let (ra, rb) = match (&self.lanes[a].head, &self.lanes[b].head) {
             (Some(ra), Some(rb)) => (ra, rb),
             (Some(_), None) => return true,
@@ -405,6 +480,22 @@ where
             width_at = half;
         }
         self.tree[0] = winners[0];
+        self.runner_up = self.best_loser_above(self.tree[0]);
+    }
+
+    /// The best of the losers on `lane`'s path to the root: when `lane` is the winner, the
+    /// runner-up (the winner beat every lane directly or through one of them).
+    fn best_loser_above(&self, lane: usize) -> Option<usize> {
+        let mut node = (self.tree.len() + lane) / 2;
+        let mut best: Option<usize> = None;
+        while node >= 1 {
+            let loser = self.tree[node];
+            if loser != lane && best.map_or(true, |b| self.before(loser, b)) {
+                best = Some(loser);
+            }
+            node /= 2;
+        }
+        best
     }
 
     /// Plays the lane that just won (its row replaced, or it is done) up from its leaf.
@@ -421,6 +512,7 @@ where
             node /= 2;
         }
         self.tree[0] = candidate;
+        self.runner_up = self.best_loser_above(candidate);
     }
 }
 
@@ -434,6 +526,9 @@ fn after_salt(key: &[u8], salt_len: usize) -> &[u8] {
 /// the keys wherever they differ within those bytes.
 #[inline]
 fn leading_u64(key: &[u8]) -> u64 {
+    if let Some(head) = key.first_chunk::<8>() {
+        return u64::from_be_bytes(*head);
+    }
     let mut head = [0u8; 8];
     let n = key.len().min(8);
     head[..n].copy_from_slice(&key[..n]);
