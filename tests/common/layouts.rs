@@ -141,7 +141,7 @@ pub struct Text {
     pub ts: u32,
 }
 
-/// A host's time range, a host, and (every third plan, every thirtieth in the soak run) a range
+/// A host's time range, a host, and (every third plan, every hundredth in the soak run) a range
 /// of hosts: all ten buckets merged, about a third of the table.
 pub const TEXT: Layout<Text> = Layout {
     name: "salted text",
@@ -153,7 +153,7 @@ pub const TEXT: Layout<Text> = Layout {
         let host = format!("web-{}", rng.below(64));
         let ts = rng.range(|r| r.below(1_100_000) as u32);
         let hosts = rng.range(|r| format!("web-{}", r.below(64)));
-        let hosts_range = i % if soak() { 30 } else { 3 } == 2;
+        let hosts_range = i % if soak() { 100 } else { 3 } == 2;
         match if hosts_range { 2 } else { i % 2 } {
             0 => (
                 Text::scan().host(&host).ts_range(ts),
