@@ -189,7 +189,28 @@
 //! not all bound scans the whole table with `is_exact()` false.
 //!
 //! To key on your own types, implement [`KeyField`] and [`DecodeField`]. With the `uuid` feature,
-//! `uuid::Uuid` is a field type (its 16 bytes).
+//! `uuid::Uuid` is a field type (its 16 bytes). [`Hashed<N>`](Hashed) puts the first N bytes of
+//! MD5 of a long value in its place (the HBase book's `[md5(hostname)][md5(event)][timestamp]`):
+//!
+//! ```
+//! use rowkey::{Hashed, RowKey};
+//!
+//! #[derive(RowKey)]
+//! struct LogData {
+//!     host: Hashed<16>,
+//!     event: Hashed<16>,
+//!     ts: u64,
+//! }
+//!
+//! let row = LogData { host: Hashed::of("myserver1.mycompany.com"), event: Hashed::of("login"), ts: 7 };
+//! let key = row.to_vec()?;
+//! assert_eq!(key.len(), 40);
+//! // `echo -n myserver1.mycompany.com | md5sum`: 158c93e0eca9fd1206753a1972c261ed
+//! assert_eq!(key[..4], [0x15, 0x8c, 0x93, 0xe0]);
+//! let plan = LogData::scan().host(Hashed::of("myserver1.mycompany.com")).event(Hashed::of("login"));
+//! assert!(plan.matches(&key) && plan.is_exact());
+//! # Ok::<(), rowkey::EncodeError>(())
+//! ```
 #![no_std]
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
@@ -200,9 +221,9 @@ extern crate std;
 
 pub use rowkey_core::{
     DecodeError, DecodeErrorKind, DecodeField, DecodeKey, DecodeSaltedKey, EncodeError,
-    EncodeErrorKind, Encoding, FieldMode, FieldShape, HashPrefix, HashPrefixHasher, KeyField,
-    Layout, Order, Prefix, RowKey, Salt, SaltHash, SaltHasher, SaltedKey, Segment, SplitKeys,
-    TextRule, ValueSink, WidthRule,
+    EncodeErrorKind, Encoding, FieldMode, FieldShape, HashPrefix, HashPrefixHasher, Hashed,
+    KeyField, Layout, Order, Prefix, RowKey, Salt, SaltHash, SaltHasher, SaltedKey, Segment,
+    SplitKeys, TextRule, ValueSink, WidthRule,
 };
 /// Derives [`RowKey`](trait@RowKey), [`DecodeKey`], [`KeyField`] and [`DecodeField`] for a struct
 /// with named fields or a fieldless enum, plus `K::scan()`, `K::LAYOUT`, `K::explain`, and for

@@ -2,7 +2,7 @@
 //! reversed), floats, bools, chars, enums, arrays; escaped strings and bytes inside a key and raw
 //! ones at its end, `desc` and padded ones; `Option`s and nested keys; field salts (md5, java,
 //! mod), whole-key salts and hash prefixes; text layouts with and without a delimiter, with salts,
-//! hash prefixes and `desc` numbers.
+//! hash prefixes and `desc` numbers; `Hashed` digests, binary and text.
 //!
 //! The first input byte chooses the mode:
 //! - even: the rest of the input is decoded as every layout. Nothing may panic, and an accepted
@@ -416,6 +416,29 @@ struct TextHashPlain {
     n: u8,
 }
 
+// ---------------------------------------------------------------- hashed fields
+
+/// The HBase book's LOG_DATA key, and digests of other lengths, `desc` and inside an `Option`.
+#[derive(RowKey, Debug)]
+struct Hashes {
+    host: rowkey::Hashed<16>,
+    event: rowkey::Hashed<16>,
+    #[rowkey(desc)]
+    short: rowkey::Hashed<1>,
+    maybe: Option<rowkey::Hashed<5>>,
+    ts: u64,
+}
+
+/// Digests in a text layout: lowercase hex, `desc` inverted.
+#[derive(RowKey, Debug)]
+#[rowkey(text, delimiter = ":")]
+struct TextHashes {
+    host: rowkey::Hashed<4>,
+    #[rowkey(desc)]
+    id: rowkey::Hashed<2>,
+    ts: u32,
+}
+
 pick_struct! {
     Ints { a, b, c, d, e, f, g, h, i, j, k, l, m, n }
     Narrow { a, b, c, d, e, f, g, h }
@@ -450,6 +473,8 @@ pick_struct! {
     TextHash { dev, n, seq }
     TextHashUpper { id, tail }
     TextHashPlain { s, n }
+    Hashes { host, event, short, maybe, ts }
+    TextHashes { host, id, ts }
 }
 
 /// Decodes `data` as `K`. An accepted key must encode back to the same bytes; then its value's
@@ -566,6 +591,7 @@ layouts! {
     Inner Point Nested LastNested LastNestedDesc
     SaltMd5 SaltJava SaltMod SaltOne WholeMd5 WholeJava Hash2 Hash16 HashLast
     TextDelim TextPlain TextMulti TextSalt TextMod TextWhole TextHash TextHashUpper TextHashPlain
+    Hashes TextHashes
 }
 
 fuzz_target!(|data: &[u8]| {

@@ -265,6 +265,17 @@ impl<const N: usize> Pick for [u8; N] {
     }
 }
 
+/// A digest: of a drawn value, or drawn bytes (any bytes are a digest some value could have).
+impl<const N: usize> Pick for rowkey::Hashed<N> {
+    fn pick(g: &mut Gen<'_>) -> Self {
+        if g.below(2) == 0 {
+            rowkey::Hashed::of(Vec::<u8>::pick(g))
+        } else {
+            rowkey::Hashed::from_bytes(<[u8; N]>::pick(g))
+        }
+    }
+}
+
 impl<T: Pick> Pick for Option<T> {
     fn pick(g: &mut Gen<'_>) -> Self {
         (g.below(4) != 0).then(|| T::pick(g))

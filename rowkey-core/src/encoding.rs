@@ -64,6 +64,11 @@ impl Encoding {
             },
             Form::Discriminant => f.write_str("the enum's discriminant, one byte"),
             Form::Record => f.write_str("a nested key: its fields in place"),
+            Form::Digest => write!(
+                f,
+                "the first {} bytes of MD5 of the value",
+                self.shape.fixed_len(self.mode).unwrap_or(0)
+            ),
             Form::Custom => f.write_str("its own encoding (a custom field type)"),
         }
     }
@@ -83,6 +88,18 @@ impl Encoding {
                 None => f.write_str("text up to the delimiter"),
             },
             Form::Record => f.write_str("a nested key: its segments in place"),
+            Form::Digest => {
+                let digits = shape.fixed_len(mode).unwrap_or(0);
+                if mode.is_desc() {
+                    write!(f, "MD5 of the value, its first {} bytes inverted, as {digits} lowercase hex digits", digits / 2)
+                } else {
+                    write!(
+                        f,
+                        "MD5 of the value, its first {} bytes as {digits} lowercase hex digits",
+                        digits / 2
+                    )
+                }
+            }
             _ if matches!(shape.text_rule(), TextRule::Digits(_)) => {
                 if mode.is_desc() {
                     write!(f, "decimal MAX - v, zero-padded to {digits} digits")

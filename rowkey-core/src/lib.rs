@@ -54,6 +54,7 @@ mod error;
 pub mod fanout;
 mod field;
 mod format;
+mod hashed;
 pub mod hbase;
 mod key;
 mod layout;
@@ -73,6 +74,7 @@ mod sink;
 pub use encoding::Encoding;
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 pub use field::{DecodeField, FieldMode, FieldShape, KeyField, TextRule, WidthRule};
+pub use hashed::Hashed;
 pub use key::{DecodeKey, DecodeSaltedKey, RowKey, SaltedKey, SplitKeys};
 #[cfg(feature = "alloc")]
 pub use layout::{Explained, ExplainedSegment};

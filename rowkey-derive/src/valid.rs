@@ -265,6 +265,40 @@ fn check_field(cx: &Ctxt, field: &Field, text: bool) {
     }
     check_borrowed(cx, field, kind, text);
     check_static_cow(cx, field.ty);
+    check_hashed_len(cx, field.ty);
+}
+
+/// `Hashed<N>` keeps 1 to 16 bytes of MD5: an `N` outside that, written as a number, is an error
+/// on the number (the type's own const check would point into rowkey). Looks through the type's
+/// generic arguments (`Option<Hashed<0>>`).
+fn check_hashed_len(cx: &Ctxt, ty: &syn::Type) {
+    let syn::Type::Path(path) = ty else { return };
+    for segment in &path.path.segments {
+        let syn::PathArguments::AngleBracketed(args) = &segment.arguments else {
+            continue;
+        };
+        for arg in &args.args {
+            match arg {
+                syn::GenericArgument::Type(inner) => check_hashed_len(cx, inner),
+                syn::GenericArgument::Const(syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Int(n),
+                    ..
+                })) if segment.ident == "Hashed" => {
+                    let len = n.base10_parse::<usize>().ok();
+                    if !len.is_some_and(|n| (1..=HashPrefix::MAX_LEN).contains(&n)) {
+                        cx.error(
+                            n.span(),
+                            format!(
+                                "`Hashed<N>` keeps 1 to {} bytes of MD5, not {n}",
+                                HashPrefix::MAX_LEN
+                            ),
+                        );
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
 }
 
 /// `Cow<'static, _>` would have to borrow key bytes for `'static`; decoding could never compile.

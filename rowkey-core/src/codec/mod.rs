@@ -9,6 +9,7 @@ pub(crate) mod delimit;
 pub(crate) mod discriminant;
 pub(crate) mod escape;
 mod fixed;
+pub(crate) mod hex;
 mod option;
 pub(crate) mod pad;
 pub(crate) mod text;

@@ -70,6 +70,8 @@ pub enum TextRule {
     Digits(usize),
     /// A string: its content, or padded with spaces to `width`.
     Str,
+    /// Exactly this many characters that sort as the value does (a digest in hex).
+    Chars(usize),
 }
 
 /// The codec family of a built-in shape, for describing its encoding (`LAYOUT`); users' shapes
@@ -85,6 +87,8 @@ pub(crate) enum Form {
     Content,
     Discriminant,
     Record,
+    /// The first bytes of an MD5 digest (`Hashed`).
+    Digest,
     Custom,
 }
 
@@ -132,6 +136,23 @@ impl FieldShape {
     pub const fn with_text_digits(self, digits: usize) -> Self {
         FieldShape {
             text: TextRule::Digits(digits),
+            ..self
+        }
+    }
+
+    /// The same shape, written in text layouts as exactly `len` characters that sort as the value
+    /// does (as a digest's lowercase hex does).
+    ///
+    /// ```
+    /// use rowkey_core::{FieldMode, FieldShape, TextRule};
+    /// let shape = FieldShape::fixed(4).with_text_chars(8); // 4 bytes, 8 hex digits
+    /// assert_eq!(shape.text_rule(), TextRule::Chars(8));
+    /// assert_eq!(shape.fixed_len(FieldMode::LAST.with_text(":")), Some(8));
+    /// ```
+    #[must_use]
+    pub const fn with_text_chars(self, len: usize) -> Self {
+        FieldShape {
+            text: TextRule::Chars(len),
             ..self
         }
     }
@@ -374,6 +395,7 @@ impl FieldShape {
             return match (self.text, mode.width()) {
                 (TextRule::Digits(_) | TextRule::Str, Some(w)) => Some(w),
                 (TextRule::Digits(d), None) => Some(d),
+                (TextRule::Chars(n), _) => Some(n),
                 _ => None,
             };
         }

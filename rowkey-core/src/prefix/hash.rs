@@ -3,6 +3,7 @@
 
 use md5::{Digest, Md5};
 
+use crate::codec::hex;
 use crate::sink::ValueSink;
 
 /// An MD5 prefix: the first `len` bytes (1..=16) of MD5 over the sources.
@@ -204,15 +205,8 @@ impl HashPrefixHasher {
         match self.text {
             None => out[..16].copy_from_slice(&digest),
             Some(upper) => {
-                let hex: &[u8; 16] = if upper {
-                    b"0123456789ABCDEF"
-                } else {
-                    b"0123456789abcdef"
-                };
-                for (i, b) in digest.iter().enumerate() {
-                    out[2 * i] = hex[usize::from(b >> 4)];
-                    out[2 * i + 1] = hex[usize::from(b & 0xF)];
-                }
+                let digits = if upper { hex::UPPER } else { hex::LOWER };
+                hex::write(&digest, &mut out, digits);
             }
         }
         out

@@ -1,0 +1,10 @@
+use rowkey::{Hashed, RowKey};
+
+#[derive(RowKey)]
+struct Key {
+    #[rowkey(reverse)]
+    host: Hashed<8>,
+    ts: u64,
+}
+
+fn main() {}
