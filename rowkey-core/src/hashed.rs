@@ -22,7 +22,16 @@ use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::field::{DecodeField, FieldMode, FieldShape, Form, KeyField};
 use crate::prefix::HashPrefix;
 
-/// The first `N` bytes (1 to 16) of MD5 of a value. See the [module](self) docs.
+/// The first `N` bytes (1 to 16) of MD5 of a value, in place of the value: N bytes in binary
+/// layouts, 2N lowercase hex digits in text layouts (`desc`: the digest inverted). Scans bind it
+/// with the digest of the value they look for.
+///
+/// ```
+/// use rowkey_core::Hashed;
+/// // `echo -n login | md5sum` prints d56b699830e77ba53855679cb1d252da.
+/// assert_eq!(Hashed::<2>::of("login").as_bytes(), &[0xd5, 0x6b]);
+/// assert_eq!(format!("{:?}", Hashed::<3>::of("login")), "Hashed(d56b69)");
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Hashed<const N: usize>([u8; N]);
 
