@@ -189,7 +189,8 @@
 //! not all bound scans the whole table with `is_exact()` false.
 //!
 //! To key on your own types, implement [`KeyField`] and [`DecodeField`]. With the `uuid` feature,
-//! `uuid::Uuid` is a field type (its 16 bytes). [`Hashed<N>`](Hashed) puts the first N bytes of
+//! `uuid::Uuid` is a field type (its 16 bytes); with `decimal`, `rust_decimal::Decimal` (ordered by
+//! value, one key per value: 0.5 and 0.50 have the same bytes). [`Hashed<N>`](Hashed) puts the first N bytes of
 //! MD5 of a long value in its place (the HBase book's `[md5(hostname)][md5(event)][timestamp]`):
 //!
 //! ```

@@ -2,7 +2,7 @@
 //! reversed), floats, bools, chars, enums, arrays; escaped strings and bytes inside a key and raw
 //! ones at its end, `desc` and padded ones; `Option`s and nested keys; field salts (md5, java,
 //! mod), whole-key salts and hash prefixes; text layouts with and without a delimiter, with salts,
-//! hash prefixes and `desc` numbers; `Hashed` digests, binary and text.
+//! hash prefixes and `desc` numbers; `Hashed` digests, binary and text; `rust_decimal::Decimal`.
 //!
 //! The first input byte chooses the mode:
 //! - even: the rest of the input is decoded as every layout. Nothing may panic, and an accepted
@@ -439,6 +439,17 @@ struct TextHashes {
     ts: u32,
 }
 
+/// Decimals: one between other fields, one `desc`, one last.
+#[derive(RowKey, Debug)]
+struct Decimals {
+    a: rust_decimal::Decimal,
+    b: u8,
+    #[rowkey(desc)]
+    c: rust_decimal::Decimal,
+    d: Option<rust_decimal::Decimal>,
+    last: rust_decimal::Decimal,
+}
+
 pick_struct! {
     Ints { a, b, c, d, e, f, g, h, i, j, k, l, m, n }
     Narrow { a, b, c, d, e, f, g, h }
@@ -475,6 +486,7 @@ pick_struct! {
     TextHashPlain { s, n }
     Hashes { host, event, short, maybe, ts }
     TextHashes { host, id, ts }
+    Decimals { a, b, c, d, last }
 }
 
 /// Decodes `data` as `K`. An accepted key must encode back to the same bytes; then its value's
@@ -591,7 +603,7 @@ layouts! {
     Inner Point Nested LastNested LastNestedDesc
     SaltMd5 SaltJava SaltMod SaltOne WholeMd5 WholeJava Hash2 Hash16 HashLast
     TextDelim TextPlain TextMulti TextSalt TextMod TextWhole TextHash TextHashUpper TextHashPlain
-    Hashes TextHashes
+    Hashes TextHashes Decimals
 }
 
 fuzz_target!(|data: &[u8]| {

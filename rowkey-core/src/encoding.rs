@@ -69,6 +69,10 @@ impl Encoding {
                 "the first {} bytes of MD5 of the value",
                 self.shape.fixed_len(self.mode).unwrap_or(0)
             ),
+            #[cfg(feature = "decimal")]
+            Form::Decimal => f.write_str(
+                "sign, exponent and base-100 digits without trailing zeros: ordered by value, one key per value",
+            ),
             Form::Custom => f.write_str("its own encoding (a custom field type)"),
         }
     }

@@ -5,6 +5,8 @@
 
 mod bytes;
 mod content;
+#[cfg(feature = "decimal")]
+mod decimal;
 pub(crate) mod delimit;
 pub(crate) mod discriminant;
 pub(crate) mod escape;

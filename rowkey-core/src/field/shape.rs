@@ -89,6 +89,9 @@ pub(crate) enum Form {
     Record,
     /// The first bytes of an MD5 digest (`Hashed`).
     Digest,
+    /// A decimal number: sign, exponent and base-100 digits (`rust_decimal::Decimal`).
+    #[cfg(feature = "decimal")]
+    Decimal,
     Custom,
 }
 
@@ -244,6 +247,23 @@ impl FieldShape {
         FieldShape {
             reversible: true,
             ..self
+        }
+    }
+
+    /// A value that ends itself (its bytes say where it stops), of at most `max` bytes: no width,
+    /// no reverse, no text form (`rust_decimal::Decimal`).
+    #[cfg(feature = "decimal")]
+    pub(crate) const fn self_delimiting(max: usize, form: Form) -> Self {
+        FieldShape {
+            fixed: None,
+            max: Some(max),
+            width: WidthRule::None,
+            reversible: false,
+            tags: 0,
+            signed: false,
+            form,
+            prefix: Prefix::None,
+            text: TextRule::None,
         }
     }
 

@@ -32,7 +32,7 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
         }
         if s.text().is_some() {
             let span = field.ident.span();
-            let msg = format!("field `{name}`: `{ty_name}` cannot be written in a text layout (integers, strings and fieldless enums can)");
+            let msg = format!("field `{name}`: `{ty_name}` cannot be written in a text layout (integers, strings, fieldless enums and `Hashed` digests can)");
             checks.push(quote_spanned! {span=>
                 ::core::assert!(#p::has_text_form(#p::shape::<#ty>()), #msg);
             });

@@ -1,0 +1,169 @@
+//! `rust_decimal::Decimal` (feature `decimal`): ordered by value, and one key per value, so 0.5
+//! and 0.50 have the same bytes and decode to the normalized 0.5 (rust-decimal#610 asks for an
+//! order-preserving form; RisingWave's memcomparable gave equal values different bytes).
+//!
+//! A value `±0.D × 10^E`, `D` its digits without leading or trailing zeros, is:
+//! - zero: `80`;
+//! - positive: `C0`, the exponent `E + 64` as one byte, `D` in pairs of digits (a last odd digit
+//!   paired with 0), each pair `p` as `p + 1`, then `00`: a shorter `D` that is a prefix of a
+//!   longer one ends first and sorts first;
+//! - negative: `40`, then the positive form of `|v|` with every byte inverted, so larger
+//!   magnitudes sort first.
+//!
+//! At most 18 bytes (29 digits in 15 pairs). `desc` inverts every byte, as for every type.
+
+use rust_decimal::Decimal;
+
+use super::{put, truncated, unsupported_width};
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::field::{DecodeField, FieldMode, FieldShape, Form, KeyField};
+
+const NEGATIVE: u8 = 0x40;
+const ZERO: u8 = 0x80;
+const POSITIVE: u8 = 0xC0;
+const EXPONENT_BIAS: i32 = 64;
+/// The digits of the largest mantissa, 2^96 - 1.
+const MAX_DIGITS: usize = 29;
+const MAX_LEN: usize = 2 + MAX_DIGITS.div_ceil(2) + 1;
+const MAX_MANTISSA: u128 = (1 << 96) - 1;
+const TEN_19: u128 = 10_000_000_000_000_000_000;
+
+/// The digits of `|v|` (`v` not zero) without leading or trailing zeros, how many there are, and
+/// the exponent `E` with `|v| = 0.D × 10^E`.
+fn digits(v: &Decimal) -> ([u8; MAX_DIGITS], usize, i32) {
+    let m = v.mantissa().unsigned_abs();
+    // Least significant digit first; u64 arithmetic below 10^19 (u128 division is a library call).
+    let mut rev = [0u8; 2 * 19];
+    let mut len = 0;
+    let (high, low) = ((m / TEN_19) as u64, (m % TEN_19) as u64);
+    let mut part = low;
+    let low_digits = if high > 0 { 19 } else { 0 };
+    while len < low_digits || part > 0 {
+        rev[len] = (part % 10) as u8;
+        part /= 10;
+        len += 1;
+        if len == low_digits {
+            part = high;
+        }
+    }
+    let exponent = len as i32 - v.scale() as i32;
+    let zeros = rev[..len].iter().take_while(|&&d| d == 0).count();
+    let mut d = [0u8; MAX_DIGITS];
+    for (slot, &digit) in d.iter_mut().zip(rev[zeros..len].iter().rev()) {
+        *slot = digit;
+    }
+    (d, len - zeros, exponent)
+}
+
+/// The key bytes of `v`, and how many.
+fn write(v: &Decimal) -> ([u8; MAX_LEN], usize) {
+    let mut key = [0u8; MAX_LEN];
+    if v.is_zero() {
+        key[0] = ZERO;
+        return (key, 1);
+    }
+    let (d, count, exponent) = digits(v);
+    let negative = v.is_sign_negative();
+    key[0] = if negative { NEGATIVE } else { POSITIVE };
+    // |E| <= 29: the byte is within 35..=93.
+    key[1] = (exponent + EXPONENT_BIAS) as u8;
+    let mut at = 2;
+    for pair in d[..count].chunks(2) {
+        key[at] = pair[0] * 10 + pair.get(1).copied().unwrap_or(0) + 1;
+        at += 1;
+    }
+    key[at] = 0;
+    at += 1;
+    if negative {
+        crate::format::invert(&mut key[1..at]);
+    }
+    (key, at)
+}
+
+impl KeyField for Decimal {
+    const SHAPE: FieldShape = FieldShape::self_delimiting(MAX_LEN, Form::Decimal);
+
+    #[inline]
+    fn encoded_len(&self, _mode: FieldMode) -> usize {
+        write(self).1
+    }
+
+    fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+        if mode.width().is_some() {
+            return Err(unsupported_width());
+        }
+        if mode.is_text() {
+            return Err(EncodeError::new(EncodeErrorKind::Unsupported(
+                "a Decimal in a text layout",
+            )));
+        }
+        let (key, n) = write(self);
+        put(&key[..n], out, mode)
+    }
+}
+
+fn invalid(what: &'static str, at: usize) -> DecodeError {
+    DecodeError::new(DecodeErrorKind::Invalid(what), at)
+}
+
+impl<'k> DecodeField<'k> for Decimal {
+    fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+        let stored = |i: usize| match input.get(i) {
+            Some(&b) if mode.is_desc() => Ok(!b),
+            Some(&b) => Ok(b),
+            None => Err(truncated(i + 1, input.len())),
+        };
+        let negative = match stored(0)? {
+            ZERO => return Ok((Decimal::ZERO, 1)),
+            NEGATIVE => true,
+            POSITIVE => false,
+            _ => return Err(invalid("a Decimal's sign byte (40, 80 or C0)", 0)),
+        };
+        let byte = |i: usize| stored(i).map(|b| if negative { !b } else { b });
+        let exponent = i32::from(byte(1)?) - EXPONENT_BIAS;
+        let (mut digits, mut count, mut at) = ([0u8; MAX_DIGITS + 1], 0, 2);
+        loop {
+            match byte(at)? {
+                0 => break,
+                p @ 1..=100 if count < MAX_DIGITS => {
+                    digits[count] = (p - 1) / 10;
+                    digits[count + 1] = (p - 1) % 10;
+                    count += 2;
+                }
+                _ => return Err(invalid("a Decimal's digits", at)),
+            }
+            at += 1;
+        }
+        // A last pair ending in 0 holds one digit; one key per value: no "00" pair, no leading 0.
+        if count > 0 && digits[count - 1] == 0 {
+            count -= 1;
+        }
+        if count == 0 || digits[0] == 0 || digits[count - 1] == 0 {
+            return Err(invalid("a Decimal's digits", at));
+        }
+        let mut mantissa: u128 = 0;
+        for &d in &digits[..count] {
+            mantissa = mantissa * 10 + u128::from(d);
+        }
+        let scale = count as i32 - exponent;
+        let (mantissa, scale) = match u32::try_from(-scale) {
+            // Trailing zeros before the point: 10^k times the digits, scale 0.
+            Ok(k) => match 10u128.checked_pow(k).and_then(|z| mantissa.checked_mul(z)) {
+                Some(m) => (m, 0),
+                None => return Err(invalid("a Decimal out of range", 1)),
+            },
+            Err(_) => (mantissa, scale as u32),
+        };
+        if mantissa > MAX_MANTISSA || scale > Decimal::MAX_SCALE {
+            return Err(invalid("a Decimal out of range", 1));
+        }
+        let signed = if negative {
+            -(mantissa as i128)
+        } else {
+            mantissa as i128
+        };
+        let value = Decimal::try_from_i128_with_scale(signed, scale)
+            .map_err(|_| invalid("a Decimal out of range", 1))?;
+        Ok((value, at + 1))
+    }
+}
