@@ -6,6 +6,21 @@ use rowkey::{RowKey, Scan};
 
 use super::common::{in_range, soak, Rng};
 
+/// How many of `keys` (sorted) lie in the ranges of `plan`: what a store reads for it, matched or
+/// not (an inexact plan reads more than it keeps), and what the tests size their pages by.
+pub fn rows_read<K: ?Sized>(keys: &[Vec<u8>], plan: &Scan<K>) -> usize {
+    plan.ranges()
+        .map(|r| {
+            let from = keys.partition_point(|k| k.as_slice() < r.start());
+            let to = match r.stop() {
+                [] => keys.len(),
+                stop => keys.partition_point(|k| k.as_slice() < stop),
+            };
+            to.saturating_sub(from)
+        })
+        .sum()
+}
+
 /// A drawn query: the plan, and the predicate over values it must agree with.
 pub type Query<K> = (Scan<K>, Box<dyn Fn(&K) -> bool>);
 
@@ -24,8 +39,9 @@ pub struct Salted {
     pub ts: i64,
 }
 
-/// A user's events, a user's events in a time range, an IN list of users, a range of users
-/// (every bucket, merged).
+/// A user's events, a user's events in a time range, an IN list of users, and (every fourth
+/// plan, every twentieth in the soak run) a range of users: every bucket, merged, a third of the
+/// table on average.
 pub const SALTED: Layout<Salted> = Layout {
     name: "salted",
     value: |rng| Salted {
@@ -37,7 +53,8 @@ pub const SALTED: Layout<Salted> = Layout {
         let ts = rng.range(|r| r.below(110_000) as i64 - 55_000);
         let users: Vec<u32> = (0..rng.below(5)).map(|_| rng.below(520) as u32).collect();
         let range = rng.range(|r| r.below(520) as u32);
-        match i % 4 {
+        let users_range = i % if soak() { 20 } else { 4 } == 3;
+        match if users_range { 3 } else { i % 3 } {
             0 => (
                 Salted::scan().user(user).into(),
                 Box::new(move |v: &Salted| v.user == user),
@@ -65,7 +82,7 @@ pub struct Hashed {
     pub seq: u32,
 }
 
-/// A device's sequence range, a device, and (every tenth plan, every fiftieth in the soak run) a
+/// A device's sequence range, a device, and (every tenth plan, every hundredth in the soak run) a
 /// range of devices: an unbound hash source, so the whole table filtered by `matches`.
 pub const HASHED: Layout<Hashed> = Layout {
     name: "hashed",
@@ -77,7 +94,7 @@ pub const HASHED: Layout<Hashed> = Layout {
         let device = rng.below(420) as u16;
         let seqs = rng.range(|r| r.below(5_200) as u32);
         let devices = rng.range(|r| r.below(420) as u16);
-        let whole_table = i % if soak() { 50 } else { 10 } == 9;
+        let whole_table = i % if soak() { 100 } else { 10 } == 9;
         match if whole_table { 9 } else { i % 9 } {
             0..=5 => (
                 Hashed::scan().device(device).seq_range(seqs),
@@ -105,8 +122,9 @@ pub struct Names {
 /// The characters strings are drawn from: the escape and terminator bytes, and the extremes.
 const ALPHA: [char; 5] = ['a', 'b', '\0', 'ÿ', 'z'];
 
-/// A region, and a prefix of regions: of one or two characters, or (every tenth plan, every
-/// fiftieth in the soak run) the empty prefix, the whole table. Names carry a number so that
+/// A region, and a prefix of regions: of two characters, or one (every other prefix plan, every
+/// tenth in the soak run: a fifth of the table), or (every tenth plan, every hundredth in the soak
+/// run) the empty prefix, the whole table. Names carry a number so that
 /// 100,000 draws are nearly all distinct rows.
 pub const NAMES: Layout<Names> = Layout {
     name: "desc strings",
@@ -116,8 +134,12 @@ pub const NAMES: Layout<Names> = Layout {
     },
     query: |rng, i| {
         let region = rng.string(&ALPHA, 3);
-        let whole_table = i % if soak() { 50 } else { 10 } == 9;
-        let p_len = if whole_table { 0 } else { 1 + rng.below(2) };
+        let whole_table = i % if soak() { 100 } else { 10 } == 9;
+        let p_len = match i % if soak() { 20 } else { 4 } {
+            _ if whole_table => 0,
+            1 => 1,
+            _ => 2,
+        };
         let p: String = (0..p_len).map(|_| *rng.pick(&ALPHA)).collect();
         match if whole_table { 1 } else { i % 2 } {
             0 => (
