@@ -66,6 +66,36 @@
 //! # Ok::<(), rowkey::EncodeError>(())
 //! ```
 //!
+//! ## `unit = "s" | "ms" | "us" | "ns"`
+//!
+//! On a `std::time::SystemTime` field: the unit it is counted in since the Unix epoch (default
+//! `"ms"`). Binary layouts write the count as Java's `Bytes.toBytes(long)`, and with `desc` as
+//! `Bytes.toBytes(Long.MAX_VALUE - count)`; text layouts as an `i64`'s 19 digits (`desc`: Java's
+//! `String.format("%019d", Long.MAX_VALUE - ts)`). A time finer than the unit is truncated when it
+//! is written; a time before the epoch is an `EncodeError`. Equality binds a time as it is
+//! written, so a row is found by the time it was written with; a range keeps exactly the stored
+//! times within it, whatever its bounds. On anything but a time, or an unknown unit, it is a
+//! compile error on the unit.
+//!
+//! ```
+//! use std::time::{Duration, UNIX_EPOCH};
+//! use rowkey::RowKey;
+//!
+//! #[derive(RowKey)]
+//! struct Event {
+//!     user: u32,
+//!     #[rowkey(desc)] // newest first: Bytes.toBytes(Long.MAX_VALUE - ts)
+//!     ts: std::time::SystemTime,
+//! }
+//!
+//! let ts = UNIX_EPOCH + Duration::from_millis(1_700_000_000_000);
+//! let key = Event { user: 7, ts }.to_vec()?;
+//! assert_eq!(key[4..], (i64::MAX - 1_700_000_000_000).to_be_bytes());
+//! let last_hour = Event::scan().user(7).ts_range(ts - Duration::from_secs(3_600)..=ts);
+//! assert!(last_hour.matches(&key));
+//! # Ok::<(), rowkey::EncodeError>(())
+//! ```
+//!
 //! ## `salt(buckets = N)`, `salt(buckets = N, hash = "md5" | "java" | "mod")`
 //!
 //! The key begins with one salt byte (text: decimal digits): the bucket `0..N` (N in 1..=256) of

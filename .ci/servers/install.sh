@@ -10,6 +10,7 @@
 #   protobuf-compiler        protoc, needed to build the Rust crate etcd-client
 #   libprotobuf-dev          protoc's well-known types (google/protobuf/descriptor.proto), which
 #                            etcd-client's protos import
+#   openjdk-17-jdk-headless  javac and java: tests/times.rs has the JDK compute Java's bytes
 #
 # The emulator binary goes to ${ROWKEY_SERVERS_DIR:-<repo>/target/servers}/bttest.
 # Messages go to stderr.
@@ -17,7 +18,8 @@ set -euo pipefail
 # shellcheck source=common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-PACKAGES=(golang-go golang-google-cloud-dev etcd-server etcd-client protobuf-compiler libprotobuf-dev)
+PACKAGES=(golang-go golang-google-cloud-dev etcd-server etcd-client protobuf-compiler libprotobuf-dev
+  openjdk-17-jdk-headless)
 GOCODE=/usr/share/gocode
 GO=${ROWKEY_GO:-/usr/bin/go}
 

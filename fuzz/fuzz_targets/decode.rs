@@ -2,7 +2,7 @@
 //! reversed), floats, bools, chars, enums, arrays; escaped strings and bytes inside a key and raw
 //! ones at its end, `desc` and padded ones; `Option`s and nested keys; field salts (md5, java,
 //! mod), whole-key salts and hash prefixes; text layouts with and without a delimiter, with salts,
-//! hash prefixes and `desc` numbers; `Hashed` digests, binary and text; `rust_decimal::Decimal`.
+//! hash prefixes and `desc` numbers; `Hashed` digests, binary and text; `rust_decimal::Decimal`; `SystemTime` at every unit.
 //!
 //! The first input byte chooses the mode:
 //! - even: the rest of the input is decoded as every layout. Nothing may panic, and an accepted
@@ -450,6 +450,27 @@ struct Decimals {
     last: rust_decimal::Decimal,
 }
 
+/// Times: every unit, `desc` and not, in binary and text layouts.
+#[derive(RowKey, Debug)]
+struct Times {
+    a: std::time::SystemTime,
+    #[rowkey(desc, unit = "s")]
+    b: std::time::SystemTime,
+    #[rowkey(unit = "us")]
+    c: Option<std::time::SystemTime>,
+    #[rowkey(desc, unit = "ns")]
+    d: std::time::SystemTime,
+}
+
+#[derive(RowKey, Debug)]
+#[rowkey(text, delimiter = "|")]
+struct TextTimes {
+    #[rowkey(desc)]
+    a: std::time::SystemTime,
+    #[rowkey(unit = "ns")]
+    b: std::time::SystemTime,
+}
+
 pick_struct! {
     Ints { a, b, c, d, e, f, g, h, i, j, k, l, m, n }
     Narrow { a, b, c, d, e, f, g, h }
@@ -487,6 +508,8 @@ pick_struct! {
     Hashes { host, event, short, maybe, ts }
     TextHashes { host, id, ts }
     Decimals { a, b, c, d, last }
+    Times { a, b, c, d }
+    TextTimes { a, b }
 }
 
 /// Decodes `data` as `K`. An accepted key must encode back to the same bytes; then its value's
@@ -603,7 +626,7 @@ layouts! {
     Inner Point Nested LastNested LastNestedDesc
     SaltMd5 SaltJava SaltMod SaltOne WholeMd5 WholeJava Hash2 Hash16 HashLast
     TextDelim TextPlain TextMulti TextSalt TextMod TextWhole TextHash TextHashUpper TextHashPlain
-    Hashes TextHashes Decimals
+    Hashes TextHashes Decimals Times TextTimes
 }
 
 fuzz_target!(|data: &[u8]| {

@@ -187,6 +187,15 @@ impl Pick for rust_decimal::Decimal {
     }
 }
 
+/// A time on a whole second (so it round-trips at every unit), from the epoch to about 2255 (so
+/// its count of nanoseconds fits a Java long).
+impl Pick for std::time::SystemTime {
+    fn pick(g: &mut Gen<'_>) -> Self {
+        let seconds = u64::pick(g) % 9_000_000_000;
+        std::time::UNIX_EPOCH + std::time::Duration::from_secs(seconds)
+    }
+}
+
 impl Pick for bool {
     fn pick(g: &mut Gen<'_>) -> Self {
         g.flag()

@@ -64,6 +64,16 @@ impl Encoding {
             },
             Form::Discriminant => f.write_str("the enum's discriminant, one byte"),
             Form::Record => f.write_str("a nested key: its fields in place"),
+            Form::Time if self.mode.is_desc() => write!(
+                f,
+                "Long.MAX_VALUE - count of {} since the Unix epoch, 8 bytes big-endian",
+                self.mode.unit().name()
+            ),
+            Form::Time => write!(
+                f,
+                "count of {} since the Unix epoch, 8 bytes big-endian (Java's Bytes.toBytes(long))",
+                self.mode.unit().name()
+            ),
             Form::Digest => write!(
                 f,
                 "the first {} bytes of MD5 of the value",
@@ -92,6 +102,16 @@ impl Encoding {
                 None => f.write_str("text up to the delimiter"),
             },
             Form::Record => f.write_str("a nested key: its segments in place"),
+            Form::Time if mode.is_desc() => write!(
+                f,
+                "Long.MAX_VALUE - count of {} since the Unix epoch, 19 digits",
+                mode.unit().name()
+            ),
+            Form::Time => write!(
+                f,
+                "count of {} since the Unix epoch, 19 digits",
+                mode.unit().name()
+            ),
             Form::Digest => {
                 let digits = shape.fixed_len(mode).unwrap_or(0);
                 if mode.is_desc() {
@@ -122,7 +142,8 @@ impl fmt::Display for Encoding {
             self.text(f)?;
         } else {
             self.binary(f, self.shape.tags())?;
-            if self.mode.is_desc() {
+            // A time writes `desc` as Long.MAX_VALUE - count, said above.
+            if self.mode.is_desc() && !matches!(self.shape.form(), Form::Time) {
                 f.write_str(", every byte inverted")?;
             }
         }

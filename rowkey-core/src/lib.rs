@@ -70,6 +70,7 @@ pub mod regions;
 #[cfg(feature = "alloc")]
 mod scan;
 mod sink;
+mod time;
 
 pub use encoding::Encoding;
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
@@ -83,3 +84,4 @@ pub use prefix::{HashPrefix, HashPrefixHasher, Prefix, Salt, SaltHash, SaltHashe
 #[cfg(feature = "alloc")]
 pub use scan::{prefix_stop, FixedRange, FixedScan, KeyRange, Ranges, Scan};
 pub use sink::ValueSink;
+pub use time::TimeUnit;

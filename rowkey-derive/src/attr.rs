@@ -4,7 +4,7 @@
 //! skipped, so every problem of one derive is reported together.
 
 use proc_macro2::Span;
-use rowkey_core::SaltHash;
+use rowkey_core::{SaltHash, TimeUnit};
 use syn::meta::ParseNestedMeta;
 use syn::parse::ParseStream;
 use syn::{Attribute, LitInt, LitStr, Token};
@@ -12,7 +12,7 @@ use syn::{Attribute, LitInt, LitStr, Token};
 use crate::ctxt::Ctxt;
 use crate::symbol::{
     BUCKETS, CONTAINER_KEYS, CRATE, DELIMITER, DESC, FIELD_KEYS, HASH, HASH_PREFIX,
-    HASH_PREFIX_KEYS, LEN, MAX_LEN, REVERSE, ROWKEY, SALT, SALT_KEYS, TEXT, UPPER, WIDTH,
+    HASH_PREFIX_KEYS, LEN, MAX_LEN, REVERSE, ROWKEY, SALT, SALT_KEYS, TEXT, UNIT, UPPER, WIDTH,
 };
 
 /// A value with the span of the attribute token that set it.
@@ -57,6 +57,8 @@ pub struct FieldAttrs {
     pub reverse: Option<Span>,
     pub salt: Option<SaltAttr>,
     pub hash_prefix: Option<HashAttr>,
+    /// `unit = "ms"`; the span is the literal's.
+    pub unit: Option<Spanned<TimeUnit>>,
 }
 
 /// The attributes of the struct or enum.
@@ -103,6 +105,35 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
             }
             DESC => flag(cx, &mut out.desc, meta, key)?,
             REVERSE => flag(cx, &mut out.reverse, meta, key)?,
+            UNIT => {
+                let lit: LitStr = meta.value()?.parse()?;
+                match TimeUnit::from_name(&lit.value()) {
+                    Some(unit) => set_once(
+                        cx,
+                        &mut out.unit,
+                        Spanned {
+                            value: unit,
+                            span: lit.span(),
+                        },
+                        meta,
+                        key,
+                    ),
+                    None => {
+                        let names: Vec<String> = TimeUnit::ALL
+                            .iter()
+                            .map(|u| format!("\"{}\"", u.name()))
+                            .collect();
+                        cx.error(
+                            lit.span(),
+                            format!(
+                                "unknown time unit {:?}; expected one of {}",
+                                lit.value(),
+                                names.join(", ")
+                            ),
+                        );
+                    }
+                }
+            }
             SALT => {
                 if let Some(salt) = salt_attr(cx, meta)? {
                     set_once(cx, &mut out.salt, salt, meta, key);

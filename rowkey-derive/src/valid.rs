@@ -263,6 +263,19 @@ fn check_field(cx: &Ctxt, field: &Field, text: bool) {
             );
         }
     }
+    if let Some(unit) = attrs.unit {
+        // Types the derive knows from their syntax are not times; other types are checked by
+        // their shape when the crate compiles (expand::checks).
+        if *kind != TypeKind::Other {
+            let ty = quote::ToTokens::to_token_stream(field.ty)
+                .to_string()
+                .replace(' ', "");
+            cx.error(
+                unit.span,
+                format!("`unit` applies to time fields (`SystemTime`), not to `{ty}`"),
+            );
+        }
+    }
     check_borrowed(cx, field, kind, text);
     check_static_cow(cx, field.ty);
     check_hashed_len(cx, field.ty);

@@ -55,6 +55,11 @@ impl<T: KeyField> KeyField for Option<T> {
             }
         }
     }
+
+    #[inline]
+    fn stores_exactly(&self, mode: FieldMode) -> bool {
+        self.as_ref().map_or(true, |v| v.stores_exactly(mode))
+    }
 }
 
 impl<'k, T: DecodeField<'k>> DecodeField<'k> for Option<T> {

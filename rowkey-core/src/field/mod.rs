@@ -192,6 +192,25 @@ pub trait KeyField {
     fn beyond_width(&self, mode: FieldMode) -> Option<core::cmp::Ordering> {
         shape::beyond_by_shape(self, mode)
     }
+
+    /// Whether `encode` writes the value as it is (`true`), or rounds it to a value the field
+    /// stores (a time finer than the field's `unit`, truncated). Scan planning keeps a range
+    /// exact over the stored values: a lower bound `>= v` that is rounded down becomes `> v`'s
+    /// stored value, and an upper bound `< v` becomes `<=` it, so no stored value within the
+    /// range is left out and none outside comes in. Equality binds the value as it is written.
+    ///
+    /// ```
+    /// use std::time::{Duration, UNIX_EPOCH};
+    /// use rowkey_core::{FieldMode, KeyField};
+    /// let ms = FieldMode::LAST; // milliseconds
+    /// assert!((UNIX_EPOCH + Duration::from_millis(1_500)).stores_exactly(ms));
+    /// assert!(!(UNIX_EPOCH + Duration::from_micros(1_500_500)).stores_exactly(ms));
+    /// assert!(7u32.stores_exactly(ms));
+    /// ```
+    fn stores_exactly(&self, mode: FieldMode) -> bool {
+        let _ = mode;
+        true
+    }
 }
 
 /// A type that can be read back from one field of a row key (the decoding half).

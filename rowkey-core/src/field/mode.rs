@@ -2,6 +2,8 @@
 //! against. The derive names each field's mode as a constant, so after inlining every mode check
 //! folds away.
 
+use crate::time::TimeUnit;
+
 /// Where and how a field is written: its declared `width`, `desc`, `reverse`, and whether another
 /// field follows it (then variable-length content must be self-delimiting).
 ///
@@ -22,6 +24,7 @@ pub struct FieldMode {
     salt: SaltChoice,
     /// The text format (DESIGN §6), and the delimiter between its segments.
     text: Option<&'static str>,
+    unit: TimeUnit,
 }
 
 /// Who chooses the salt bucket of a key: the salt function, or the writer.
@@ -55,6 +58,7 @@ impl FieldMode {
         delimited: false,
         salt: SaltChoice::Computed,
         text: None,
+        unit: TimeUnit::Millis,
     };
 
     /// A field that other fields follow, ascending, natural width.
@@ -75,6 +79,7 @@ impl FieldMode {
         delimited: true,
         salt: SaltChoice::Computed,
         text: None,
+        unit: TimeUnit::Millis,
     };
 
     /// The same mode with a fixed `width` (`0` means the natural width).
@@ -129,6 +134,26 @@ impl FieldMode {
             reverse: true,
             ..self
         }
+    }
+
+    /// The same mode, for a time field counted in `unit` (milliseconds unless the field says
+    /// `unit = "..."`).
+    ///
+    /// ```
+    /// use rowkey_core::{FieldMode, TimeUnit};
+    /// assert_eq!(FieldMode::LAST.unit(), TimeUnit::Millis);
+    /// assert_eq!(FieldMode::LAST.with_unit(TimeUnit::Micros).unit(), TimeUnit::Micros);
+    /// ```
+    #[inline]
+    #[must_use]
+    pub const fn with_unit(self, unit: TimeUnit) -> Self {
+        FieldMode { unit, ..self }
+    }
+
+    /// The unit a time field counts in.
+    #[inline]
+    pub const fn unit(self) -> TimeUnit {
+        self.unit
     }
 
     /// The same mode in the text format, whose segments are joined by `delimiter`.
@@ -259,6 +284,7 @@ impl FieldMode {
     pub const fn value_mode(self) -> FieldMode {
         FieldMode {
             text: self.text,
+            unit: self.unit,
             ..FieldMode::LAST.with_width(self.width)
         }
     }
@@ -360,6 +386,7 @@ impl FieldMode {
             delimited: inner.delimited || self.delimited || self.desc,
             salt: SaltChoice::Computed,
             text: inner.text,
+            unit: inner.unit,
         }
     }
 
@@ -369,6 +396,7 @@ impl FieldMode {
     pub(crate) const fn natural(self) -> FieldMode {
         FieldMode {
             text: self.text,
+            unit: self.unit,
             ..FieldMode::LAST
         }
     }

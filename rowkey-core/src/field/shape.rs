@@ -89,6 +89,9 @@ pub(crate) enum Form {
     Record,
     /// The first bytes of an MD5 digest (`Hashed`).
     Digest,
+    /// A count of time units since the Unix epoch (`SystemTime`, which needs `std`).
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
+    Time,
     /// A decimal number: sign, exponent and base-100 digits (`rust_decimal::Decimal`).
     #[cfg(feature = "decimal")]
     Decimal,
@@ -158,6 +161,17 @@ impl FieldShape {
             text: TextRule::Chars(len),
             ..self
         }
+    }
+
+    /// Whether the type is a time, counted in the field's `unit`.
+    ///
+    /// ```
+    /// use rowkey_core::KeyField;
+    /// assert!(<std::time::SystemTime as KeyField>::SHAPE.is_time());
+    /// assert!(!<u64 as KeyField>::SHAPE.is_time());
+    /// ```
+    pub const fn is_time(self) -> bool {
+        matches!(self.form, Form::Time)
     }
 
     /// How the type is written in text layouts.

@@ -40,14 +40,24 @@ pub trait Bind: Sized {
     /// starts with `prefix`.
     fn bind_prefix(self, prefix: &[u8], mode: FieldMode) -> Scan<Self::Key>;
 
-    /// [`bind_range`](Bind::bind_range) from any `RangeBounds`.
+    /// [`bind_range`](Bind::bind_range) from any `RangeBounds`. A bound the field rounds when it
+    /// stores it ([`KeyField::stores_exactly`]: a time finer than its unit) keeps exactly the
+    /// stored values within it: `>= v` becomes `>` v's stored value, `< v` becomes `<=` it.
     #[inline]
     fn bind_range_of<T: KeyField + ?Sized, R: RangeBounds<T>>(
         self,
         range: R,
         mode: FieldMode,
     ) -> Self::Ranged {
-        self.bind_range(range.start_bound(), range.end_bound(), mode)
+        let start = match range.start_bound() {
+            Bound::Included(v) if !v.stores_exactly(mode) => Bound::Excluded(v),
+            bound => bound,
+        };
+        let end = match range.end_bound() {
+            Bound::Excluded(v) if !v.stores_exactly(mode) => Bound::Included(v),
+            bound => bound,
+        };
+        self.bind_range(start, end, mode)
     }
 
     /// [`bind_in`](Bind::bind_in) for a string field: anything that yields `AsRef<str>`.

@@ -30,6 +30,13 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
                 ::core::assert!(#p::shape::<#ty>().accepts_width(#value), #msg);
             });
         }
+        if let Some(unit) = field.attrs.unit {
+            let span = unit.span;
+            let msg = format!("field `{name}`: `{ty_name}` is not a time, so `unit = \"{}\"` means nothing for it (`SystemTime` takes a unit)", unit.value.name());
+            checks.push(quote_spanned! {span=>
+                ::core::assert!(#p::shape::<#ty>().is_time(), #msg);
+            });
+        }
         if s.text().is_some() {
             let span = field.ident.span();
             let msg = format!("field `{name}`: `{ty_name}` cannot be written in a text layout (integers, strings, fieldless enums and `Hashed` digests can)");

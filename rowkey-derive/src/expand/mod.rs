@@ -98,6 +98,10 @@ pub fn field_mode(field: &Field, p: &TokenStream) -> TokenStream {
     if field.attrs.reverse.is_some() {
         mode = quote!(#mode.with_reverse());
     }
+    if let Some(unit) = field.attrs.unit {
+        let unit = syn::Ident::new(&format!("{:?}", unit.value), proc_macro2::Span::call_site());
+        mode = quote!(#mode.with_unit(#p::TimeUnit::#unit));
+    }
     mode
 }
 
