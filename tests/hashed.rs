@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestRunner};
+use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use rowkey::{DecodeErrorKind, Hashed, RowKey};
 
 mod common;
@@ -175,12 +175,8 @@ fn random_bytes_decode_to_a_value_or_an_error() {
     let cases = common::scaled(20_000, 1_000_000) as u32;
     TestRunner::new(config(cases))
         .run(&proptest::collection::vec(any::<u8>(), 0..48), |bytes| {
-            if let Ok(m) = Message::decode(&bytes) {
-                prop_assert_eq!(m.to_vec().unwrap(), bytes.clone());
-            }
-            if let Ok(l) = LogData::decode(&bytes) {
-                prop_assert_eq!(l.to_vec().unwrap(), bytes);
-            }
+            common::decodes_to_its_own_key::<Message>(&bytes).map_err(TestCaseError::fail)?;
+            common::decodes_to_its_own_key::<LogData>(&bytes).map_err(TestCaseError::fail)?;
             Ok(())
         })
         .unwrap();

@@ -97,3 +97,20 @@ pub fn in_bounds<T: PartialOrd>(v: &T, lo: &Bound<T>, hi: &Bound<T>) -> bool {
 pub fn in_range<T: PartialOrd>(v: &T, (lo, hi): &(Bound<T>, Bound<T>)) -> bool {
     in_bounds(v, lo, hi)
 }
+
+/// A key `K` accepts must be the one key of its value: `Ok` when `bytes` do not decode as a `K`,
+/// or encode back to exactly themselves.
+pub fn decodes_to_its_own_key<K>(bytes: &[u8]) -> Result<(), String>
+where
+    K: rowkey::RowKey + for<'k> rowkey::DecodeKey<'k> + std::fmt::Debug,
+{
+    match K::decode(bytes) {
+        Err(_) => Ok(()),
+        Ok(v) => match v.to_vec() {
+            Ok(again) if again == bytes => Ok(()),
+            other => Err(format!(
+                "{bytes:02X?} decodes to {v:?}, which encodes as {other:02X?}"
+            )),
+        },
+    }
+}
