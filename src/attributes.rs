@@ -68,8 +68,9 @@
 //!
 //! ## `unit = "s" | "ms" | "us" | "ns"`
 //!
-//! On a `std::time::SystemTime` field: the unit it is counted in since the Unix epoch (default
-//! `"ms"`). Binary layouts write the count as Java's `Bytes.toBytes(long)`, and with `desc` as
+//! On a time field (`std::time::SystemTime`; with feature `chrono`, `DateTime<Utc>`,
+//! `NaiveDateTime` as UTC, `NaiveDate` as its midnight, `NaiveTime` counted from midnight): the
+//! unit it is counted in since the Unix epoch (default `"ms"`). Binary layouts write the count as Java's `Bytes.toBytes(long)`, and with `desc` as
 //! `Bytes.toBytes(Long.MAX_VALUE - count)`; text layouts as an `i64`'s 19 digits (`desc`: Java's
 //! `String.format("%019d", Long.MAX_VALUE - ts)`). A time finer than the unit is truncated when it
 //! is written; a time before the epoch is an `EncodeError`. Equality binds a time as it is

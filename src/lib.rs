@@ -61,7 +61,7 @@
 //! | `width = N` | integer, string, bytes field | integers narrowed to N big-endian bytes, strings and bytes padded with `00` to N bytes; a value that does not fit is an [`EncodeError`] |
 //! | `desc` | field | the field sorts descending |
 //! | `reverse` | number, string, bytes field | the field is stored reversed |
-//! | `unit = "s" \| "ms" \| "us" \| "ns"` | time field (`SystemTime`) | the unit the time is counted in since the Unix epoch (default `"ms"`, Java's `System.currentTimeMillis()`) |
+//! | `unit = "s" \| "ms" \| "us" \| "ns"` | time field (`SystemTime`, chrono's types) | the unit the time is counted in since the Unix epoch (default `"ms"`, Java's `System.currentTimeMillis()`) |
 //! | `max_len = N` | struct | the longest key allowed (default HBase's 32767); longer is [`EncodeError`], a longer fixed layout does not compile |
 //! | `salt(buckets = N)` | field | the key begins with one salt byte, the bucket `0..N` of this field's value bytes (several fields may carry it, with the same N and hash: their bytes are joined in declaration order) |
 //! | `salt(buckets = N, hash = "md5" \| "java" \| "mod")` | field | the same with a chosen bucket function ([`SaltHash`]): md5 (default), Phoenix/OpenTSDB's Java hash, or the value `% N` |

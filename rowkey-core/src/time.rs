@@ -4,6 +4,10 @@
 //! HBase idiom `Bytes.toBytes(Long.MAX_VALUE - ts)` (not the inverted bytes). Text layouts write the
 //! count like an `i64`: 19 digits, `desc` as `Long.MAX_VALUE - count`.
 //!
+//! `std::time::SystemTime`, and with feature `chrono` chrono's `DateTime<Utc>`, `NaiveDateTime`
+//! (as UTC), `NaiveDate` (its midnight; a count that is not a whole day does not decode) and
+//! `NaiveTime` (counted from midnight).
+//!
 //! A time is stored in whole units: a finer time is truncated when it is written, and decodes to
 //! its whole units. Equality binds a time as it is written (the row written with a time is found
 //! by it); a range bound between two whole units keeps exactly the stored times within it.
@@ -62,22 +66,38 @@ impl TimeUnit {
     }
 }
 
-#[cfg(feature = "std")]
-mod system_time {
-    use std::time::{Duration, SystemTime, UNIX_EPOCH};
+// The machinery of the time types, all of which need `std` or `chrono`.
+#[cfg(any(feature = "std", feature = "chrono"))]
+/// A time type: nanoseconds since the Unix epoch (since midnight for a time of day), and back.
+trait TimeValue: Sized {
+    /// Nanoseconds since the epoch; an error before it (and for a leap second, which has no
+    /// count of its own).
+    fn nanos(&self) -> Result<u128, crate::error::EncodeError>;
 
+    /// The value `nanos` after the epoch, if the type holds it (a date only at midnight).
+    fn from_nanos(nanos: u128) -> Option<Self>;
+}
+#[cfg(any(feature = "std", feature = "chrono"))]
+mod codec {
+    use super::TimeValue;
     use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
-    use crate::field::{DecodeField, FieldMode, FieldShape, Form, KeyField};
+    use crate::field::{FieldMode, FieldShape, Form, KeyField};
+
+    /// Text: an i64's 19 digits.
+    pub(super) const SHAPE: FieldShape = FieldShape::fixed(8)
+        .with_text_digits(19)
+        .with_form(Form::Time);
+
+    pub(super) fn before_epoch() -> EncodeError {
+        EncodeError::new(EncodeErrorKind::Unsupported(
+            "a time before the Unix epoch (1970-01-01)",
+        ))
+    }
 
     /// The whole units of `t` since the epoch, and whether `t` is exactly that many.
-    fn count(t: &SystemTime, mode: FieldMode) -> Result<(i64, bool), EncodeError> {
-        let since = t.duration_since(UNIX_EPOCH).map_err(|_| {
-            EncodeError::new(EncodeErrorKind::Unsupported(
-                "a time before the Unix epoch (1970-01-01)",
-            ))
-        })?;
+    pub(super) fn count<T: TimeValue>(t: &T, mode: FieldMode) -> Result<(i64, bool), EncodeError> {
         let unit = u128::from(mode.unit().nanos());
-        let nanos = since.as_nanos();
+        let nanos = t.nanos()?;
         let count = i64::try_from(nanos / unit).map_err(|_| {
             EncodeError::new(EncodeErrorKind::Unsupported(
                 "a time whose count of units since the epoch does not fit a Java long",
@@ -95,82 +115,205 @@ mod system_time {
         }
     }
 
-    /// `mode` for the count as a number: ascending (the time writes `desc` itself).
+    /// `mode` for the count as a number: ascending (a time writes `desc` itself).
     fn number_mode(mode: FieldMode) -> FieldMode {
-        let plain = mode.natural();
-        if mode.is_delimited() {
-            FieldMode::INNER.nest(plain)
+        mode.natural()
+    }
+
+    pub(super) fn encoded_len(mode: FieldMode) -> usize {
+        if mode.is_text() {
+            19
         } else {
-            plain
+            8
         }
     }
 
-    impl KeyField for SystemTime {
-        // Text: an i64's 19 digits.
-        const SHAPE: FieldShape = FieldShape::fixed(8)
-            .with_text_digits(19)
-            .with_form(Form::Time);
-
-        #[inline]
-        fn encoded_len(&self, mode: FieldMode) -> usize {
-            if mode.is_text() {
-                19
-            } else {
-                8
-            }
+    pub(super) fn encode<T: TimeValue>(
+        t: &T,
+        out: &mut [u8],
+        mode: FieldMode,
+    ) -> Result<usize, EncodeError> {
+        if mode.width().is_some() {
+            return Err(crate::codec::unsupported_width());
         }
-
-        fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
-            if mode.width().is_some() {
-                return Err(super::super::codec::unsupported_width());
-            }
-            let (count, _) = count(self, mode)?;
-            let value = stored(count, mode);
-            if mode.is_text() {
-                // Non-negative: the i64 text form is its zero-padded digits.
-                value.encode(out, number_mode(mode))
-            } else {
-                // Java's Bytes.toBytes(long): big-endian two's complement, no sign flip.
-                (value as u64).encode(out, number_mode(mode))
-            }
-        }
-
-        fn stores_exactly(&self, mode: FieldMode) -> bool {
-            count(self, mode).map_or(true, |(_, exact)| exact)
+        let (count, _) = count(t, mode)?;
+        let value = stored(count, mode);
+        if mode.is_text() {
+            // Non-negative: the i64 text form is its zero-padded digits.
+            value.encode(out, number_mode(mode))
+        } else {
+            // Java's Bytes.toBytes(long): big-endian two's complement, no sign flip.
+            (value as u64).encode(out, number_mode(mode))
         }
     }
 
-    impl<'k> DecodeField<'k> for SystemTime {
-        fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
-            let (value, n) = if mode.is_text() {
-                i64::decode(input, number_mode(mode))?
-            } else {
-                let (v, n) = u64::decode(input, number_mode(mode))?;
-                let v = i64::try_from(v).map_err(|_| {
-                    DecodeError::new(DecodeErrorKind::Invalid("a time with its top bit set"), 0)
-                })?;
-                (v, n)
-            };
-            if value < 0 {
-                return Err(DecodeError::new(
-                    DecodeErrorKind::Invalid("a time before the Unix epoch"),
-                    0,
-                ));
+    pub(super) fn decode<T: TimeValue>(
+        input: &[u8],
+        mode: FieldMode,
+    ) -> Result<(T, usize), DecodeError> {
+        use crate::field::DecodeField;
+        let invalid = |what| DecodeError::new(DecodeErrorKind::Invalid(what), 0);
+        let (value, n) = if mode.is_text() {
+            i64::decode(input, number_mode(mode))?
+        } else {
+            let (v, n) = u64::decode(input, number_mode(mode))?;
+            let v = i64::try_from(v).map_err(|_| invalid("a time with its top bit set"))?;
+            (v, n)
+        };
+        if value < 0 {
+            return Err(invalid("a time before the Unix epoch"));
+        }
+        // Both forms are within 0..=i64::MAX, and so is the count.
+        let count = stored(value, mode) as u64;
+        let nanos = u128::from(count) * u128::from(mode.unit().nanos());
+        let t = T::from_nanos(nanos).ok_or_else(|| {
+            invalid("a count the time type does not hold (past its range, or not a whole date)")
+        })?;
+        Ok((t, n))
+    }
+}
+
+#[cfg(any(feature = "std", feature = "chrono"))]
+/// `KeyField` and `DecodeField` for a [`TimeValue`].
+macro_rules! time_field {
+    ($($ty:ty),*) => {$(
+        impl crate::field::KeyField for $ty {
+            const SHAPE: crate::field::FieldShape = codec::SHAPE;
+
+            #[inline]
+            fn encoded_len(&self, mode: crate::field::FieldMode) -> usize {
+                codec::encoded_len(mode)
             }
-            // Both forms are within 0..=i64::MAX, and so is the count.
-            let count = stored(value, mode) as u64;
-            let nanos = u128::from(count) * u128::from(mode.unit().nanos());
-            let since = Duration::new(
-                (nanos / 1_000_000_000) as u64,
-                (nanos % 1_000_000_000) as u32,
-            );
-            let t = UNIX_EPOCH.checked_add(since).ok_or_else(|| {
-                DecodeError::new(
-                    DecodeErrorKind::Invalid("a time past what SystemTime holds"),
-                    0,
-                )
-            })?;
-            Ok((t, n))
+
+            #[inline]
+            fn encode(
+                &self,
+                out: &mut [u8],
+                mode: crate::field::FieldMode,
+            ) -> Result<usize, crate::error::EncodeError> {
+                codec::encode(self, out, mode)
+            }
+
+            fn stores_exactly(&self, mode: crate::field::FieldMode) -> bool {
+                codec::count(self, mode).map_or(true, |(_, exact)| exact)
+            }
+        }
+
+        impl<'k> crate::field::DecodeField<'k> for $ty {
+            #[inline]
+            fn decode(
+                input: &'k [u8],
+                mode: crate::field::FieldMode,
+            ) -> Result<(Self, usize), crate::error::DecodeError> {
+                codec::decode(input, mode)
+            }
+        }
+    )*};
+}
+#[cfg(any(feature = "std", feature = "chrono"))]
+const NANOS_PER_SECOND: u128 = 1_000_000_000;
+
+#[cfg(feature = "std")]
+mod system_time {
+    use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+    use super::{codec, TimeValue, NANOS_PER_SECOND};
+    use crate::error::EncodeError;
+
+    impl TimeValue for SystemTime {
+        fn nanos(&self) -> Result<u128, EncodeError> {
+            let since = self
+                .duration_since(UNIX_EPOCH)
+                .map_err(|_| codec::before_epoch())?;
+            Ok(since.as_nanos())
+        }
+
+        fn from_nanos(nanos: u128) -> Option<Self> {
+            let secs = u64::try_from(nanos / NANOS_PER_SECOND).ok()?;
+            UNIX_EPOCH.checked_add(Duration::new(secs, (nanos % NANOS_PER_SECOND) as u32))
         }
     }
+
+    time_field!(SystemTime);
+}
+
+/// chrono's types (feature `chrono`): `DateTime<Utc>` and `NaiveDateTime` (as UTC) since the
+/// epoch, `NaiveDate` as its midnight, `NaiveTime` since midnight.
+#[cfg(feature = "chrono")]
+mod chrono_types {
+    use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Timelike, Utc};
+
+    use super::{codec, TimeValue, NANOS_PER_SECOND};
+    use crate::error::{EncodeError, EncodeErrorKind};
+
+    const NANOS_PER_DAY: u128 = 86_400 * NANOS_PER_SECOND;
+
+    fn leap_second() -> EncodeError {
+        EncodeError::new(EncodeErrorKind::Unsupported(
+            "a leap second, which has no count of its own",
+        ))
+    }
+
+    /// Nanoseconds of `secs` and `subsec` since the epoch.
+    fn nanos_of(secs: i64, subsec: u32) -> Result<u128, EncodeError> {
+        let secs = u128::try_from(secs).map_err(|_| codec::before_epoch())?;
+        if u128::from(subsec) >= NANOS_PER_SECOND {
+            return Err(leap_second());
+        }
+        Ok(secs * NANOS_PER_SECOND + u128::from(subsec))
+    }
+
+    fn utc_of(nanos: u128) -> Option<DateTime<Utc>> {
+        let secs = i64::try_from(nanos / NANOS_PER_SECOND).ok()?;
+        DateTime::from_timestamp(secs, (nanos % NANOS_PER_SECOND) as u32)
+    }
+
+    impl TimeValue for DateTime<Utc> {
+        fn nanos(&self) -> Result<u128, EncodeError> {
+            nanos_of(self.timestamp(), self.timestamp_subsec_nanos())
+        }
+
+        fn from_nanos(nanos: u128) -> Option<Self> {
+            utc_of(nanos)
+        }
+    }
+
+    impl TimeValue for NaiveDateTime {
+        fn nanos(&self) -> Result<u128, EncodeError> {
+            self.and_utc().nanos()
+        }
+
+        fn from_nanos(nanos: u128) -> Option<Self> {
+            utc_of(nanos).map(|t| t.naive_utc())
+        }
+    }
+
+    impl TimeValue for NaiveDate {
+        fn nanos(&self) -> Result<u128, EncodeError> {
+            nanos_of(self.and_time(NaiveTime::MIN).and_utc().timestamp(), 0)
+        }
+
+        fn from_nanos(nanos: u128) -> Option<Self> {
+            if nanos % NANOS_PER_DAY != 0 {
+                return None;
+            }
+            utc_of(nanos).map(|t| t.date_naive())
+        }
+    }
+
+    impl TimeValue for NaiveTime {
+        fn nanos(&self) -> Result<u128, EncodeError> {
+            nanos_of(
+                i64::from(self.num_seconds_from_midnight()),
+                self.nanosecond(),
+            )
+        }
+
+        fn from_nanos(nanos: u128) -> Option<Self> {
+            let secs = u32::try_from(nanos / NANOS_PER_SECOND).ok()?;
+            NaiveTime::from_num_seconds_from_midnight_opt(secs, (nanos % NANOS_PER_SECOND) as u32)
+        }
+    }
+
+    time_field!(DateTime<Utc>, NaiveDateTime, NaiveDate, NaiveTime);
 }
