@@ -71,6 +71,7 @@ pub mod regions;
 mod scan;
 mod sink;
 mod time;
+mod unit;
 
 pub use encoding::Encoding;
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
@@ -84,4 +85,4 @@ pub use prefix::{HashPrefix, HashPrefixHasher, Prefix, Salt, SaltHash, SaltHashe
 #[cfg(feature = "alloc")]
 pub use scan::{prefix_stop, FixedRange, FixedScan, KeyRange, Ranges, Scan};
 pub use sink::ValueSink;
-pub use time::TimeUnit;
+pub use unit::TimeUnit;

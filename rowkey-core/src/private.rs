@@ -18,7 +18,7 @@ pub use crate::prefix::{HashPrefix, Prefix, Salt, SaltHash};
 #[cfg(feature = "alloc")]
 pub use crate::scan::{Bind, FixedRange, FixedScan, Scan, ScanLayout, ScanState};
 pub use crate::sink::ValueSink;
-pub use crate::time::TimeUnit;
+pub use crate::unit::TimeUnit;
 
 /// Writes fields one after another into an output buffer.
 pub struct KeyWriter<'o> {
