@@ -2,7 +2,7 @@
 //! reversed), floats, bools, chars, enums, arrays; escaped strings and bytes inside a key and raw
 //! ones at its end, `desc` and padded ones; `Option`s and nested keys; field salts (md5, java,
 //! mod), whole-key salts and hash prefixes; text layouts with and without a delimiter, with salts,
-//! hash prefixes and `desc` numbers; `Hashed` digests, binary and text; `rust_decimal::Decimal`; `SystemTime` at every unit.
+//! hash prefixes and `desc` numbers; `Hashed` digests, binary and text; `rust_decimal::Decimal`; `SystemTime` at every unit and chrono's types.
 //!
 //! The first input byte chooses the mode:
 //! - even: the rest of the input is decoded as every layout. Nothing may panic, and an accepted
@@ -471,6 +471,17 @@ struct TextTimes {
     b: std::time::SystemTime,
 }
 
+/// chrono's types: a date at its midnight, a time of day, an instant `desc` in microseconds.
+#[derive(RowKey, Debug)]
+struct ChronoTimes {
+    #[rowkey(unit = "s")]
+    day: chrono::NaiveDate,
+    #[rowkey(desc)]
+    time: chrono::NaiveTime,
+    #[rowkey(desc, unit = "us")]
+    at: chrono::DateTime<chrono::Utc>,
+}
+
 pick_struct! {
     Ints { a, b, c, d, e, f, g, h, i, j, k, l, m, n }
     Narrow { a, b, c, d, e, f, g, h }
@@ -510,6 +521,7 @@ pick_struct! {
     Decimals { a, b, c, d, last }
     Times { a, b, c, d }
     TextTimes { a, b }
+    ChronoTimes { day, time, at }
 }
 
 /// Decodes `data` as `K`. An accepted key must encode back to the same bytes; then its value's
@@ -626,7 +638,7 @@ layouts! {
     Inner Point Nested LastNested LastNestedDesc
     SaltMd5 SaltJava SaltMod SaltOne WholeMd5 WholeJava Hash2 Hash16 HashLast
     TextDelim TextPlain TextMulti TextSalt TextMod TextWhole TextHash TextHashUpper TextHashPlain
-    Hashes TextHashes Decimals Times TextTimes
+    Hashes TextHashes Decimals Times TextTimes ChronoTimes
 }
 
 fuzz_target!(|data: &[u8]| {

@@ -196,6 +196,27 @@ impl Pick for std::time::SystemTime {
     }
 }
 
+/// chrono's types on a whole second (so they round-trip at every unit), within the years a count
+/// of nanoseconds holds.
+impl Pick for chrono::DateTime<chrono::Utc> {
+    fn pick(g: &mut Gen<'_>) -> Self {
+        let seconds = (u64::pick(g) % 9_000_000_000) as i64;
+        chrono::DateTime::from_timestamp(seconds, 0).unwrap_or_default()
+    }
+}
+
+impl Pick for chrono::NaiveDate {
+    fn pick(g: &mut Gen<'_>) -> Self {
+        chrono::DateTime::<chrono::Utc>::pick(g).date_naive()
+    }
+}
+
+impl Pick for chrono::NaiveTime {
+    fn pick(g: &mut Gen<'_>) -> Self {
+        chrono::DateTime::<chrono::Utc>::pick(g).time()
+    }
+}
+
 impl Pick for bool {
     fn pick(g: &mut Gen<'_>) -> Self {
         g.flag()
