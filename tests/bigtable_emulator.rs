@@ -13,9 +13,7 @@
 //!
 //! 2,000 rows and 40 scans per layout; 100,000 rows and 1,000 scans with `ROWKEY_SOAK=1`.
 
-use std::collections::BTreeSet;
-use std::process::Command;
-use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::sync::MutexGuard;
 use std::time::Duration;
 
 use bigtable_rs::bigtable::{BigTable, BigTableConnection};
@@ -33,48 +31,23 @@ use rowkey::{DecodeKey, EncodeErrorKind, RowKey, Scan, SplitKeys};
 mod common;
 #[path = "common/layouts.rs"]
 mod layouts;
+#[path = "common/servers.rs"]
+mod servers;
 use common::{scaled, soak, Rng};
-use layouts::{rows_read, Layout, Salted, HASHED, NAMES, SALTED, TEXT};
+use layouts::{check, draw, rows_read, Layout, Salted, HASHED, NAMES, SALTED, TEXT};
+use servers::runtime;
 
 const PROJECT: &str = "rowkey";
 const INSTANCE: &str = "e2e";
 const FAMILY: &str = "f";
 
-/// The emulator's address, from `.ci/servers/start.sh`; one test at a time, as they share it.
+/// The emulator's address; one test at a time, as they share it.
 fn emulator() -> (MutexGuard<'static, ()>, String) {
-    static LOCK: Mutex<()> = Mutex::new(());
-    let guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    let root = env!("CARGO_MANIFEST_DIR");
-    let out = Command::new("bash")
-        .arg(format!("{root}/.ci/servers/start.sh"))
-        .env("ROWKEY_ETCD_DATA_PARENT", "/dev/shm")
-        .env("ROWKEY_SERVERS_DIR", format!("{root}/target/servers"))
-        .output()
-        .expect("run .ci/servers/start.sh");
-    assert!(
-        out.status.success(),
+    let (guard, exports) = servers::start(
         "the Bigtable emulator did not start. These tests need Debian's golang-go and \
-         golang-google-cloud-dev: run `.ci/servers/install.sh` (as root, or with sudo), then the \
-         tests again.\n{}",
-        String::from_utf8_lossy(&out.stderr)
+         golang-google-cloud-dev",
     );
-    let exports = String::from_utf8_lossy(&out.stdout);
-    let addr = exports
-        .lines()
-        .find_map(|l| l.strip_prefix("export ROWKEY_BIGTABLE_EMULATOR="))
-        .expect("start.sh names the emulator's address")
-        .to_string();
-    (guard, addr)
-}
-
-fn runtime() -> &'static tokio::runtime::Runtime {
-    static RT: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
-    RT.get_or_init(|| {
-        tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap()
-    })
+    (guard, servers::export(&exports, "ROWKEY_BIGTABLE_EMULATOR"))
 }
 
 fn connect(addr: &str) -> BigTable {
@@ -241,15 +214,7 @@ fn run<K: RowKey + SplitKeys + for<'k> DecodeKey<'k> + 'static>(layout: &Layout<
     let (_guard, addr) = emulator();
     let (rows, scans) = (scaled(2_000, 100_000), scaled(40, 1_000));
     let mut rng = Rng(seed);
-    let mut values: Vec<(Vec<u8>, K)> = (0..rows)
-        .map(|_| {
-            let v = (layout.value)(&mut rng);
-            (row_key(&v).unwrap(), v)
-        })
-        .collect();
-    values.sort_by(|a, b| a.0.cmp(&b.0));
-    values.dedup_by(|a, b| a.0 == b.0);
-    let keys: Vec<Vec<u8>> = values.iter().map(|(k, _)| k.clone()).collect();
+    let (values, keys) = draw(layout, rows, &mut rng, |v| row_key(v).unwrap());
     let name = layout.name;
     let table = name.replace(' ', "-");
     runtime().block_on(async {
@@ -385,37 +350,6 @@ impl Drop for SlowScan<'_> {
             println!("{name}: scan {i} ({rows} rows in {ranges} ranges) took {took:.1?}");
         }
     }
-}
-
-/// `got` holds exactly the `expected` rows, each once.
-fn check<K: ?Sized>(
-    name: &str,
-    i: usize,
-    how: &str,
-    plan: &Scan<K>,
-    expected: &[&Vec<u8>],
-    got: &[Vec<u8>],
-) {
-    let distinct: BTreeSet<&Vec<u8>> = got.iter().collect();
-    assert_eq!(
-        distinct.len(),
-        got.len(),
-        "{name} scan {i} ({how}): a row twice"
-    );
-    let missing: Vec<_> = expected
-        .iter()
-        .filter(|k| !distinct.contains(**k))
-        .take(3)
-        .collect();
-    assert!(
-        missing.is_empty(),
-        "{name} scan {i} ({how}): missing {missing:02X?} of {plan:?}"
-    );
-    assert_eq!(
-        got.len(),
-        expected.len(),
-        "{name} scan {i} ({how}): extra rows"
-    );
 }
 
 #[test]

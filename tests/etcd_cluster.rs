@@ -13,7 +13,7 @@
 
 use std::collections::BTreeSet;
 use std::process::Command;
-use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::sync::MutexGuard;
 use std::time::Duration;
 
 use etcd_client::{Client, ConnectOptions, GetOptions, KvClient, Txn, TxnOp};
@@ -23,8 +23,11 @@ use rowkey::{DecodeKey, RowKey, Scan};
 mod common;
 #[path = "common/layouts.rs"]
 mod layouts;
+#[path = "common/servers.rs"]
+mod servers;
 use common::{scaled, Rng};
-use layouts::{rows_read, Layout, Salted, HASHED, NAMES, SALTED, TEXT};
+use layouts::{check, draw, rows_read, Layout, Salted, HASHED, NAMES, SALTED, TEXT};
+use servers::runtime;
 
 /// The cluster's client endpoints, from `.ci/servers/start.sh`.
 struct Cluster {
@@ -34,32 +37,13 @@ struct Cluster {
 
 /// One test at a time: they share the cluster, and each wipes it before loading its rows.
 fn cluster() -> (MutexGuard<'static, ()>, Cluster) {
-    static LOCK: Mutex<()> = Mutex::new(());
-    let guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    let root = env!("CARGO_MANIFEST_DIR");
-    let servers_dir = format!("{root}/target/servers");
-    // Started (or reused when healthy, or replaced when a member is down) for every test; etcd's
-    // data on /dev/shm, so loading does not wait on disk syncs.
-    let out = Command::new("bash")
-        .arg(format!("{root}/.ci/servers/start.sh"))
-        .env("ROWKEY_ETCD_DATA_PARENT", "/dev/shm")
-        .env("ROWKEY_SERVERS_DIR", &servers_dir)
-        .output()
-        .expect("run .ci/servers/start.sh");
-    assert!(
-        out.status.success(),
-        "the etcd cluster did not start. These tests need Debian's etcd-server: run \
-         `.ci/servers/install.sh` (as root, or with sudo), then the tests again.\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let exports = String::from_utf8_lossy(&out.stdout);
-    let endpoints = exports
-        .lines()
-        .find_map(|l| l.strip_prefix("export ROWKEY_ETCD_ENDPOINTS="))
-        .expect("start.sh names the etcd endpoints")
+    let (guard, exports) =
+        servers::start("the etcd cluster did not start. These tests need Debian's etcd-server");
+    let endpoints = servers::export(&exports, "ROWKEY_ETCD_ENDPOINTS")
         .split(',')
         .map(|e| format!("http://{e}"))
         .collect();
+    let servers_dir = servers::servers_dir();
     (
         guard,
         Cluster {
@@ -67,16 +51,6 @@ fn cluster() -> (MutexGuard<'static, ()>, Cluster) {
             servers_dir,
         },
     )
-}
-
-fn runtime() -> &'static tokio::runtime::Runtime {
-    static RT: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
-    RT.get_or_init(|| {
-        tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap()
-    })
 }
 
 async fn connect(endpoints: &[String]) -> Result<Client, etcd_client::Error> {
@@ -128,15 +102,7 @@ fn run<K: RowKey + for<'k> DecodeKey<'k>>(layout: &Layout<K>, seed: u64) {
     let (_guard, cluster) = cluster();
     let (rows, scans) = (scaled(2_000, 100_000), scaled(40, 1_000));
     let mut rng = Rng(seed);
-    let mut values: Vec<(Vec<u8>, K)> = (0..rows)
-        .map(|_| {
-            let v = (layout.value)(&mut rng);
-            (v.to_vec().unwrap(), v)
-        })
-        .collect();
-    values.sort_by(|a, b| a.0.cmp(&b.0));
-    values.dedup_by(|a, b| a.0 == b.0);
-    let keys: Vec<Vec<u8>> = values.iter().map(|(k, _)| k.clone()).collect();
+    let (values, keys) = draw(layout, rows, &mut rng, |v| v.to_vec().unwrap());
     let name = layout.name;
     runtime().block_on(async {
         let mut client = connect(&cluster.endpoints)
@@ -163,25 +129,15 @@ fn run<K: RowKey + for<'k> DecodeKey<'k>>(layout: &Layout<K>, seed: u64) {
             let page = 10f64.powf(rng.below(4_000) as f64 / 1_000.0) as i64;
             let page = page.max(rows_read(&keys, &plan) as i64 / 20 + 1);
             let got = read_all(&mut kv, &plan, page).await;
-            let distinct: BTreeSet<&Vec<u8>> = got.iter().collect();
-            assert_eq!(distinct.len(), got.len(), "{name} scan {i}: a row twice");
-            let missing: Vec<_> = expected
-                .iter()
-                .filter(|k| !distinct.contains(**k))
-                .take(3)
-                .collect();
-            assert!(
-                missing.is_empty(),
-                "{name} scan {i}: missing {missing:02X?}"
-            );
+            // No row twice, none missing, and every row returned is one the plan asks for:
+            // `read_page` drops the rest of an inexact plan's reads, and an exact plan reads
+            // nothing else.
+            check(name, i, "read_page", &plan, &expected, &got);
             // Pages come back in the plan's range order, which is key order.
             assert!(
                 got.windows(2).all(|w| w[0] < w[1]),
                 "{name} scan {i}: out of order"
             );
-            // Every row returned is one the plan asks for: `read_page` drops the rest of an
-            // inexact plan's reads, and an exact plan reads nothing else.
-            assert_eq!(got.len(), expected.len(), "{name} scan {i}: extra rows");
             exact += usize::from(plan.is_exact());
         }
         println!("{name}: {} rows, {scans} scans, {exact} exact", keys.len());

@@ -2,6 +2,8 @@
 //! the `i`th query with the predicate over decoded values that it must agree with. Included by
 //! the store tests with `#[path]`, beside `common`.
 
+use std::collections::BTreeSet;
+
 use rowkey::{RowKey, Scan};
 
 use super::common::{in_range, soak, Rng};
@@ -19,6 +21,29 @@ pub fn rows_read<K: ?Sized>(keys: &[Vec<u8>], plan: &Scan<K>) -> usize {
             to.saturating_sub(from)
         })
         .sum()
+}
+
+/// A loaded row: its key and the value it was encoded from.
+pub type Row<K> = (Vec<u8>, K);
+
+/// `rows` values of `layout` drawn from `rng`, each with its key from `encode`, in key order,
+/// duplicate keys dropped; and the keys alone.
+pub fn draw<K>(
+    layout: &Layout<K>,
+    rows: usize,
+    rng: &mut Rng,
+    encode: impl Fn(&K) -> Vec<u8>,
+) -> (Vec<Row<K>>, Vec<Vec<u8>>) {
+    let mut values: Vec<Row<K>> = (0..rows)
+        .map(|_| {
+            let v = (layout.value)(rng);
+            (encode(&v), v)
+        })
+        .collect();
+    values.sort_by(|a, b| a.0.cmp(&b.0));
+    values.dedup_by(|a, b| a.0 == b.0);
+    let keys = values.iter().map(|(k, _)| k.clone()).collect();
+    (values, keys)
 }
 
 /// A drawn query: the plan, and the predicate over values it must agree with.
@@ -195,3 +220,34 @@ pub const TEXT: Layout<Text> = Layout {
         }
     },
 };
+
+/// `got` holds exactly the `expected` rows, each once.
+pub fn check<K: ?Sized>(
+    name: &str,
+    i: usize,
+    how: &str,
+    plan: &Scan<K>,
+    expected: &[&Vec<u8>],
+    got: &[Vec<u8>],
+) {
+    let distinct: BTreeSet<&Vec<u8>> = got.iter().collect();
+    assert_eq!(
+        distinct.len(),
+        got.len(),
+        "{name} scan {i} ({how}): a row twice"
+    );
+    let missing: Vec<_> = expected
+        .iter()
+        .filter(|k| !distinct.contains(**k))
+        .take(3)
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "{name} scan {i} ({how}): missing {missing:02X?} of {plan:?}"
+    );
+    assert_eq!(
+        got.len(),
+        expected.len(),
+        "{name} scan {i} ({how}): extra rows"
+    );
+}
