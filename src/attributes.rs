@@ -232,15 +232,117 @@
 //! # fn main() {}
 //! ```
 //!
-//! # On a fieldless enum
+//! ## `tag = b"..."`, `tag = n`, `tag = "..."`
 //!
-//! Only `crate = "path"`. An enum is one field of the keys that hold it: their struct chooses the
-//! format and the prefix, so `salt`, `text`, `delimiter` and `max_len` on an enum are compile
-//! errors on that token, and so is `#[rowkey(...)]` on a variant.
+//! Constant bytes before everything else in the key, the salt or hash prefix included, so several
+//! key types share one ordered key space: a byte string, an integer 0..=255 (one byte; three
+//! digits in text layouts), or in text layouts a string, written as the first segment. Decoding
+//! checks it; every plan, split key and `after`/`split` cut includes it.
+//!
+//! ```
+//! use rowkey::{DecodeErrorKind, KeyRange, RowKey, Scan};
+//!
+//! #[derive(RowKey)]
+//! #[rowkey(tag = b"evt/", salt(buckets = 4))]
+//! struct Event {
+//!     user: u32,
+//! }
+//!
+//! #[derive(RowKey, Debug)]
+//! #[rowkey(text, delimiter = ":", tag = "usr")]
+//! struct User {
+//!     name: String,
+//! }
+//!
+//! assert_eq!(User { name: "ann".into() }.to_vec()?, b"usr:ann");
+//! let key = Event { user: 7 }.to_vec()?;
+//! assert_eq!(&key[..4], b"evt/"); // then the salt byte, then the user
+//! let err = User::decode(&key).unwrap_err();
+//! assert_eq!(err.kind(), DecodeErrorKind::UnknownTag { name: "User" });
+//! let plan: Scan<User> = User::scan().into();
+//! assert_eq!(plan.ranges().collect::<Vec<_>>(), [KeyRange::new(b"usr:", b"usr;")]);
+//! # Ok::<(), rowkey::EncodeError>(())
+//! ```
+//!
+//! A string tag in a binary layout, a byte string in a text layout, an empty tag and `tag` on a
+//! field are compile errors on that token.
 //!
 //! ```compile_fail
 //! #[derive(rowkey::RowKey)]
-//! #[rowkey(salt(buckets = 16))] // error: `salt` has no meaning on an enum
+//! struct Event {
+//!     #[rowkey(tag = b"evt/")] // error: `tag` has no meaning on a field
+//!     id: u64,
+//! }
+//! ```
+//!
+//! # On an enum with fields
+//!
+//! An enum whose variants have named fields (or none) is a key: the variant's tag, then its
+//! fields, with every field attribute. Its attributes are `text`, `delimiter`, `max_len`, `crate`
+//! and `tag` (before every variant's tag); a salt or hash prefix is a compile error (the tag comes
+//! first, so each variant's keys sit together).
+//!
+//! ## `tag = ...` on a variant
+//!
+//! Replaces the variant's default tag, its discriminant as one byte (`= n` with `#[repr(u8)]`, or
+//! 0, 1, 2, ...; three digits in text layouts). Tags must be prefix-free, so the tag a key starts
+//! with names its variant; a clash is a compile error on the later tag. Scans start by naming the
+//! variant in snake_case.
+//!
+//! ```
+//! use rowkey::{DecodeErrorKind, RowKey};
+//!
+//! #[derive(RowKey, Debug, PartialEq)]
+//! #[repr(u8)]
+//! enum Row {
+//!     User { id: u64 } = 1,
+//!     Order { user: u64, #[rowkey(desc)] ts: i64 } = 2,
+//!     #[rowkey(tag = b"idx")]
+//!     OrderIndex { ts: i64, user: u64 },
+//!     Gone,
+//! }
+//!
+//! let order = Row::Order { user: 42, ts: 7 };
+//! let key = order.to_vec()?;
+//! assert_eq!(key[0], 2);
+//! assert_eq!(Row::decode(&key)?, order);
+//! assert_eq!(Row::OrderIndex { ts: 1, user: 2 }.to_vec()?[..3], *b"idx");
+//! // Rust's discriminant: 4, after `OrderIndex`'s 3 (which its tag replaces).
+//! assert_eq!(Row::Gone.to_vec()?, [4]);
+//! assert_eq!(Row::decode(&[9]).unwrap_err().kind(), DecodeErrorKind::UnknownTag { name: "Row" });
+//! assert!(Row::scan().order().user(42).ts_range(0..10).matches(&key));
+//! assert_eq!(Row::LAYOUTS[1].name, "Row::Order");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! ```compile_fail
+//! #[derive(rowkey::RowKey)]
+//! enum Row {
+//!     #[rowkey(tag = b"o")]
+//!     Order { id: u64 },
+//!     #[rowkey(tag = b"ord")] // error: this tag "ord" starts with the tag "o" of `Order`
+//!     OrderLine { id: u64, line: u16 },
+//! }
+//! ```
+//!
+//! Tuple variants are not supported: scans bind fields by name.
+//!
+//! ```compile_fail
+//! #[derive(rowkey::RowKey)]
+//! enum Row {
+//!     Order(u64, i64), // error: #[derive(RowKey)] needs named fields in a variant
+//! }
+//! ```
+//!
+//! # On a fieldless enum
+//!
+//! Only `crate = "path"`. A fieldless enum is one field of the keys that hold it: their struct
+//! chooses the format, the prefix and the tag, so `salt`, `text`, `delimiter`, `max_len` and `tag`
+//! on it, or `tag` on one of its variants, are compile errors on that token.
+//!
+//! ```compile_fail
+//! #[derive(rowkey::RowKey)]
+//! #[rowkey(salt(buckets = 16))] // error: `salt` has no meaning on a fieldless enum
 //! enum Kind {
 //!     View,
 //!     Click,

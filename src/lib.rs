@@ -226,7 +226,7 @@ pub use rowkey_core::{
     DecodeError, DecodeErrorKind, DecodeField, DecodeKey, DecodeSaltedKey, EncodeError,
     EncodeErrorKind, Encoding, FieldMode, FieldShape, HashPrefix, HashPrefixHasher, Hashed,
     KeyField, Layout, Order, Prefix, RowKey, Salt, SaltHash, SaltHasher, SaltedKey, Segment,
-    SplitKeys, TextRule, ValueSink, WidthRule,
+    SplitKeys, Tag, TextRule, ValueSink, WidthRule,
 };
 /// Derives [`RowKey`](trait@RowKey), [`DecodeKey`], [`KeyField`] and [`DecodeField`] for a struct
 /// with named fields or a fieldless enum, plus `K::scan()`, `K::LAYOUT`, `K::explain`, and for
@@ -262,6 +262,7 @@ pub use rowkey_core::hbase;
 pub use rowkey_core::limits;
 #[cfg(feature = "alloc")]
 pub use rowkey_core::regions;
+pub use rowkey_core::tag;
 #[cfg(feature = "alloc")]
 pub use rowkey_core::{
     merge, prefix_stop, Explained, ExplainedSegment, FixedRange, FixedScan, KeyRange, Ranges, Scan,
@@ -291,3 +292,8 @@ pub mod __private {
     pub use core::result::Result::{self, Err, Ok};
     pub use rowkey_core::private::*;
 }
+
+/// The README's Rust examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -37,6 +37,29 @@ mod no_prelude {
         pub kind: Kind,
     }
 
+    /// An enum key with a raw field name, a tagged variant and a variant without fields.
+    #[derive(::rowkey::RowKey, Debug, PartialEq)]
+    #[rowkey(tag = b"r/")]
+    pub enum Row {
+        User {
+            r#type: u8,
+            name: ::std::string::String,
+        },
+        #[rowkey(tag = b"o")]
+        Order {
+            user: u64,
+            #[rowkey(desc)]
+            ts: i64,
+        },
+        Gone,
+    }
+
+    #[derive(::rowkey::RowKey, Debug, PartialEq)]
+    #[rowkey(tag = b"evt/", salt(buckets = 4))]
+    pub struct Tagged {
+        pub user: u32,
+    }
+
     #[derive(::rowkey::RowKey)]
     pub struct Generic<T> {
         pub value: T,
@@ -44,7 +67,7 @@ mod no_prelude {
     }
 }
 
-use no_prelude::{Generic, Key, Kind, ThroughFacade};
+use no_prelude::{Generic, Key, Kind, Row, Tagged, ThroughFacade};
 use rowkey::RowKey;
 
 #[test]
@@ -73,6 +96,18 @@ fn derives_compile_without_the_prelude_and_work() {
     assert_eq!(g.to_vec().unwrap(), [0, 7, 1]);
     assert_eq!(<Generic<u16> as RowKey>::FIXED_LEN, Some(3));
     assert_eq!(<Generic<String> as RowKey>::FIXED_LEN, None);
+    let r = Row::User {
+        r#type: 3,
+        name: "n".into(),
+    };
+    assert_eq!(r.to_vec().unwrap(), b"r/\x00\x03n");
+    assert_eq!(Row::decode(&r.to_vec().unwrap()).unwrap(), r);
+    assert_eq!(Row::Gone.to_vec().unwrap(), b"r/\x02");
+    let plan: rowkey::Scan<Row> = Row::scan().user().r#type(3).into();
+    assert!(plan.matches(b"r/\x00\x03n"));
+    assert!(Row::scan().order().user(1).ts_range(..5).is_exact());
+    let t = Tagged { user: 1 };
+    assert_eq!(Tagged::decode(&t.to_key().unwrap()).unwrap(), t);
 }
 
 /// Names the generated code uses internally must not collide with the user's.

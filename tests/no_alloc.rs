@@ -237,3 +237,35 @@ fn single_range_scan_plans_do_not_allocate() {
     let (n, ranges) = allocations(|| Hashed::scan().user(7).ranges().len());
     assert_eq!((n, ranges), (0, 1));
 }
+
+/// Enum keys and tags write constant bytes in place.
+#[derive(RowKey, Debug, PartialEq)]
+#[rowkey(tag = b"k/")]
+enum Tagged<'a> {
+    User {
+        id: u64,
+    },
+    #[rowkey(tag = b"o")]
+    Order {
+        user: u64,
+        #[rowkey(desc)]
+        ts: i64,
+        host: &'a str,
+    },
+}
+
+#[test]
+fn enum_keys_encode_and_decode_without_allocating() {
+    let k = Tagged::Order {
+        user: 7,
+        ts: 9,
+        host: "web",
+    };
+    let mut buf = [0u8; 64];
+    let (n, len) = allocations(|| k.encode_into(&mut buf).unwrap());
+    assert_eq!((n, len), (0, 2 + 1 + 8 + 8 + 3));
+    let (n, back) = allocations(|| Tagged::decode(&buf[..len]).unwrap());
+    assert_eq!((n, back), (0, k));
+    let (n, err) = allocations(|| Tagged::decode(b"k/x").is_err());
+    assert_eq!((n, err), (0, true));
+}

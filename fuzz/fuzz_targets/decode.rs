@@ -482,7 +482,82 @@ struct ChronoTimes {
     at: chrono::DateTime<chrono::Utc>,
 }
 
+/// An enum key: discriminant tags, a byte-string tag, a variant without fields, escaped and
+/// `desc` strings, a nested key in a variant.
+#[derive(RowKey, Debug)]
+#[repr(u8)]
+enum Entities {
+    User {
+        id: u64,
+        name: String,
+    } = 1,
+    #[rowkey(tag = b"ix")]
+    Index {
+        #[rowkey(desc)]
+        name: String,
+        at: Point,
+    },
+    Gone = 0xFF,
+}
+
+impl Pick for Entities {
+    fn pick(g: &mut Gen<'_>) -> Self {
+        match g.below(3) {
+            0 => Entities::User {
+                id: Pick::pick(g),
+                name: Pick::pick(g),
+            },
+            1 => Entities::Index {
+                name: Pick::pick(g),
+                at: Pick::pick(g),
+            },
+            _ => Entities::Gone,
+        }
+    }
+}
+
+/// A text enum key under a tag of its own.
+#[derive(RowKey, Debug)]
+#[rowkey(text, delimiter = ":", tag = "acct")]
+enum TextEntities {
+    #[rowkey(tag = "u")]
+    User { id: u32, name: String },
+    #[rowkey(tag = 7)]
+    Closed,
+}
+
+impl Pick for TextEntities {
+    fn pick(g: &mut Gen<'_>) -> Self {
+        if g.flag() {
+            TextEntities::User {
+                id: Pick::pick(g),
+                name: Pick::pick(g),
+            }
+        } else {
+            TextEntities::Closed
+        }
+    }
+}
+
+/// Tags before a salt, in binary and text.
+#[derive(RowKey, Debug)]
+#[rowkey(tag = b"evt/", salt(buckets = 4))]
+struct TaggedSalt {
+    user: u32,
+    name: String,
+}
+
+#[derive(RowKey, Debug)]
+#[rowkey(text, delimiter = "#", tag = "m")]
+struct TaggedText {
+    #[rowkey(hash_prefix(len = 4))]
+    host: String,
+    n: u16,
+}
+
 pick_struct! {
+    TaggedSalt { user, name }
+    TaggedText { host, n }
     Ints { a, b, c, d, e, f, g, h, i, j, k, l, m, n }
     Narrow { a, b, c, d, e, f, g, h }
     Scalars { a, b, c, d, e, f, g, h, i, j, k, l }
@@ -639,6 +714,7 @@ layouts! {
     SaltMd5 SaltJava SaltMod SaltOne WholeMd5 WholeJava Hash2 Hash16 HashLast
     TextDelim TextPlain TextMulti TextSalt TextMod TextWhole TextHash TextHashUpper TextHashPlain
     Hashes TextHashes Decimals Times TextTimes ChronoTimes
+    Entities TextEntities TaggedSalt TaggedText
 }
 
 fuzz_target!(|data: &[u8]| {

@@ -311,6 +311,13 @@ pub enum DecodeErrorKind {
         /// The enum's name.
         enum_name: &'static str,
     },
+    /// The key does not start with the tag of its type (a struct's `tag`), or with the tag of
+    /// any variant (an enum key): it is a key of another type, or of a variant this build does
+    /// not know.
+    UnknownTag {
+        /// The key type's name.
+        name: &'static str,
+    },
     /// The salt byte is not the bucket the key's sources give: the key was written with another
     /// layout or salt function, or corrupted.
     WrongSalt {
@@ -486,6 +493,9 @@ impl fmt::Display for DecodeErrorKind {
                     f,
                     "{value} is not the discriminant of any variant of `{enum_name}`"
                 )
+            }
+            DecodeErrorKind::UnknownTag { name } => {
+                write!(f, "the key does not start with a tag of `{name}`")
             }
             DecodeErrorKind::WrongSalt { expected, found } => write!(
                 f,

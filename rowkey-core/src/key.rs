@@ -6,6 +6,7 @@ use alloc::vec::Vec;
 
 use crate::error::{DecodeError, EncodeError};
 use crate::prefix::Prefix;
+use crate::tag::Tag;
 
 /// A type that encodes to an order-preserving row key: the byte order of two keys is the order of
 /// the values, field by field.
@@ -84,6 +85,17 @@ pub trait RowKey {
     /// # Ok::<(), EncodeError>(())
     /// ```
     const PREFIX: Prefix = Prefix::None;
+
+    /// The constant bytes every key starts with, before the prefix: `#[rowkey(tag = ...)]` on the
+    /// struct, so several key types share one ordered key space. [`Tag::NONE`] without one, and
+    /// for enum keys, whose tags tell their variants apart.
+    ///
+    /// ```
+    /// # use rowkey_core::doc_support::Id;
+    /// # use rowkey_core::{RowKey, Tag};
+    /// assert_eq!(Id::TAG, Tag::NONE);
+    /// ```
+    const TAG: Tag = Tag::NONE;
 
     /// The exact length [`encode_into`](RowKey::encode_into) writes.
     ///
@@ -176,7 +188,11 @@ pub trait SplitKeys: RowKey {
     /// ```
     #[cfg(feature = "alloc")]
     fn split_keys(regions: usize) -> Vec<Vec<u8>> {
-        crate::regions::split_points(Self::PREFIX, regions)
+        let points = crate::regions::split_points(Self::PREFIX, regions);
+        if Self::TAG.is_none() {
+            return points;
+        }
+        points.iter().map(|p| Self::TAG.join(p)).collect()
     }
 }
 

@@ -6,6 +6,7 @@ use core::fmt;
 
 use crate::encoding::Encoding;
 use crate::prefix::Prefix;
+use crate::tag::Tag;
 
 /// How a segment sorts.
 ///
@@ -35,7 +36,7 @@ pub enum Order {
 /// One field of a key.
 ///
 /// ```
-/// use rowkey_core::{Encoding, FieldMode, KeyField, Layout, Order, Prefix, Segment};
+/// use rowkey_core::{Encoding, FieldMode, KeyField, Layout, Order, Prefix, Segment, Tag};
 /// const HOST: Segment = Segment {
 ///     name: "host",
 ///     ty: "String",
@@ -46,7 +47,8 @@ pub enum Order {
 /// };
 /// let segments = &[HOST];
 /// let layout = Layout {
-///     name: "K", text: None, prefix: Prefix::None, prefix_sources: &[], segments, fixed_len: None,
+///     name: "K", text: None, tag: Tag::NONE, prefix: Prefix::None, prefix_sources: &[], segments,
+///     fixed_len: None,
 /// };
 /// let row = "| 0 | host | `String` | after the previous segment | variable | \
 ///            content with 00 escaped as 00 FF, then 00 01 | asc |";
@@ -85,10 +87,12 @@ pub struct Segment {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
-    /// The key type's name.
+    /// The key type's name (`Enum::Variant` for a variant of an enum key).
     pub name: &'static str,
     /// The delimiter of a text layout; `None` for the binary format.
     pub text: Option<&'static str>,
+    /// The constant bytes before everything else (the struct's `tag`, or the variant's).
+    pub tag: Tag,
     /// The prefix component.
     pub prefix: Prefix,
     /// The fields the prefix is computed from (every field for a whole-key salt).
@@ -119,6 +123,14 @@ impl fmt::Display for Layout {
             "| # | segment | type | offset | bytes | encoding | order |"
         )?;
         writeln!(f, "|---|---|---|---|---|---|---|")?;
+        if !self.tag.is_none() {
+            writeln!(
+                f,
+                "| tag | tag | constant | 0 | {} | {} | - |",
+                self.tag.encoded_len(),
+                TagBytes(self.tag)
+            )?;
+        }
         let sources = Sources(self.prefix_sources);
         match self.prefix {
             Prefix::None => {}
@@ -131,7 +143,8 @@ impl fmt::Display for Layout {
                 };
                 writeln!(
                     f,
-                    "| prefix | salt | bucket | 0 | {} | {form}: {hash}, N = {}, src = {sources} | - |",
+                    "| prefix | salt | bucket | {} | {} | {form}: {hash}, N = {}, src = {sources} | - |",
+                    self.tag.encoded_len(),
                     salt.encoded_len(),
                     salt.buckets()
                 )?;
@@ -144,7 +157,8 @@ impl fmt::Display for Layout {
                 };
                 writeln!(
                     f,
-                    "| prefix | hash | md5 | 0 | {} | {form} md5(src), src = {sources} | - |",
+                    "| prefix | hash | md5 | {} | {} | {form} md5(src), src = {sources} | - |",
+                    self.tag.encoded_len(),
                     hash.prefix_len()
                 )?;
             }
@@ -164,6 +178,27 @@ impl fmt::Display for Layout {
                 Opt(s.len, "variable"),
                 s.encoding
             )?;
+        }
+        Ok(())
+    }
+}
+
+/// A tag's bytes in hex, with its text when it reads as text, and the delimiter after it.
+struct TagBytes(Tag);
+
+impl fmt::Display for TagBytes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the bytes")?;
+        for b in self.0.bytes() {
+            write!(f, " {b:02X}")?;
+        }
+        if let Ok(text) = core::str::from_utf8(self.0.bytes()) {
+            if text.chars().all(|c| c.is_ascii_graphic()) {
+                write!(f, " ({text:?})")?;
+            }
+        }
+        if !self.0.delimiter().is_empty() {
+            write!(f, ", then the delimiter")?;
         }
         Ok(())
     }

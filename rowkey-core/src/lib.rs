@@ -70,6 +70,7 @@ pub mod regions;
 #[cfg(feature = "alloc")]
 mod scan;
 mod sink;
+pub mod tag;
 mod time;
 mod unit;
 
@@ -85,4 +86,5 @@ pub use prefix::{HashPrefix, HashPrefixHasher, Prefix, Salt, SaltHash, SaltHashe
 #[cfg(feature = "alloc")]
 pub use scan::{prefix_stop, FixedRange, FixedScan, KeyRange, Ranges, Scan};
 pub use sink::ValueSink;
+pub use tag::Tag;
 pub use unit::TimeUnit;

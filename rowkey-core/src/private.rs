@@ -18,18 +18,34 @@ pub use crate::prefix::{HashPrefix, Prefix, Salt, SaltHash};
 #[cfg(feature = "alloc")]
 pub use crate::scan::{Bind, FixedRange, FixedScan, Scan, ScanLayout, ScanState};
 pub use crate::sink::ValueSink;
+pub use crate::tag::Tag;
 pub use crate::unit::TimeUnit;
 
 /// Writes fields one after another into an output buffer.
 pub struct KeyWriter<'o> {
     out: &'o mut [u8],
     pos: usize,
+    /// Where the key after its tag starts: the offsets of the prefix are counted from here.
+    base: usize,
 }
 
 impl<'o> KeyWriter<'o> {
     #[inline(always)]
     pub fn new(out: &'o mut [u8]) -> Self {
-        KeyWriter { out, pos: 0 }
+        KeyWriter {
+            out,
+            pos: 0,
+            base: 0,
+        }
+    }
+
+    /// Writes the tag, first of all: the prefix and fields follow it.
+    #[inline(always)]
+    pub fn tag(&mut self, tag: Tag) -> Result<(), EncodeError> {
+        let rest = self.out.get_mut(self.pos..).unwrap_or_default();
+        self.pos += tag.write(rest)?;
+        self.base = self.pos;
+        Ok(())
     }
 
     #[inline(always)]
@@ -53,21 +69,21 @@ impl<'o> KeyWriter<'o> {
     /// Reserves the first `n` bytes for the prefix, written once the fields are.
     #[inline(always)]
     pub fn reserve(&mut self, n: usize) -> Result<(), EncodeError> {
-        out_prefix(self.out, n)?;
-        self.pos = n;
+        out_prefix(self.out.get_mut(self.base..).unwrap_or_default(), n)?;
+        self.pos = self.base + n;
         Ok(())
     }
 
-    /// The first `n` bytes of the output (the reserved prefix).
+    /// The first `n` bytes after the tag (the reserved prefix).
     #[inline(always)]
     pub fn prefix_mut(&mut self, n: usize) -> &mut [u8] {
-        &mut self.out[..n]
+        &mut self.out[self.base..self.base + n]
     }
 
-    /// The bytes written from `from` on.
+    /// The bytes written from `from` (counted after the tag) on.
     #[inline(always)]
     pub fn written_from(&self, from: usize) -> &[u8] {
-        self.out.get(from..self.pos).unwrap_or_default()
+        self.out.get(self.base + from..self.pos).unwrap_or_default()
     }
 
     /// Writes the text format's delimiter between two segments.
@@ -90,12 +106,39 @@ impl<'o> KeyWriter<'o> {
 pub struct KeyReader<'k> {
     input: &'k [u8],
     pos: usize,
+    /// Where the key after its tag starts.
+    base: usize,
 }
 
 impl<'k> KeyReader<'k> {
     #[inline(always)]
     pub fn new(input: &'k [u8]) -> Self {
-        KeyReader { input, pos: 0 }
+        KeyReader {
+            input,
+            pos: 0,
+            base: 0,
+        }
+    }
+
+    /// Expects the tag of the key type `name`, first of all.
+    #[inline(always)]
+    pub fn tag(&mut self, tag: Tag, name: &'static str) -> Result<(), DecodeError> {
+        let rest = self.input.get(self.pos..).unwrap_or_default();
+        self.pos += tag.read(rest, name).map_err(|e| e.in_key(name))?;
+        self.base = self.pos;
+        Ok(())
+    }
+
+    /// Takes the tag when the key starts with it: how an enum key finds its variant.
+    #[inline(always)]
+    pub fn take_tag(&mut self, tag: Tag) -> bool {
+        let rest = self.input.get(self.pos..).unwrap_or_default();
+        let opens = tag.opens(rest);
+        if opens {
+            self.pos += tag.encoded_len();
+            self.base = self.pos;
+        }
+        opens
     }
 
     #[inline(always)]
@@ -141,7 +184,9 @@ impl<'k> KeyReader<'k> {
     /// The bytes read from `from` on.
     #[inline(always)]
     pub fn read_from(&self, from: usize) -> &'k [u8] {
-        self.input.get(from..self.pos).unwrap_or_default()
+        self.input
+            .get(self.base + from..self.pos)
+            .unwrap_or_default()
     }
 
     #[inline(always)]
@@ -268,6 +313,47 @@ pub const fn sum_fixed(lens: &[Option<usize>]) -> Option<usize> {
         i += 1;
     }
     Some(total)
+}
+
+/// The length of every key of an enum key, given each variant's fixed length: `Some` only when
+/// every variant has the same one.
+pub const fn same_fixed(lens: &[Option<usize>]) -> Option<usize> {
+    let Some(first) = (match lens.first() {
+        Some(f) => *f,
+        None => None,
+    }) else {
+        return None;
+    };
+    let mut i = 1;
+    while i < lens.len() {
+        match lens[i] {
+            Some(n) if n == first => {}
+            _ => return None,
+        }
+        i += 1;
+    }
+    Some(first)
+}
+
+/// The upper bound of an enum key, given each variant's (`None` when any is unbounded).
+pub const fn largest(lens: &[Option<usize>]) -> Option<usize> {
+    let mut max = 0;
+    let mut i = 0;
+    while i < lens.len() {
+        match lens[i] {
+            Some(n) if n > max => max = n,
+            Some(_) => {}
+            None => return None,
+        }
+        i += 1;
+    }
+    Some(max)
+}
+
+/// The error of an enum key that starts with no variant's tag.
+#[cold]
+pub fn unknown_tag(name: &'static str) -> DecodeError {
+    DecodeError::new(DecodeErrorKind::UnknownTag { name }, 0).in_key(name)
 }
 
 /// Lengths in const context: the shape of field type `T` placed with `mode`.
@@ -583,4 +669,12 @@ pub fn explain_prefix(explained: &mut Explained, prefix: Prefix, bytes: &[u8]) {
         _ => "salt",
     };
     explained.push(label, bytes, show_prefix(prefix, bytes));
+}
+
+/// `K::explain`: adds the tag's bytes (with the delimiter after it).
+#[cfg(feature = "alloc")]
+#[inline]
+pub fn explain_tag(explained: &mut Explained, tag: Tag, key: &[u8]) {
+    let bytes = key.get(..tag.encoded_len()).unwrap_or_default();
+    explained.push("tag", bytes, crate::hbase::to_string_binary(tag.bytes()));
 }

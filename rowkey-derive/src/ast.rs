@@ -1,21 +1,28 @@
 //! The layout model: what the derive knows about the key, built from syn's nodes and keeping them
 //! for error spans.
 
+use proc_macro2::Span;
 use rowkey_core::SaltHash;
 use syn::{Data, DeriveInput, Fields, Ident, Type};
 
-use crate::attr::{self, ContainerAttrs, FieldAttrs};
+use crate::attr::{self, ContainerAttrs, FieldAttrs, TagAttr, TagValue};
 use crate::ctxt::Ctxt;
 
 pub enum Input<'a> {
     Struct(Struct<'a>),
+    /// A fieldless enum: a one-byte field.
     Enum(Enum<'a>),
+    /// An enum whose variants have fields: a key per variant behind the variant's tag.
+    Keyed(KeyedEnum<'a>),
 }
 
 pub struct Struct<'a> {
+    /// The struct, or for a variant of a keyed enum the enum.
     pub original: &'a DeriveInput,
     pub attrs: ContainerAttrs,
     pub fields: Vec<Field<'a>>,
+    /// The tag before everything else, as stored.
+    pub tag: Option<StoredTag>,
     /// The delimiter of a text layout, `None` in the binary format.
     pub text: Option<String>,
     /// The prefix component, read once from the attributes.
@@ -31,6 +38,44 @@ pub struct Field<'a> {
     pub last: bool,
     /// The delimiter of the layout's text format, `None` in the binary format.
     pub text: Option<String>,
+}
+
+/// A tag's bytes as the layout stores them, and the text delimiter after them.
+#[derive(Clone)]
+pub struct StoredTag {
+    pub bytes: Vec<u8>,
+    pub delimiter: String,
+    /// The `tag` literal, or the variant when the tag is its discriminant.
+    pub span: Span,
+}
+
+impl StoredTag {
+    /// The bytes the tag takes in a key.
+    pub fn len(&self) -> usize {
+        self.bytes.len() + self.delimiter.len()
+    }
+}
+
+/// The bytes `tag` stands for in a layout of format `text` (the delimiter, or `None` in binary),
+/// or an error on the literal when the format cannot hold it.
+fn stored_tag(cx: &Ctxt, tag: &TagAttr, text: Option<&str>) -> Option<Vec<u8>> {
+    match (&tag.value, text) {
+        (TagValue::Bytes(b), None) => Some(b.clone()),
+        (TagValue::Str(s), Some(_)) => Some(s.clone().into_bytes()),
+        (TagValue::Byte(b), text) => Some(
+            rowkey_core::tag::byte_tag(*b, text.is_some())
+                .as_slice()
+                .to_vec(),
+        ),
+        (TagValue::Str(_), None) => {
+            cx.error(tag.span, "a binary layout's tag is a byte string or an integer 0..=255, as in `tag = b\"evt/\"` or `tag = 7` (a string tag is for text layouts)");
+            None
+        }
+        (TagValue::Bytes(_), Some(_)) => {
+            cx.error(tag.span, "a text layout's tag is a string or an integer 0..=255 (three digits), as in `tag = \"evt\"` or `tag = 7`");
+            None
+        }
+    }
 }
 
 /// The prefix component of a valid layout (valid.rs rejects the invalid combinations first).
@@ -153,23 +198,7 @@ impl<'a> Input<'a> {
         match &input.data {
             Data::Struct(data) => match &data.fields {
                 Fields::Named(named) => {
-                    let count = named.named.len();
-                    let fields = named
-                        .named
-                        .iter()
-                        .enumerate()
-                        // Named fields always have an ident; filter_map keeps the derive panic-free.
-                        .filter_map(|(i, f)| {
-                            Some(Field {
-                                ident: f.ident.as_ref()?,
-                                ty: &f.ty,
-                                attrs: attr::field_attrs(cx, &f.attrs),
-                                kind: TypeKind::of(&f.ty),
-                                last: i + 1 == count,
-                                text: text_of(&attrs),
-                            })
-                        })
-                        .collect::<Vec<_>>();
+                    let fields = fields_of(cx, named, &attrs);
                     if fields.is_empty() {
                         cx.error_spanned_by(
                             &data.fields,
@@ -177,10 +206,19 @@ impl<'a> Input<'a> {
                         );
                         return None;
                     }
+                    let text = text_of(&attrs);
+                    let tag = attrs.tag.as_ref().and_then(|tag| {
+                        Some(StoredTag {
+                            bytes: stored_tag(cx, tag, text.as_deref())?,
+                            delimiter: text.clone().unwrap_or_default(),
+                            span: tag.span,
+                        })
+                    });
                     Some(Input::Struct(Struct {
                         original: input,
-                        text: text_of(&attrs),
+                        text,
                         prefix: prefix_of(&attrs, &fields),
+                        tag,
                         attrs,
                         fields,
                     }))
@@ -195,30 +233,6 @@ impl<'a> Input<'a> {
             },
             Data::Enum(data) => {
                 let mut ok = true;
-                // A fieldless enum is a one-byte field; the layout it sits in decides its format
-                // and prefix, so these mean nothing here.
-                if let Some(salt) = &attrs.salt {
-                    cx.error(salt.span, "`salt` has no meaning on an enum, which is one field of a key: put it on the struct, or on the field that holds the enum");
-                }
-                if let Some(text) = attrs.text {
-                    cx.error(text, "`text` has no meaning on an enum: the struct that holds it chooses the format, and the enum follows it (three digits in text layouts)");
-                }
-                if let Some(d) = &attrs.delimiter {
-                    cx.error(d.span, "`delimiter` has no meaning on an enum: it belongs to a text layout's struct");
-                }
-                if let Some(m) = &attrs.max_len {
-                    cx.error(m.span, "`max_len` has no meaning on an enum, which is one byte of a key: put it on the struct");
-                }
-                for v in &data.variants {
-                    attr::reject_attrs(cx, &v.attrs, "an enum variant");
-                    if !matches!(v.fields, Fields::Unit) {
-                        cx.error_spanned_by(
-                            &v.fields,
-                            "#[derive(RowKey)] on an enum needs fieldless variants: each encodes as its one-byte discriminant",
-                        );
-                        ok = false;
-                    }
-                }
                 if data.variants.is_empty() {
                     cx.error_spanned_by(
                         &input.ident,
@@ -226,12 +240,62 @@ impl<'a> Input<'a> {
                     );
                     ok = false;
                 }
-                if !input.generics.params.is_empty() {
+                let keyed = data
+                    .variants
+                    .iter()
+                    .any(|v| !matches!(v.fields, Fields::Unit));
+                // An enum key may borrow (`&'a str` fields); a fieldless enum has nothing to borrow.
+                let generic = input
+                    .generics
+                    .params
+                    .iter()
+                    .any(|g| !keyed || !matches!(g, syn::GenericParam::Lifetime(_)));
+                if generic {
                     cx.error_spanned_by(
                         &input.generics,
-                        "#[derive(RowKey)] does not accept generic enums",
+                        "#[derive(RowKey)] does not accept generic enums (an enum key may have lifetimes)",
                     );
                     ok = false;
+                }
+                for v in &data.variants {
+                    if let Fields::Unnamed(fields) = &v.fields {
+                        cx.error_spanned_by(
+                            fields,
+                            "#[derive(RowKey)] needs named fields in a variant (`Order { user: u64 }`): scans bind fields by name (`Row::scan().order().user(42)`)",
+                        );
+                        ok = false;
+                    }
+                }
+                let keyed = data
+                    .variants
+                    .iter()
+                    .any(|v| !matches!(v.fields, Fields::Unit));
+                if keyed {
+                    return KeyedEnum::from_syn(cx, input, data, attrs)
+                        .filter(|_| ok)
+                        .map(Input::Keyed);
+                }
+                // A fieldless enum is a one-byte field; the layout it sits in decides its format
+                // and prefix, so these mean nothing here.
+                if let Some(salt) = &attrs.salt {
+                    cx.error(salt.span, "`salt` has no meaning on a fieldless enum, which is one field of a key: put it on the struct, or on the field that holds the enum");
+                }
+                if let Some(text) = attrs.text {
+                    cx.error(text, "`text` has no meaning on a fieldless enum: the struct that holds it chooses the format, and the enum follows it (three digits in text layouts)");
+                }
+                if let Some(d) = &attrs.delimiter {
+                    cx.error(d.span, "`delimiter` has no meaning on a fieldless enum: it belongs to a text layout's struct");
+                }
+                if let Some(m) = &attrs.max_len {
+                    cx.error(m.span, "`max_len` has no meaning on a fieldless enum, which is one byte of a key: put it on the struct");
+                }
+                if let Some(tag) = &attrs.tag {
+                    cx.error(tag.span, "`tag` has no meaning on a fieldless enum, which is one byte of a key: put it on the struct that holds it (an enum whose variants have fields takes tags)");
+                }
+                for v in &data.variants {
+                    if let Some(tag) = attr::variant_attrs(cx, &v.attrs).tag {
+                        cx.error(tag.span, "a fieldless enum stores its discriminant, one byte: a variant `tag` applies to enums whose variants have fields");
+                    }
                 }
                 ok.then(|| {
                     Input::Enum(Enum {
@@ -249,6 +313,185 @@ impl<'a> Input<'a> {
                 None
             }
         }
+    }
+}
+
+/// The fields of a struct or variant, in key order.
+fn fields_of<'a>(cx: &Ctxt, named: &'a syn::FieldsNamed, attrs: &ContainerAttrs) -> Vec<Field<'a>> {
+    let count = named.named.len();
+    named
+        .named
+        .iter()
+        .enumerate()
+        // Named fields always have an ident; filter_map keeps the derive panic-free.
+        .filter_map(|(i, f)| {
+            Some(Field {
+                ident: f.ident.as_ref()?,
+                ty: &f.ty,
+                attrs: attr::field_attrs(cx, &f.attrs),
+                kind: TypeKind::of(&f.ty),
+                last: i + 1 == count,
+                text: text_of(attrs),
+            })
+        })
+        .collect()
+}
+
+/// An enum whose variants have fields (or none): each variant is a key of its own behind its tag.
+pub struct KeyedEnum<'a> {
+    pub original: &'a DeriveInput,
+    pub attrs: ContainerAttrs,
+    /// The enum's own `tag`, before every variant's.
+    pub tag: Option<StoredTag>,
+    pub variants: Vec<Variant<'a>>,
+}
+
+impl KeyedEnum<'_> {
+    /// The delimiter of a text layout, or `None` for the binary format.
+    pub fn text(&self) -> Option<String> {
+        text_of(&self.attrs)
+    }
+}
+
+pub struct Variant<'a> {
+    pub ident: &'a Ident,
+    /// The variant's key: its fields behind its tag, as a struct's would be.
+    pub key: Struct<'a>,
+}
+
+impl<'a> KeyedEnum<'a> {
+    fn from_syn(
+        cx: &Ctxt,
+        input: &'a DeriveInput,
+        data: &'a syn::DataEnum,
+        attrs: ContainerAttrs,
+    ) -> Option<Self> {
+        if let Some(salt) = &attrs.salt {
+            cx.error(salt.span, "`salt` on an enum key is not supported: each variant's keys sit together behind its tag; salt a struct key instead");
+        }
+        let text = text_of(&attrs);
+        let outer = attrs
+            .tag
+            .as_ref()
+            .and_then(|tag| stored_tag(cx, tag, text.as_deref()));
+        let delimiter = text.clone().unwrap_or_default();
+        let mut next: Option<i128> = Some(0);
+        let mut variants = Vec::new();
+        let mut raw_tags: Vec<(Vec<u8>, Span, &Ident)> = Vec::new();
+        for v in &data.variants {
+            let vattrs = attr::variant_attrs(cx, &v.attrs);
+            // Rust's discriminant: explicit, or one more than the previous variant's.
+            let discriminant = match &v.discriminant {
+                Some((_, expr)) => {
+                    let lit = match expr {
+                        syn::Expr::Lit(syn::ExprLit {
+                            lit: syn::Lit::Int(n),
+                            ..
+                        }) => n.base10_parse::<i128>().ok(),
+                        _ => None,
+                    };
+                    if lit.is_none() && vattrs.tag.is_none() {
+                        cx.error_spanned_by(expr, "an enum key's tag is its discriminant, which the derive must read: write it as an integer literal, or give the variant a `tag`");
+                    }
+                    lit
+                }
+                None => next,
+            };
+            next = discriminant.and_then(|d| d.checked_add(1));
+            let fields = match &v.fields {
+                Fields::Named(named) => fields_of(cx, named, &attrs),
+                _ => Vec::new(),
+            };
+            let raw = match &vattrs.tag {
+                Some(tag) => stored_tag(cx, tag, text.as_deref()).map(|b| (b, tag.span)),
+                None => match discriminant.map(u8::try_from) {
+                    Some(Ok(d)) => Some((
+                        rowkey_core::tag::byte_tag(d, text.is_some())
+                            .as_slice()
+                            .to_vec(),
+                        v.ident.span(),
+                    )),
+                    Some(Err(_)) => {
+                        let at = v.discriminant.as_ref().map_or_else(
+                            || v.ident.span(),
+                            |(_, e)| syn::spanned::Spanned::span(e),
+                        );
+                        cx.error(at, "an enum key's tag is its discriminant, one byte: keep it in 0..=255, or give the variant a `tag`");
+                        None
+                    }
+                    None => None,
+                },
+            };
+            let Some((raw, span)) = raw else {
+                continue;
+            };
+            raw_tags.push((raw.clone(), span, &v.ident));
+            // The enum's own tag, then the variant's; the delimiter follows when fields do.
+            let mut bytes = Vec::new();
+            if let Some(outer) = &outer {
+                bytes.extend_from_slice(outer);
+                bytes.extend_from_slice(delimiter.as_bytes());
+            }
+            bytes.extend_from_slice(&raw);
+            let tag = StoredTag {
+                bytes,
+                delimiter: if fields.is_empty() {
+                    String::new()
+                } else {
+                    delimiter.clone()
+                },
+                span,
+            };
+            variants.push(Variant {
+                ident: &v.ident,
+                key: Struct {
+                    original: input,
+                    attrs: attrs.clone(),
+                    text: text.clone(),
+                    prefix: Prefix::None,
+                    tag: Some(tag),
+                    fields,
+                },
+            });
+        }
+        let tags: Vec<&[u8]> = raw_tags.iter().map(|(t, ..)| t.as_slice()).collect();
+        // Reported on the later tag of the first clash.
+        if let Some((earlier, later)) = rowkey_core::tag::prefix_clash(&tags) {
+            let show = |t: &[u8]| {
+                String::from_utf8(t.to_vec())
+                    .ok()
+                    .filter(|s| s.chars().all(|c| c.is_ascii_graphic()))
+                    .map_or_else(|| format!("{t:02X?}"), |s| format!("{s:?}"))
+            };
+            let (a, b) = (tags[earlier], tags[later]);
+            let relation = if a == b {
+                "is the same as"
+            } else if a.starts_with(b) {
+                "is a prefix of"
+            } else {
+                "starts with"
+            };
+            cx.error(
+                raw_tags[later].1,
+                format!(
+                    "variant tags must be prefix-free, so a key's tag names one variant: this tag {} {relation} the tag {} of `{}`",
+                    show(b),
+                    show(a),
+                    raw_tags[earlier].2,
+                ),
+            );
+        }
+        let tag = outer.zip(attrs.tag.as_ref()).map(|(bytes, t)| StoredTag {
+            bytes,
+            delimiter,
+            span: t.span,
+        });
+        Some(KeyedEnum {
+            original: input,
+            attrs,
+            tag,
+            variants,
+        })
     }
 }
 

@@ -12,7 +12,8 @@ use syn::{Attribute, LitInt, LitStr, Token};
 use crate::ctxt::Ctxt;
 use crate::symbol::{
     BUCKETS, CONTAINER_KEYS, CRATE, DELIMITER, DESC, FIELD_KEYS, HASH, HASH_PREFIX,
-    HASH_PREFIX_KEYS, LEN, MAX_LEN, REVERSE, ROWKEY, SALT, SALT_KEYS, TEXT, UNIT, UPPER, WIDTH,
+    HASH_PREFIX_KEYS, LEN, MAX_LEN, REVERSE, ROWKEY, SALT, SALT_KEYS, TAG, TEXT, UNIT, UPPER,
+    VARIANT_KEYS, WIDTH,
 };
 
 /// A value with the span of the attribute token that set it.
@@ -61,9 +62,35 @@ pub struct FieldAttrs {
     pub unit: Option<Spanned<TimeUnit>>,
 }
 
-/// The attributes of the struct or enum.
+/// `tag = ...`, as written: which bytes it stands for depends on the layout's format.
+#[derive(Clone)]
+pub enum TagValue {
+    /// `tag = b"evt/"`.
+    Bytes(Vec<u8>),
+    /// `tag = 7`: one byte (three digits in text layouts).
+    Byte(u8),
+    /// `tag = "evt"`: text layouts only.
+    Str(String),
+}
+
+/// `tag = ...`; the span is the literal's.
+#[derive(Clone)]
+pub struct TagAttr {
+    pub value: TagValue,
+    pub span: Span,
+}
+
+/// The attributes of an enum variant.
 #[derive(Default)]
+pub struct VariantAttrs {
+    pub tag: Option<TagAttr>,
+}
+
+/// The attributes of the struct or enum.
+#[derive(Default, Clone)]
 pub struct ContainerAttrs {
+    /// `tag = ...`: the constant bytes that open every key.
+    pub tag: Option<TagAttr>,
     /// `crate = "path"`.
     pub krate: Option<syn::Path>,
     /// Whole-key `salt(...)`.
@@ -144,6 +171,10 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
                     set_once(cx, &mut out.hash_prefix, hash, meta, key);
                 }
             }
+            TAG => {
+                cx.error(meta.path.span(), "`tag` has no meaning on a field: a tag opens the whole key; put it on the struct, or on an enum variant");
+                skip_value(meta.input)?;
+            }
             _ => unknown_key(cx, meta, &key, FIELD_KEYS, "field")?,
         }
         Ok(())
@@ -177,6 +208,11 @@ pub fn container_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
                 }
             }
             TEXT => flag(cx, &mut out.text, meta, key)?,
+            TAG => {
+                if let Some(tag) = tag_attr(cx, meta)? {
+                    set_once(cx, &mut out.tag, tag, meta, key);
+                }
+            }
             DELIMITER => {
                 let lit: LitStr = meta.value()?.parse()?;
                 set_once(
@@ -215,6 +251,58 @@ pub fn container_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
         Ok(())
     });
     out
+}
+
+/// The attributes of an enum variant: its `tag`.
+pub fn variant_attrs(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
+    let mut out = VariantAttrs::default();
+    for_each_key(cx, attrs, |meta, key| {
+        match key.as_str() {
+            TAG => {
+                if let Some(tag) = tag_attr(cx, meta)? {
+                    set_once(cx, &mut out.tag, tag, meta, key);
+                }
+            }
+            _ => unknown_key(cx, meta, &key, VARIANT_KEYS, "variant")?,
+        }
+        Ok(())
+    });
+    out
+}
+
+/// `tag = b"..." | 0..=255 | "..."`; `None` after an error.
+fn tag_attr(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<TagAttr>> {
+    let tokens = value_tokens(meta)?;
+    let usage = "a tag is a byte string, an integer 0..=255, or in text layouts a string, as in `tag = b\"evt/\"`, `tag = 7` or `tag = \"evt\"`";
+    let value = match syn::parse2::<syn::Lit>(tokens.clone()) {
+        Ok(syn::Lit::ByteStr(b)) => Some((TagValue::Bytes(b.value()), b.span())),
+        Ok(syn::Lit::Str(s)) => Some((TagValue::Str(s.value()), s.span())),
+        Ok(syn::Lit::Int(n)) => match n.base10_parse::<u8>() {
+            Ok(b) => Some((TagValue::Byte(b), n.span())),
+            Err(_) => {
+                cx.error(
+                    n.span(),
+                    format!("an integer tag is one byte, 0..=255; for more, write bytes: {usage}"),
+                );
+                return Ok(None);
+            }
+        },
+        _ => None,
+    };
+    let Some((value, span)) = value else {
+        cx.error_spanned_by(tokens, usage);
+        return Ok(None);
+    };
+    if matches!(&value, TagValue::Bytes(b) if b.is_empty())
+        || matches!(&value, TagValue::Str(s) if s.is_empty())
+    {
+        cx.error(
+            span,
+            "an empty tag tells no keys apart: a tag needs at least one byte",
+        );
+        return Ok(None);
+    }
+    Ok(Some(TagAttr { value, span }))
 }
 
 /// A whole number after `key =`, or an error on the value's tokens.
@@ -362,13 +450,6 @@ fn required<T>(cx: &Ctxt, ok: bool, value: Option<T>, span: Span, missing: &str)
             }
             None
         }
-    }
-}
-
-/// Rejects `#[rowkey(...)]` where it means nothing (on enum variants).
-pub fn reject_attrs(cx: &Ctxt, attrs: &[Attribute], what: &str) {
-    for attr in attrs.iter().filter(|a| a.path().is_ident(ROWKEY)) {
-        cx.error_spanned_by(attr, format!("`#[rowkey(...)]` has no meaning on {what}"));
     }
 }
 

@@ -13,6 +13,7 @@ pub const CRATE: &str = "crate";
 pub const TEXT: &str = "text";
 pub const DELIMITER: &str = "delimiter";
 pub const MAX_LEN: &str = "max_len";
+pub const TAG: &str = "tag";
 
 pub const BUCKETS: &str = "buckets";
 pub const HASH: &str = "hash";
@@ -23,7 +24,10 @@ pub const UPPER: &str = "upper";
 pub const FIELD_KEYS: &[&str] = &[WIDTH, DESC, REVERSE, UNIT, SALT, HASH_PREFIX];
 
 /// Keys accepted on the struct or enum.
-pub const CONTAINER_KEYS: &[&str] = &[SALT, TEXT, DELIMITER, MAX_LEN, CRATE];
+pub const CONTAINER_KEYS: &[&str] = &[TAG, SALT, TEXT, DELIMITER, MAX_LEN, CRATE];
+
+/// Keys accepted on an enum variant.
+pub const VARIANT_KEYS: &[&str] = &[TAG];
 
 /// Keys inside `salt(...)`.
 pub const SALT_KEYS: &[&str] = &[BUCKETS, HASH];

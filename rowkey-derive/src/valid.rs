@@ -5,7 +5,7 @@
 use rowkey_core::limits;
 use rowkey_core::{HashPrefix, Salt, SaltHash, TextRule};
 
-use crate::ast::{Field, Struct, TypeKind};
+use crate::ast::{Field, KeyedEnum, Struct, TypeKind};
 use crate::attr::SaltAttr;
 use crate::ctxt::Ctxt;
 
@@ -15,8 +15,40 @@ pub fn check_struct(cx: &Ctxt, s: &Struct) {
         check_field(cx, field, text);
     }
     check_prefix(cx, s);
+    check_delimiter(cx, s);
     check_text(cx, s);
     check_row_limit(cx, s);
+}
+
+/// An enum key: each variant's fields as a struct's, without a prefix component.
+pub fn check_keyed(cx: &Ctxt, e: &KeyedEnum) {
+    let Some(first) = e.variants.first() else {
+        return;
+    };
+    check_delimiter(cx, &first.key);
+    for v in &e.variants {
+        let s = &v.key;
+        let text = s.text().is_some();
+        for field in &s.fields {
+            check_field(cx, field, text);
+            let why = "an enum key cannot have a salt or hash prefix: its tag comes first, so each variant's keys sit together (salt a struct key instead)";
+            if let Some(salt) = field.attrs.salt {
+                cx.error(salt.span, why);
+            }
+            if let Some(hash) = field.attrs.hash_prefix {
+                cx.error(hash.span, why);
+            }
+        }
+        check_text(cx, s);
+        check_row_limit(cx, s);
+    }
+}
+
+/// `delimiter` without `text`.
+fn check_delimiter(cx: &Ctxt, s: &Struct) {
+    if let (None, Some(d)) = (s.text(), &s.attrs.delimiter) {
+        cx.error(d.span, "`delimiter` applies to text layouts: add `text`, as in `#[rowkey(text, delimiter = \":\")]`");
+    }
 }
 
 /// The most digits a text number can have: those of `u128::MAX`.
@@ -25,9 +57,6 @@ const MAX_TEXT_DIGITS: usize = TextRule::MAX_DIGITS;
 /// The rules of the text format (DESIGN §6).
 fn check_text(cx: &Ctxt, s: &Struct) {
     let Some(delimiter) = s.text() else {
-        if let Some(d) = &s.attrs.delimiter {
-            cx.error(d.span, "`delimiter` applies to text layouts: add `text`, as in `#[rowkey(text, delimiter = \":\")]`");
-        }
         return;
     };
     for field in &s.fields {
@@ -372,7 +401,7 @@ fn check_row_limit(cx: &Ctxt, s: &Struct) {
         .iter()
         .map(|f| f.kind.fixed_len(f.attrs.width.map(|w| w.value)))
         .collect();
-    let prefix = s.prefix_len();
+    let prefix = s.prefix_len() + s.tag.as_ref().map_or(0, |t| t.len());
     if let Some(total) = lens.map(|l| l.iter().sum::<usize>() + prefix) {
         match &s.attrs.max_len {
             Some(max) if total > max.value => cx.error(

@@ -1,6 +1,7 @@
 //! The facts of a layout that planning needs, named by generated code as one constant.
 
 use crate::prefix::Prefix;
+use crate::tag::Tag;
 
 /// What the generated builder knows of a layout, for planning: its prefix component, which
 /// fields feed it, whether every key has one length, and the text delimiter. A protocol item of
@@ -17,6 +18,9 @@ pub struct ScanLayout {
     pub(crate) fixed: bool,
     /// The delimiter of a text layout.
     pub(crate) text: Option<&'static str>,
+    /// The tag before everything else: plans are made for the key after it, and the tag put
+    /// in front of their ranges.
+    pub(crate) tag: Tag,
 }
 
 impl ScanLayout {
@@ -34,7 +38,14 @@ impl ScanLayout {
             whole_key,
             fixed,
             text: None,
+            tag: Tag::NONE,
         }
+    }
+
+    /// The same layout behind `tag`.
+    #[must_use]
+    pub const fn with_tag(self, tag: Tag) -> Self {
+        ScanLayout { tag, ..self }
     }
 
     /// The same layout in the text format with `delimiter`.

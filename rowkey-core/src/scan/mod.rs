@@ -134,7 +134,11 @@ impl<K: ?Sized> Scan<K> {
     /// ```
     pub fn matches(&self, key: &[u8]) -> bool {
         self.window.as_ref().map_or(true, |w| w.contains(key))
-            && self.plan.matches(self.layout, key)
+            && self
+                .layout
+                .tag
+                .strip(key)
+                .is_some_and(|rest| self.plan.matches(self.layout, rest))
     }
 
     /// The ranges to scan: sorted by start, not overlapping, adjacent ones merged except across
@@ -159,7 +163,11 @@ impl<K: ?Sized> Scan<K> {
     /// assert_eq!(plan.ranges().collect::<Vec<_>>(), [KeyRange::new(&[2, 0xEC], &[2, 0xFB])]);
     /// ```
     pub fn ranges(&self) -> Ranges {
-        let ranges = self.plan.ranges(self.layout);
+        let mut ranges = self.plan.ranges(self.layout);
+        let tag = self.layout.tag;
+        if !tag.is_none() {
+            ranges = Ranges::many(ranges.map(|r| r.behind(tag)).collect());
+        }
         match &self.window {
             None => ranges,
             Some(window) => Ranges::many(window.clip_all(ranges)),
@@ -167,7 +175,8 @@ impl<K: ?Sized> Scan<K> {
     }
 
     /// The bytes of salt that start every key of the plan: 1 for a salted binary layout, the
-    /// digits and the delimiter in a text layout, 0 without a salt. What a merge of the
+    /// digits and the delimiter in a text layout, 0 without a salt; a tag before the salt counts
+    /// too. What a merge of the
     /// per-bucket results skips to put rows back in key order
     /// ([`merge_by_key`](crate::merge::merge_by_key)).
     ///
@@ -185,7 +194,10 @@ impl<K: ?Sized> Scan<K> {
     /// ```
     pub fn salt_len(&self) -> usize {
         match self.layout.prefix {
-            crate::prefix::Prefix::Salt(_) => self.layout.prefix_len(),
+            // A tag is the same in every key: skipping it too keeps the order.
+            crate::prefix::Prefix::Salt(_) => {
+                self.layout.tag.encoded_len() + self.layout.prefix_len()
+            }
             _ => 0,
         }
     }

@@ -191,6 +191,18 @@ impl KeyRange {
 
     /// The range `[start, stop)` of two buffers the planner built.
     #[inline(always)]
+    /// The range of the same keys behind `tag`: the end of the table becomes the end of the
+    /// tag's keys.
+    pub(crate) fn behind(&self, tag: crate::tag::Tag) -> KeyRange {
+        let start = tag.join(self.start());
+        let stop = if self.stop().is_empty() {
+            super::bytes::prefix_stop(&tag.join(&[]))
+        } else {
+            tag.join(self.stop())
+        };
+        KeyRange::new(&start, &stop)
+    }
+
     pub(crate) fn from_bufs(start: KeyBuf, stop: KeyBuf) -> KeyRange {
         KeyRange { start, stop }
     }

@@ -11,7 +11,15 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
     let Some(concrete) = super::generics::concrete_type(s.original) else {
         return TokenStream::new();
     };
-    let ident = &s.original.ident;
+    let mut checks = field_checks(s, p);
+    checks.push(row_limit(s.original, &s.attrs, &concrete, p));
+    quote! {
+        const _: () = { #(#checks)* };
+    }
+}
+
+/// The checks of each field of `s` whose type the derive cannot see into.
+pub fn field_checks(s: &Struct, p: &TokenStream) -> Vec<TokenStream> {
     let mut checks = Vec::new();
     for field in &s.fields {
         // Syntax already decided these rules for the types it knows (valid.rs).
@@ -56,7 +64,18 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
             });
         }
     }
-    let (limit, span) = match &s.attrs.max_len {
+    checks
+}
+
+/// The check that a fixed layout fits its row limit.
+pub fn row_limit(
+    input: &syn::DeriveInput,
+    attrs: &crate::attr::ContainerAttrs,
+    concrete: &TokenStream,
+    p: &TokenStream,
+) -> TokenStream {
+    let ident = &input.ident;
+    let (limit, span) = match &attrs.max_len {
         Some(max) => (
             format!("`{ident}` keys are longer than its `max_len` of {} bytes", max.value),
             max.span,
@@ -69,7 +88,7 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
             ident.span(),
         ),
     };
-    checks.push(quote_spanned! {span=>
+    quote_spanned! {span=>
         ::core::assert!(
             #p::within_row_limit(
                 <#concrete as #p::RowKey>::FIXED_LEN,
@@ -77,9 +96,6 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
             ),
             #limit
         );
-    });
-    quote! {
-        const _: () = { #(#checks)* };
     }
 }
 

@@ -1,10 +1,11 @@
 //! `DecodeField` for a derived struct: read each field in order from where the last one ended.
+//! The reading is shared with the variants of enum keys (`keyed.rs`).
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::generics::decode_generics;
-use super::{field_mode, field_name, prefix};
+use super::{field_mode, field_name, prefix, tag_expr};
 use crate::ast::Struct;
 
 pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
@@ -13,7 +14,36 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
     let generics = decode_generics(&s.original.generics, p);
     let (impl_generics, _, where_clause) = generics.split_for_impl();
     let (_, ty_generics, _) = s.original.generics.split_for_impl();
+    let take_tag = s.tag.as_ref().map(|t| {
+        let t = tag_expr(t, p);
+        quote!(__rowkey_r.tag(#t, #key_name)?;)
+    });
+    let read = read_fields(s, p, &quote!(#ident));
+    let take_prefix = prefix::decode_take(s);
+    let check_prefix = prefix::decode_check(s, p);
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #p::DecodeField<'__rowkey_k> for #ident #ty_generics #where_clause {
+            #[inline(always)]
+            fn decode(
+                __rowkey_input: &'__rowkey_k [u8],
+                __rowkey_mode: #p::FieldMode,
+            ) -> #p::Result<(Self, usize), #p::DecodeError> {
+                let mut __rowkey_r = #p::KeyReader::new(__rowkey_input);
+                #take_tag
+                #take_prefix
+                #read
+                #check_prefix
+                #p::Ok((__rowkey_v, __rowkey_r.pos()))
+            }
+        }
+    }
+}
 
+/// Reads the fields after the tag and prefix with the reader `__rowkey_r`, and builds the value
+/// `__rowkey_v` with the constructor `path` (`K`, or `E::Variant`).
+pub fn read_fields(s: &Struct, p: &TokenStream, path: &TokenStream) -> TokenStream {
+    let key_name = crate::unraw::unraw(&s.original.ident);
     let tys: Vec<_> = s.fields.iter().map(|f| f.ty).collect();
     let modes: Vec<_> = s.fields.iter().map(|f| field_mode(f, p)).collect();
     let members: Vec<_> = s.fields.iter().map(|f| f.ident).collect();
@@ -21,8 +51,6 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
     let vars: Vec<_> = (0..s.fields.len())
         .map(|i| format_ident!("__rowkey_f{}", i))
         .collect();
-    let take_prefix = prefix::decode_take(s);
-    let check_prefix = prefix::decode_check(s, p);
     let delimiter = s.text().unwrap_or_default();
     let has_prefix = s.prefix_len() > 0;
     let delims: Vec<TokenStream> = (0..s.fields.len())
@@ -34,22 +62,8 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
             }
         })
         .collect();
-
     quote! {
-        #[automatically_derived]
-        impl #impl_generics #p::DecodeField<'__rowkey_k> for #ident #ty_generics #where_clause {
-            #[inline(always)]
-            fn decode(
-                __rowkey_input: &'__rowkey_k [u8],
-                __rowkey_mode: #p::FieldMode,
-            ) -> #p::Result<(Self, usize), #p::DecodeError> {
-                let mut __rowkey_r = #p::KeyReader::new(__rowkey_input);
-                #take_prefix
-                #(#delims let #vars = __rowkey_r.field::<#tys>(__rowkey_mode.nest(#modes), #key_name, #names)?;)*
-                let __rowkey_v = #ident { #(#members: #vars),* };
-                #check_prefix
-                #p::Ok((__rowkey_v, __rowkey_r.pos()))
-            }
-        }
+        #(#delims let #vars = __rowkey_r.field::<#tys>(__rowkey_mode.nest(#modes), #key_name, #names)?;)*
+        let __rowkey_v = #path { #(#members: #vars),* };
     }
 }

@@ -11,10 +11,12 @@ use super::generics::{decode_generics, with_bound};
 pub fn expand_key_traits(
     input: &DeriveInput,
     row_limit: Option<usize>,
+    tag: Option<TokenStream>,
     p: &TokenStream,
 ) -> TokenStream {
     // `max_len = N`; otherwise the trait's default, HBase's limit.
     let row_limit = row_limit.map(|n| quote!(const ROW_LIMIT: usize = #n;));
+    let tag = tag.map(|t| quote!(const TAG: #p::Tag = #t;));
     let ident = &input.ident;
     let key_name = crate::unraw::unraw(ident);
     let generics = with_bound(&input.generics, quote!(#p::KeyField));
@@ -61,6 +63,7 @@ pub fn expand_key_traits(
                 <Self as #p::KeyField>::SHAPE.max_len(#p::FieldMode::LAST);
             const PREFIX: #p::Prefix = <Self as #p::KeyField>::SHAPE.prefix();
             #row_limit
+            #tag
 
             #[inline(always)]
             fn encoded_len(&self) -> usize {
@@ -134,7 +137,13 @@ pub fn expand_fixed(input: &DeriveInput, p: &TokenStream) -> TokenStream {
 }
 
 pub fn expand(s: &crate::ast::Struct, p: &TokenStream) -> TokenStream {
-    let traits = expand_key_traits(s.original, s.attrs.max_len.as_ref().map(|m| m.value), p);
+    let tag = s.tag.as_ref().map(|t| super::tag_expr(t, p));
+    let traits = expand_key_traits(
+        s.original,
+        s.attrs.max_len.as_ref().map(|m| m.value),
+        tag,
+        p,
+    );
     let fixed = if s
         .fields
         .iter()

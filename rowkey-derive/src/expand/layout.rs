@@ -14,17 +14,79 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
     let ident = &s.original.ident;
     let name = crate::unraw::unraw(ident);
     let (impl_generics, ty_generics, where_clause) = s.original.generics.split_for_impl();
+    let doc = format!(
+        "The layout of `{name}` keys: the prefix and every segment. Its `Display` is a table."
+    );
+    let explain_doc = format!("Decodes a stored `{name}` key (checking its prefix) and shows each segment's bytes beside its value, for a row seen in the HBase shell.");
+    let layout = layout_value(
+        s,
+        p,
+        &name,
+        quote!(<#concrete as #p::RowKey>::PREFIX),
+        quote!(<#concrete as #p::RowKey>::FIXED_LEN),
+    );
+    let values: Vec<TokenStream> = s
+        .fields
+        .iter()
+        .map(|f| {
+            let member = f.ident;
+            quote!(&__rowkey_v.#member)
+        })
+        .collect();
+    let rows = explain_rows(s, p, quote!(<#concrete as #p::RowKey>::PREFIX), &values);
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #ident #ty_generics #where_clause {
+            #[doc = #doc]
+            pub const LAYOUT: #p::Layout = #layout;
+        }
+
+        #p::if_alloc! {
+            #[automatically_derived]
+            impl #impl_generics #ident #ty_generics #where_clause {
+                #[doc = #explain_doc]
+                #[inline]
+                pub fn explain(__rowkey_key: &[u8]) -> #p::Result<#p::Explained, #p::DecodeError> {
+                    use #p::{ShowDebug as _, ShowOpaque as _};
+                    let __rowkey_v = <#ident as #p::DecodeKey>::decode(__rowkey_key)?;
+                    let mut __rowkey_e = #p::explain_start(#name, __rowkey_key);
+                    #rows
+                    #p::Ok(__rowkey_e)
+                }
+            }
+        }
+    }
+}
+
+/// The bytes before the first field: the tag, the prefix and the delimiter after it.
+fn lead(s: &Struct) -> usize {
+    let delimiter = s.text().unwrap_or_default().len();
+    let tag = s.tag.as_ref().map_or(0, |t| t.len());
+    tag + match s.prefix_len() {
+        0 => 0,
+        n => n + delimiter,
+    }
+}
+
+/// The `Layout` of `s` as a constant expression named `name`, its prefix and fixed length given
+/// as constant expressions.
+pub fn layout_value(
+    s: &Struct,
+    p: &TokenStream,
+    name: &str,
+    prefix: TokenStream,
+    fixed_len: TokenStream,
+) -> TokenStream {
     let text = match s.text() {
         Some(d) => quote!(#p::Some(#d)),
         None => quote!(#p::None),
     };
-    let delimiter = s.text().unwrap_or_default().len();
-    let prefix_len = s.prefix_len();
-    let lead = if prefix_len > 0 {
-        prefix_len + delimiter
-    } else {
-        0
+    let tag = match &s.tag {
+        Some(t) => super::tag_expr(t, p),
+        None => quote!(#p::Tag::NONE),
     };
+    let delimiter = s.text().unwrap_or_default().len();
+    let lead = lead(s);
     let sources: Vec<String> = match &s.prefix {
         Prefix::None => Vec::new(),
         Prefix::Salt {
@@ -74,67 +136,69 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
             }
         })
         .collect::<Vec<_>>();
-    let doc = format!(
-        "The layout of `{name}` keys: the prefix and every segment. Its `Display` is a table."
-    );
-    let explain_doc = format!("Decodes a stored `{name}` key (checking its prefix) and shows each segment's bytes beside its value, for a row seen in the HBase shell.");
-    let members: Vec<_> = s.fields.iter().map(|f| f.ident).collect();
+    quote! {
+        {
+            // Each length once; the offsets are their running sums.
+            const __ROWKEY_LENS: [#p::Option<usize>; #count] = [#(#p::fixed_len::<#tys>(#modes)),*];
+            const __ROWKEY_OFFSETS: [#p::Option<usize>; #count] =
+                #p::offsets(__ROWKEY_LENS, #lead, #delimiter);
+            #p::Layout {
+                name: #name,
+                text: #text,
+                tag: #tag,
+                prefix: #prefix,
+                prefix_sources: &[#(#sources),*],
+                segments: &[#(#segments),*],
+                fixed_len: #fixed_len,
+            }
+        }
+    }
+}
+
+/// Statements adding the rows of `s`'s key `__rowkey_key` to the explanation `__rowkey_e`, the
+/// decoded fields given as `values` (references).
+pub fn explain_rows(
+    s: &Struct,
+    p: &TokenStream,
+    prefix: TokenStream,
+    values: &[TokenStream],
+) -> TokenStream {
+    let delimiter = s.text().unwrap_or_default().len();
+    let lead = lead(s);
+    let modes: Vec<TokenStream> = s.fields.iter().map(|f| field_mode(f, p)).collect();
     let names: Vec<String> = s.fields.iter().map(field_name).collect();
+    let tag = s.tag.as_ref().map(|t| {
+        let t = super::tag_expr(t, p);
+        quote!(#p::explain_tag(&mut __rowkey_e, #t, __rowkey_key);)
+    });
+    let prefix_len = s.prefix_len();
     let prefix_row = (prefix_len > 0).then(|| {
+        let start = s.tag.as_ref().map_or(0, |t| t.len());
+        let end = start + prefix_len;
         quote! {
             #p::explain_prefix(
                 &mut __rowkey_e,
-                <#concrete as #p::RowKey>::PREFIX,
-                __rowkey_key.get(..#prefix_len).unwrap_or_default(),
+                #prefix,
+                __rowkey_key.get(#start..#end).unwrap_or_default(),
             );
         }
     });
     quote! {
-        #[automatically_derived]
-        impl #impl_generics #ident #ty_generics #where_clause {
-            #[doc = #doc]
-            pub const LAYOUT: #p::Layout = {
-                // Each length once; the offsets are their running sums.
-                const __ROWKEY_LENS: [#p::Option<usize>; #count] = [#(#p::fixed_len::<#tys>(#modes)),*];
-                const __ROWKEY_OFFSETS: [#p::Option<usize>; #count] =
-                    #p::offsets(__ROWKEY_LENS, #lead, #delimiter);
-                #p::Layout {
-                    name: #name,
-                    text: #text,
-                    prefix: <#concrete as #p::RowKey>::PREFIX,
-                    prefix_sources: &[#(#sources),*],
-                    segments: &[#(#segments),*],
-                    fixed_len: <#concrete as #p::RowKey>::FIXED_LEN,
-                }
-            };
-        }
-
-        #p::if_alloc! {
-            #[automatically_derived]
-            impl #impl_generics #ident #ty_generics #where_clause {
-                #[doc = #explain_doc]
-                #[inline]
-                pub fn explain(__rowkey_key: &[u8]) -> #p::Result<#p::Explained, #p::DecodeError> {
-                    use #p::{ShowDebug as _, ShowOpaque as _};
-                    let __rowkey_v = <#ident as #p::DecodeKey>::decode(__rowkey_key)?;
-                    let mut __rowkey_e = #p::explain_start(#name, __rowkey_key);
-                    #prefix_row
-                    let mut __rowkey_at: usize = #lead;
-                    #(
-                        #p::explain_segment(
-                            &mut __rowkey_e,
-                            __rowkey_key,
-                            &mut __rowkey_at,
-                            #names,
-                            #p::KeyField::encoded_len(&__rowkey_v.#members, #modes),
-                            (&#p::Show(&__rowkey_v.#members)).show(),
-                            #delimiter,
-                        );
-                    )*
-                    #p::Ok(__rowkey_e)
-                }
-            }
-        }
+        #tag
+        #prefix_row
+        let mut __rowkey_at: usize = #lead;
+        #(
+            #p::explain_segment(
+                &mut __rowkey_e,
+                __rowkey_key,
+                &mut __rowkey_at,
+                #names,
+                #p::KeyField::encoded_len(#values, #modes),
+                (&#p::Show(#values)).show(),
+                #delimiter,
+            );
+        )*
+        let _ = __rowkey_at;
     }
 }
 

@@ -7,6 +7,7 @@ mod encode;
 mod enums;
 mod generics;
 mod key;
+mod keyed;
 mod layout;
 mod prefix;
 mod scan;
@@ -15,15 +16,17 @@ use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
 use syn::DeriveInput;
 
-use crate::ast::{Field, Input, Struct};
+use crate::ast::{Field, Input, StoredTag, Struct};
 use crate::ctxt::Ctxt;
 use crate::valid;
 
 pub fn derive(input: &DeriveInput) -> TokenStream {
     let cx = Ctxt::new();
     let model = Input::from_syn(&cx, input);
-    if let Some(Input::Struct(s)) = &model {
-        valid::check_struct(&cx, s);
+    match &model {
+        Some(Input::Struct(s)) => valid::check_struct(&cx, s),
+        Some(Input::Keyed(e)) => valid::check_keyed(&cx, e),
+        _ => {}
     }
     if let Err(errors) = cx.check() {
         return fallback(input, errors);
@@ -34,6 +37,7 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
     let (runtime, body) = match &model {
         Some(Input::Struct(s)) => (private_path(&s.attrs.krate), expand_struct(s, &alias)),
         Some(Input::Enum(e)) => (private_path(&e.attrs.krate), enums::expand(e, &alias)),
+        Some(Input::Keyed(e)) => (private_path(&e.attrs.krate), keyed::expand(e, &alias)),
         None => (quote!(::rowkey::__private), unreachable_model()),
     };
     quote! {
@@ -105,6 +109,13 @@ pub fn field_mode(field: &Field, p: &TokenStream) -> TokenStream {
     mode
 }
 
+/// A tag as the constant `rowkey::Tag`.
+pub fn tag_expr(tag: &StoredTag, p: &TokenStream) -> TokenStream {
+    let bytes = syn::LitByteStr::new(&tag.bytes, tag.span);
+    let delimiter = &tag.delimiter;
+    quote!(#p::Tag::new(#bytes, #delimiter))
+}
+
 /// The name a field carries in errors, `LAYOUT` and the names of its scan methods.
 pub fn field_name(field: &Field) -> String {
     crate::unraw::unraw(field.ident)
@@ -155,6 +166,7 @@ fn fallback(input: &DeriveInput, errors: syn::Error) -> TokenStream {
                 pub const LAYOUT: #p::Layout = #p::Layout {
                     name: #name,
                     text: #p::None,
+                    tag: #p::Tag::NONE,
                     prefix: #p::Prefix::None,
                     prefix_sources: &[],
                     segments: &[],

@@ -16,19 +16,104 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
     };
     let generics = &s.original.generics;
     let ident = &s.original.ident;
-    let vis = &s.original.vis;
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    // Keys of one length without a prefix component or tag take the fixed-layout lane, which
+    // writes the bound bytes at known offsets. If a nested type turns out variable, the length is
+    // 0 and the lane hands over to the general planner from the start.
+    let fixed_lane = matches!(s.prefix, Prefix::None)
+        && s.tag.is_none()
+        && s.text().is_none()
+        && !s
+            .fields
+            .iter()
+            .any(|f| f.kind.is_variable(f.attrs.width.map(|w| w.value)));
+    let layout_name = format_ident!("__ROWKEY_SCAN_LAYOUT");
+    let layout = scan_layout(
+        s,
+        p,
+        &layout_name,
+        quote!(<#concrete as #p::RowKey>::PREFIX),
+        quote!(<#concrete as #p::RowKey>::FIXED_LEN),
+    );
+    let lane = if fixed_lane {
+        Lane::Fixed(quote! {
+            const __ROWKEY_LEN: usize = #p::fixed_or_zero(<#concrete as #p::RowKey>::FIXED_LEN);
+            type __RowkeyFixedScan = #p::FixedScan<#concrete, __ROWKEY_LEN>;
+            type __RowkeyFixedRange = #p::FixedRange<#concrete, __ROWKEY_LEN>;
+        })
+    } else {
+        Lane::General
+    };
+    let chain = chain(s, p, &concrete, &ident.to_string(), lane);
+    let (first, state_inner) = (&chain.first, &chain.inner);
+    let field_list = s
+        .fields
+        .iter()
+        .map(|f| format!("`{}`", field_name(f)))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let scan_doc = format!(
+        "A scan over `{ident}` keys: bind the fields in key order ({field_list}), each by value \
+         (`f`), by a list of values (`f_in`), or, to finish, by a range (`f_range`) or a string \
+         prefix (`f_prefix`); then take `ranges()`."
+    );
+    let defs = &chain.defs;
+    quote! {
+        #p::if_alloc! {
+            #layout
+            #defs
+
+            #[automatically_derived]
+            impl #impl_generics #ident #ty_generics #where_clause {
+                #[doc = #scan_doc]
+                #[inline]
+                pub fn scan() -> #first {
+                    #first(<#state_inner as #p::Bind>::start(&#layout_name))
+                }
+            }
+        }
+    }
+}
+
+/// The planner a chain of states runs on.
+pub enum Lane {
+    /// The fixed-layout lane, with the items that name its types.
+    Fixed(TokenStream),
+    /// The general planner, `rowkey::Scan`.
+    General,
+}
+
+/// The states of a scan builder over the fields of `s`, and the first of them.
+pub struct Chain {
+    pub defs: TokenStream,
+    pub first: syn::Ident,
+    /// The planner type the states wrap.
+    pub inner: TokenStream,
+}
+
+/// The constant `ScanLayout` named `name` of the key `s`, its prefix and fixed length given as
+/// constant expressions.
+pub fn scan_layout(
+    s: &Struct,
+    p: &TokenStream,
+    name: &syn::Ident,
+    prefix: TokenStream,
+    fixed_len: TokenStream,
+) -> TokenStream {
     let in_text = s.text().map(|d| quote!(.in_text(#d)));
-    let prefix = &s.prefix;
+    let with_tag = s.tag.as_ref().map(|t| {
+        let t = super::tag_expr(t, p);
+        quote!(.with_tag(#t))
+    });
     let whole_key = matches!(
-        prefix,
+        s.prefix,
         Prefix::Salt {
             sources: Sources::WholeKey,
             ..
         }
     );
     let sources: Vec<bool> = (0..s.fields.len())
-        .map(|i| match &prefix {
+        .map(|i| match &s.prefix {
             Prefix::Salt {
                 sources: Sources::Fields(f),
                 ..
@@ -41,50 +126,38 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
             Prefix::None => false,
         })
         .collect();
+    quote! {
+        const #name: #p::ScanLayout = #p::ScanLayout::new(
+            #prefix,
+            &[#(#sources),*],
+            #whole_key,
+            #fixed_len.is_some(),
+        )#in_text #with_tag;
+    }
+}
+
+/// One state type per field of `s`, named `{prefix}ScanNext{Field}`, planning on `lane`.
+pub fn chain(
+    s: &Struct,
+    p: &TokenStream,
+    concrete: &TokenStream,
+    prefix: &str,
+    lane: Lane,
+) -> Chain {
+    let ident = &s.original.ident;
+    let vis = &s.original.vis;
     // Named for the field that comes next, so "no method `ts` found for `EventScanNextUser`" says
     // which field must be bound first.
     let states: Vec<_> = s
         .fields
         .iter()
-        .map(|f| format_ident!("{}ScanNext{}", ident, camel(&field_name(f))))
+        .map(|f| format_ident!("{}ScanNext{}", prefix, camel(&field_name(f))))
         .collect();
     let scan = quote!(#p::Scan<#concrete>);
-    // Keys of one length without a prefix component take the fixed-layout lane, which writes the
-    // bound bytes at known offsets. If a nested type turns out variable, the length is 0 and the
-    // lane hands over to the general planner from the start.
-    let fixed_lane = matches!(prefix, Prefix::None)
-        && s.text().is_none()
-        && !s
-            .fields
-            .iter()
-            .any(|f| f.kind.is_variable(f.attrs.width.map(|w| w.value)));
-    // Named once: every mention of the length as a `{ .. }` argument would be a constant of its
-    // own for the compiler to check and evaluate.
-    let (state_inner, range_final, lane_items) = if fixed_lane {
-        (
-            quote!(__RowkeyFixedScan),
-            quote!(__RowkeyFixedRange),
-            quote! {
-                const __ROWKEY_LEN: usize = #p::fixed_or_zero(<#concrete as #p::RowKey>::FIXED_LEN);
-                type __RowkeyFixedScan = #p::FixedScan<#concrete, __ROWKEY_LEN>;
-                type __RowkeyFixedRange = #p::FixedRange<#concrete, __ROWKEY_LEN>;
-            },
-        )
-    } else {
-        (scan.clone(), scan.clone(), TokenStream::new())
+    let (state_inner, range_final, lane_items) = match lane {
+        Lane::Fixed(items) => (quote!(__RowkeyFixedScan), quote!(__RowkeyFixedRange), items),
+        Lane::General => (scan.clone(), scan.clone(), TokenStream::new()),
     };
-    let field_list = s
-        .fields
-        .iter()
-        .map(|f| format!("`{}`", field_name(f)))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let scan_doc = format!(
-        "A scan over `{ident}` keys: bind the fields in key order ({field_list}), each by value \
-         (`f`), by a list of values (`f_in`), or, to finish, by a range (`f_range`) or a string \
-         prefix (`f_prefix`); then take `ranges()`."
-    );
-
     let state_defs = s.fields.iter().enumerate().map(|(i, field)| {
         let state = &states[i];
         let next = if i + 1 < s.fields.len() {
@@ -132,28 +205,17 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
             }
         }
     });
-    let first = &states[0];
-    quote! {
-        #p::if_alloc! {
-            const __ROWKEY_SCAN_LAYOUT: #p::ScanLayout = #p::ScanLayout::new(
-                <#concrete as #p::RowKey>::PREFIX,
-                &[#(#sources),*],
-                #whole_key,
-                <#concrete as #p::RowKey>::FIXED_LEN.is_some(),
-            )#in_text;
+    let first = states
+        .first()
+        .cloned()
+        .unwrap_or_else(|| format_ident!("{}Scan", prefix));
+    Chain {
+        defs: quote! {
             #lane_items
-
             #(#state_defs)*
-
-            #[automatically_derived]
-            impl #impl_generics #ident #ty_generics #where_clause {
-                #[doc = #scan_doc]
-                #[inline]
-                pub fn scan() -> #first {
-                    #first(<#state_inner as #p::Bind>::start(&__ROWKEY_SCAN_LAYOUT))
-                }
-            }
-        }
+        },
+        first,
+        inner: state_inner,
     }
 }
 

@@ -1,9 +1,9 @@
 use rowkey::RowKey;
 
 #[derive(RowKey)]
-enum Kind {
-    View,
-    Click { x: u32, y: u32 },
+enum Row {
+    User { id: u64 },
+    Order(u64, i64),
 }
 
 fn main() {}

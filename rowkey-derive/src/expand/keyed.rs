@@ -1,0 +1,332 @@
+//! Enum keys: each variant is a key of its own, its fields behind its tag, written and read by
+//! the same pieces as a struct's (`encode.rs`, `decode.rs`) from the variant's bindings. Decoding
+//! picks the variant by the tag the key starts with; scans start by naming the variant
+//! (`Row::scan().order().user(42)`), whose fields then chain as a struct's do.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::scan::{chain, scan_layout, Lane};
+use super::{decode, encode, key, layout, tag_expr};
+use crate::ast::{KeyedEnum, Variant};
+
+pub fn expand(e: &KeyedEnum, p: &TokenStream) -> TokenStream {
+    let ident = &e.original.ident;
+    let name = crate::unraw::unraw(ident);
+    // Lifetimes only (ast.rs rejects type parameters): scans and checks name the type with
+    // `'static` ones.
+    let Some(concrete) = super::generics::concrete_type(e.original) else {
+        return TokenStream::new();
+    };
+    let (impl_generics, ty_generics, where_clause) = e.original.generics.split_for_impl();
+    let dgenerics = super::generics::decode_generics(&e.original.generics, p);
+    let (dimpl_generics, _, dwhere_clause) = dgenerics.split_for_impl();
+    let mut patterns = Vec::new();
+    let mut lens = Vec::new();
+    let mut writes = Vec::new();
+    let mut reads = Vec::new();
+    let mut fixed = Vec::new();
+    let mut max = Vec::new();
+    let mut tags = Vec::new();
+    for v in &e.variants {
+        let vident = v.ident;
+        let members: Vec<_> = v.key.fields.iter().map(|f| f.ident).collect();
+        let values: Vec<TokenStream> = (0..members.len())
+            .map(|j| {
+                let b = format_ident!("__rowkey_b{}", j);
+                quote!(#b)
+            })
+            .collect();
+        patterns.push(quote!(#ident::#vident { #(#members: #values),* }));
+        lens.push(encode::len_expr(&v.key, p, &values));
+        writes.push(encode::write_key(&v.key, p, &values));
+        reads.push(decode::read_fields(&v.key, p, &quote!(#ident::#vident)));
+        let (f, m) = encode::shape_lens(&v.key, p);
+        fixed.push(f);
+        max.push(m);
+        tags.push(v.key.tag.as_ref().map(|t| tag_expr(t, p)));
+    }
+    let fixed_consts: Vec<_> = (0..e.variants.len())
+        .map(|i| format_ident!("__ROWKEY_FIXED_{}", i))
+        .collect();
+    let tags: Vec<_> = tags.into_iter().flatten().collect();
+    let key_traits = key::expand_key_traits(
+        e.original,
+        e.attrs.max_len.as_ref().map(|m| m.value),
+        None,
+        p,
+    );
+    let all_fixed = e.variants.iter().all(|v| {
+        !v.key
+            .fields
+            .iter()
+            .any(|f| f.kind.is_variable(f.attrs.width.map(|w| w.value)))
+    });
+    let fixed_items = if all_fixed {
+        key::expand_fixed(e.original, p)
+    } else {
+        TokenStream::new()
+    };
+    let mut checks: Vec<TokenStream> = e
+        .variants
+        .iter()
+        .flat_map(|v| super::checks::field_checks(&v.key, p))
+        .collect();
+    checks.push(super::checks::row_limit(e.original, &e.attrs, &concrete, p));
+    let scans = scans(e, p, &concrete, &fixed_consts);
+    let layouts = layouts(e, p, &fixed_consts, &patterns);
+    quote! {
+        #(const #fixed_consts: #p::Option<usize> = #fixed;)*
+
+        #[automatically_derived]
+        impl #impl_generics #p::KeyField for #ident #ty_generics #where_clause {
+            const SHAPE: #p::FieldShape = #p::FieldShape::record(
+                #p::same_fixed(&[#(#fixed_consts),*]),
+                #p::largest(&[#(#max),*]),
+                #p::Prefix::None,
+            );
+
+            #[inline(always)]
+            fn encoded_len(&self, __rowkey_mode: #p::FieldMode) -> usize {
+                match self {
+                    #(#patterns => #lens,)*
+                }
+            }
+
+            #[inline(always)]
+            fn encode(
+                &self,
+                __rowkey_out: &mut [u8],
+                __rowkey_mode: #p::FieldMode,
+            ) -> #p::Result<usize, #p::EncodeError> {
+                let mut __rowkey_w = #p::KeyWriter::new(__rowkey_out);
+                match self {
+                    #(#patterns => { #writes })*
+                }
+                #p::Ok(__rowkey_w.written())
+            }
+        }
+
+        #[automatically_derived]
+        impl #dimpl_generics #p::DecodeField<'__rowkey_k> for #ident #ty_generics #dwhere_clause {
+            #[inline(always)]
+            fn decode(
+                __rowkey_input: &'__rowkey_k [u8],
+                __rowkey_mode: #p::FieldMode,
+            ) -> #p::Result<(Self, usize), #p::DecodeError> {
+                let mut __rowkey_r = #p::KeyReader::new(__rowkey_input);
+                #(
+                    if __rowkey_r.take_tag(#tags) {
+                        #reads
+                        return #p::Ok((__rowkey_v, __rowkey_r.pos()));
+                    }
+                )*
+                #p::Err(#p::unknown_tag(#name))
+            }
+        }
+
+        #key_traits
+        #fixed_items
+        #scans
+        #layouts
+
+        const _: () = { #(#checks)* };
+    }
+}
+
+/// `Row::scan()`: a state over every key of the enum, whose methods name a variant and start
+/// that variant's chain of field states.
+fn scans(
+    e: &KeyedEnum,
+    p: &TokenStream,
+    concrete: &TokenStream,
+    fixed_consts: &[syn::Ident],
+) -> TokenStream {
+    let ident = &e.original.ident;
+    let vis = &e.original.vis;
+    let (impl_generics, ty_generics, where_clause) = e.original.generics.split_for_impl();
+    let scan = quote!(#p::Scan<#concrete>);
+    let whole = format_ident!("{}Scan", ident);
+    let mut items = Vec::new();
+    let mut methods = Vec::new();
+    for (i, v) in e.variants.iter().enumerate() {
+        let layout_name = format_ident!("__ROWKEY_SCAN_LAYOUT_{}", i);
+        let fixed = &fixed_consts[i];
+        items.push(scan_layout(
+            &v.key,
+            p,
+            &layout_name,
+            quote!(#p::Prefix::None),
+            quote!(#fixed),
+        ));
+        let method = method_name(v);
+        let variant = crate::unraw::unraw(v.ident);
+        if v.key.fields.is_empty() {
+            let doc =
+                format!("Keys of the variant `{variant}`, which has no fields: its tag alone.");
+            methods.push(quote! {
+                #[doc = #doc]
+                #[inline]
+                pub fn #method(self) -> #scan {
+                    <#scan as #p::Bind>::start(&#layout_name)
+                }
+            });
+            continue;
+        }
+        let prefix = format!("{ident}{}", variant);
+        let chain = chain(&v.key, p, concrete, &prefix, Lane::General);
+        let (first, defs) = (&chain.first, &chain.defs);
+        items.push(defs.clone());
+        let doc = format!("Keys of the variant `{variant}`: bind its fields next, in key order.");
+        methods.push(quote! {
+            #[doc = #doc]
+            #[inline]
+            pub fn #method(self) -> #first {
+                #first(<#scan as #p::Bind>::start(&#layout_name))
+            }
+        });
+    }
+    let with_tag = e.tag.as_ref().map(|t| {
+        let t = tag_expr(t, p);
+        quote!(.with_tag(#t))
+    });
+    let in_text = e.text().map(|d| quote!(.in_text(#d)));
+    let scan_doc = format!(
+        "A scan over `{ident}` keys: name a variant (`{ident}::scan().{}()`), then bind its fields in key order; or take every key as it is.",
+        e.variants.first().map(|v| method_name(v).to_string()).unwrap_or_default().trim_start_matches("r#")
+    );
+    let whole_doc = format!(
+        "A scan over every `{ident}` key, or, through its methods, the keys of one variant."
+    );
+    quote! {
+        #p::if_alloc! {
+            // One field that is never bound: every key of the enum, behind its tag if any.
+            const __ROWKEY_SCAN_LAYOUT: #p::ScanLayout =
+                #p::ScanLayout::new(#p::Prefix::None, &[false], false, false)#in_text #with_tag;
+            #(#items)*
+
+            #[doc = #whole_doc]
+            #[must_use]
+            #vis struct #whole(#scan);
+
+            #[automatically_derived]
+            impl #whole {
+                #(#methods)*
+            }
+
+            #[automatically_derived]
+            impl ::core::ops::Deref for #whole {
+                type Target = #scan;
+                #[inline]
+                fn deref(&self) -> &#scan {
+                    &self.0
+                }
+            }
+
+            #[automatically_derived]
+            impl #p::ScanState for #whole {
+                type Key = #concrete;
+                #[inline]
+                fn into_scan(self) -> #scan {
+                    self.0
+                }
+            }
+
+            #[automatically_derived]
+            impl #impl_generics #ident #ty_generics #where_clause {
+                #[doc = #scan_doc]
+                #[inline]
+                pub fn scan() -> #whole {
+                    #whole(<#scan as #p::Bind>::start(&__ROWKEY_SCAN_LAYOUT))
+                }
+            }
+        }
+    }
+}
+
+/// `Row::LAYOUTS`, one layout per variant, and `Row::explain`.
+fn layouts(
+    e: &KeyedEnum,
+    p: &TokenStream,
+    fixed_consts: &[syn::Ident],
+    patterns: &[TokenStream],
+) -> TokenStream {
+    let ident = &e.original.ident;
+    let name = crate::unraw::unraw(ident);
+    let (impl_generics, ty_generics, where_clause) = e.original.generics.split_for_impl();
+    let mut values = Vec::new();
+    let mut explains = Vec::new();
+    for (i, v) in e.variants.iter().enumerate() {
+        let vname = format!("{name}::{}", crate::unraw::unraw(v.ident));
+        let fixed = &fixed_consts[i];
+        values.push(layout::layout_value(
+            &v.key,
+            p,
+            &vname,
+            quote!(#p::Prefix::None),
+            quote!(#fixed),
+        ));
+        let bindings: Vec<TokenStream> = (0..v.key.fields.len())
+            .map(|j| {
+                let b = format_ident!("__rowkey_b{}", j);
+                quote!(#b)
+            })
+            .collect();
+        let rows = layout::explain_rows(&v.key, p, quote!(#p::Prefix::None), &bindings);
+        let pattern = &patterns[i];
+        explains.push(quote! {
+            #pattern => {
+                let mut __rowkey_e = #p::explain_start(#vname, __rowkey_key);
+                #rows
+                __rowkey_e
+            }
+        });
+    }
+    let doc = format!("The layouts of `{name}` keys, one per variant in declaration order: each variant's tag and fields. Their `Display` is a table.");
+    let explain_doc = format!("Decodes a stored `{name}` key and shows its tag and each segment's bytes beside its value, for a row seen in the HBase shell.");
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #ident #ty_generics #where_clause {
+            #[doc = #doc]
+            pub const LAYOUTS: &'static [#p::Layout] = &[#(#values),*];
+        }
+
+        #p::if_alloc! {
+            #[automatically_derived]
+            impl #impl_generics #ident #ty_generics #where_clause {
+                #[doc = #explain_doc]
+                #[inline]
+                pub fn explain(__rowkey_key: &[u8]) -> #p::Result<#p::Explained, #p::DecodeError> {
+                    use #p::{ShowDebug as _, ShowOpaque as _};
+                    let __rowkey_v = <#ident as #p::DecodeKey>::decode(__rowkey_key)?;
+                    #p::Ok(match &__rowkey_v {
+                        #(#explains)*
+                    })
+                }
+            }
+        }
+    }
+}
+
+/// The scan method that names a variant: `OrderItem` -> `order_item` (raw if a keyword).
+fn method_name(v: &Variant) -> syn::Ident {
+    let camel = crate::unraw::unraw(v.ident);
+    let mut snake = String::new();
+    for (i, c) in camel.chars().enumerate() {
+        if c.is_uppercase() {
+            if i > 0 {
+                snake.push('_');
+            }
+            snake.extend(c.to_lowercase());
+        } else {
+            snake.push(c);
+        }
+    }
+    let span = v.ident.span();
+    syn::parse_str::<syn::Ident>(&snake)
+        .map(|mut id| {
+            id.set_span(span);
+            id
+        })
+        .unwrap_or_else(|_| syn::Ident::new_raw(&snake, span))
+}
