@@ -97,6 +97,54 @@
 //! # Ok::<(), rowkey::EncodeError>(())
 //! ```
 //!
+//! ## `format = "..."`
+//!
+//! On chrono's types in a text layout (feature `chrono`): the time as chrono formats it (strftime
+//! syntax) instead of its count, so `230611:063031` comes from typed date and time fields. The
+//! format must write every time in the same length ([`timefmt`](crate::timefmt) lists the
+//! specifiers; names such as `%A` or `%B` vary and are compile errors on the format), and keep
+//! what the type needs to be read back (a date: year, month and day, or year and day of the year;
+//! a time of day: hour and minute). Keys hold one rendering per value: decoding parses the text
+//! and checks it is what the value writes. `%Y` holds years 0 to 9999 and `%y` 1970 to 2069
+//! (chrono reads `70` to `99` as 19xx); another year is an `EncodeError`. A format that sorts as
+//! times do (`%Y%m%d%H%M%S`, `%F %T`, `%H:%M`) scans ranges; one that does not (`%d%m%Y`, or
+//! `%y`, which wraps at 2000) gives up the field's order, so only `f(v)` and `f_in` apply. Not
+//! with `unit`, `width`, `desc` or `reverse`, nor in binary layouts.
+//!
+//! ```
+//! # #[cfg(feature = "chrono")] {
+//! use chrono::{NaiveDate, NaiveTime};
+//! use rowkey::RowKey;
+//!
+//! #[derive(RowKey)]
+//! #[rowkey(text, delimiter = ":")]
+//! struct Message {
+//!     #[rowkey(format = "%y%m%d")]
+//!     day: NaiveDate,
+//!     #[rowkey(format = "%H%M%S")]
+//!     time: NaiveTime,
+//!     #[rowkey(width = 7)]
+//!     id: u32,
+//! }
+//!
+//! let day = NaiveDate::from_ymd_opt(2023, 6, 11).unwrap();
+//! let m = Message { day, time: NaiveTime::from_hms_opt(6, 30, 31).unwrap(), id: 1_231_231 };
+//! assert_eq!(m.to_vec()?, b"230611:063031:1231231");
+//! let morning = NaiveTime::from_hms_opt(6, 0, 0).unwrap()..NaiveTime::from_hms_opt(12, 0, 0).unwrap();
+//! assert!(Message::scan().day(day).time_range(morning).matches(&m.to_vec()?));
+//! # }
+//! # Ok::<(), rowkey::EncodeError>(())
+//! ```
+//!
+//! ```compile_fail
+//! #[derive(rowkey::RowKey)]
+//! #[rowkey(text)]
+//! struct Message {
+//!     #[rowkey(format = "%A %d %B %Y")] // error: `%A` does not write every time in the same length
+//!     day: chrono::NaiveDate,
+//! }
+//! ```
+//!
 //! ## `salt(buckets = N)`, `salt(buckets = N, hash = "md5" | "java" | "mod")`
 //!
 //! The key begins with one salt byte (text: decimal digits): the bucket `0..N` (N in 1..=256) of

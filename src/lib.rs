@@ -263,6 +263,7 @@ pub use rowkey_core::limits;
 #[cfg(feature = "alloc")]
 pub use rowkey_core::regions;
 pub use rowkey_core::tag;
+pub use rowkey_core::timefmt;
 #[cfg(feature = "alloc")]
 pub use rowkey_core::{
     merge, prefix_stop, Explained, ExplainedSegment, FixedRange, FixedScan, KeyRange, Ranges, Scan,

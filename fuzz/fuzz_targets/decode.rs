@@ -555,7 +555,20 @@ struct TaggedText {
     n: u16,
 }
 
+/// chrono times written with formats: one that sorts, one that does not, a time of day.
+#[derive(RowKey, Debug)]
+#[rowkey(text, delimiter = ":")]
+struct ChronoFormats {
+    #[rowkey(format = "%Y%m%d%H%M%S%.3f")]
+    at: chrono::DateTime<chrono::Utc>,
+    #[rowkey(format = "%d%m%y")]
+    day: chrono::NaiveDate,
+    #[rowkey(format = "%H%M")]
+    time: chrono::NaiveTime,
+}
+
 pick_struct! {
+    ChronoFormats { at, day, time }
     TaggedSalt { user, name }
     TaggedText { host, n }
     Ints { a, b, c, d, e, f, g, h, i, j, k, l, m, n }
@@ -714,7 +727,7 @@ layouts! {
     SaltMd5 SaltJava SaltMod SaltOne WholeMd5 WholeJava Hash2 Hash16 HashLast
     TextDelim TextPlain TextMulti TextSalt TextMod TextWhole TextHash TextHashUpper TextHashPlain
     Hashes TextHashes Decimals Times TextTimes ChronoTimes
-    Entities TextEntities TaggedSalt TaggedText
+    Entities TextEntities TaggedSalt TaggedText ChronoFormats
 }
 
 fuzz_target!(|data: &[u8]| {

@@ -102,6 +102,12 @@ impl Encoding {
                 None => f.write_str("text up to the delimiter"),
             },
             Form::Record => f.write_str("a nested key: its segments in place"),
+            Form::Time if mode.format().is_some() => write!(
+                f,
+                "the time as chrono formats it with {:?}, {} characters",
+                mode.format().unwrap_or_default(),
+                crate::timefmt::len_of(mode.format().unwrap_or_default())
+            ),
             Form::Time if mode.is_desc() => write!(
                 f,
                 "Long.MAX_VALUE - count of {} since the Unix epoch, 19 digits",

@@ -72,6 +72,7 @@ mod scan;
 mod sink;
 pub mod tag;
 mod time;
+pub mod timefmt;
 mod unit;
 
 pub use encoding::Encoding;

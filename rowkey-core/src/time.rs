@@ -24,6 +24,23 @@ trait TimeValue: Sized {
 
     /// The value `nanos` after the epoch, if the type holds it (a date only at midnight).
     fn from_nanos(nanos: u128) -> Option<Self>;
+
+    /// Writes the time as chrono formats it with `fmt` (chrono's types only).
+    fn render(&self, fmt: &str, out: &mut dyn core::fmt::Write) -> core::fmt::Result {
+        let _ = (fmt, out);
+        Err(core::fmt::Error)
+    }
+
+    /// The time `s` writes in `fmt` (chrono's types only).
+    fn parse(s: &str, fmt: &str) -> Option<Self> {
+        let _ = (s, fmt);
+        None
+    }
+
+    /// The year, for types with a date.
+    fn year(&self) -> Option<i32> {
+        None
+    }
 }
 #[cfg(any(feature = "std", feature = "chrono"))]
 mod codec {
@@ -69,6 +86,9 @@ mod codec {
     }
 
     pub(super) fn encoded_len(mode: FieldMode) -> usize {
+        if let Some(format) = mode.format() {
+            return crate::timefmt::len_of(format);
+        }
         if mode.is_text() {
             19
         } else {
@@ -83,6 +103,9 @@ mod codec {
     ) -> Result<usize, EncodeError> {
         if mode.width().is_some() {
             return Err(crate::codec::unsupported_width());
+        }
+        if let Some(format) = mode.format() {
+            return super::formatted::encode(t, format, out, mode);
         }
         let (count, _) = count(t, mode)?;
         let value = stored(count, mode);
@@ -101,6 +124,9 @@ mod codec {
     ) -> Result<(T, usize), DecodeError> {
         use crate::field::DecodeField;
         let invalid = |what| DecodeError::new(DecodeErrorKind::Invalid(what), 0);
+        if let Some(format) = mode.format() {
+            return super::formatted::decode(input, format, mode);
+        }
         let (value, n) = if mode.is_text() {
             i64::decode(input, number_mode(mode))?
         } else {
@@ -124,9 +150,9 @@ mod codec {
 #[cfg(any(feature = "std", feature = "chrono"))]
 /// `KeyField` and `DecodeField` for a [`TimeValue`].
 macro_rules! time_field {
-    ($($ty:ty),*) => {$(
+    ($shape:expr; $($ty:ty),*) => {$(
         impl crate::field::KeyField for $ty {
-            const SHAPE: crate::field::FieldShape = codec::SHAPE;
+            const SHAPE: crate::field::FieldShape = $shape;
 
             #[inline]
             fn encoded_len(&self, mode: crate::field::FieldMode) -> usize {
@@ -143,7 +169,10 @@ macro_rules! time_field {
             }
 
             fn stores_exactly(&self, mode: crate::field::FieldMode) -> bool {
-                codec::count(self, mode).map_or(true, |(_, exact)| exact)
+                match mode.format() {
+                    Some(format) => super::formatted::stores_exactly(self, format),
+                    None => codec::count(self, mode).map_or(true, |(_, exact)| exact),
+                }
             }
         }
 
@@ -182,17 +211,18 @@ mod system_time {
         }
     }
 
-    time_field!(SystemTime);
+    time_field!(codec::SHAPE; SystemTime);
 }
 
 /// chrono's types (feature `chrono`): `DateTime<Utc>` and `NaiveDateTime` (as UTC) since the
 /// epoch, `NaiveDate` as its midnight, `NaiveTime` since midnight.
 #[cfg(feature = "chrono")]
 mod chrono_types {
-    use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Timelike, Utc};
+    use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, NaiveTime, Timelike, Utc};
 
     use super::{codec, TimeValue, NANOS_PER_SECOND};
     use crate::error::{EncodeError, EncodeErrorKind};
+    use crate::timefmt::Takes;
 
     const NANOS_PER_DAY: u128 = 86_400 * NANOS_PER_SECOND;
 
@@ -216,6 +246,15 @@ mod chrono_types {
         DateTime::from_timestamp(secs, (nanos % NANOS_PER_SECOND) as u32)
     }
 
+    /// A date and time written in `fmt`; a format without a time of day reads as midnight.
+    fn parse_datetime(s: &str, fmt: &str) -> Option<NaiveDateTime> {
+        NaiveDateTime::parse_from_str(s, fmt).ok().or_else(|| {
+            NaiveDate::parse_from_str(s, fmt)
+                .ok()
+                .map(|d| d.and_time(NaiveTime::MIN))
+        })
+    }
+
     impl TimeValue for DateTime<Utc> {
         fn nanos(&self) -> Result<u128, EncodeError> {
             nanos_of(self.timestamp(), self.timestamp_subsec_nanos())
@@ -223,6 +262,18 @@ mod chrono_types {
 
         fn from_nanos(nanos: u128) -> Option<Self> {
             utc_of(nanos)
+        }
+
+        fn render(&self, fmt: &str, out: &mut dyn core::fmt::Write) -> core::fmt::Result {
+            write!(out, "{}", self.format(fmt))
+        }
+
+        fn parse(s: &str, fmt: &str) -> Option<Self> {
+            parse_datetime(s, fmt).map(|t| t.and_utc())
+        }
+
+        fn year(&self) -> Option<i32> {
+            Some(Datelike::year(self))
         }
     }
 
@@ -233,6 +284,18 @@ mod chrono_types {
 
         fn from_nanos(nanos: u128) -> Option<Self> {
             utc_of(nanos).map(|t| t.naive_utc())
+        }
+
+        fn render(&self, fmt: &str, out: &mut dyn core::fmt::Write) -> core::fmt::Result {
+            write!(out, "{}", self.format(fmt))
+        }
+
+        fn parse(s: &str, fmt: &str) -> Option<Self> {
+            parse_datetime(s, fmt)
+        }
+
+        fn year(&self) -> Option<i32> {
+            Some(Datelike::year(self))
         }
     }
 
@@ -246,6 +309,18 @@ mod chrono_types {
                 return None;
             }
             utc_of(nanos).map(|t| t.date_naive())
+        }
+
+        fn render(&self, fmt: &str, out: &mut dyn core::fmt::Write) -> core::fmt::Result {
+            write!(out, "{}", self.format(fmt))
+        }
+
+        fn parse(s: &str, fmt: &str) -> Option<Self> {
+            NaiveDate::parse_from_str(s, fmt).ok()
+        }
+
+        fn year(&self) -> Option<i32> {
+            Some(Datelike::year(self))
         }
     }
 
@@ -261,7 +336,128 @@ mod chrono_types {
             let secs = u32::try_from(nanos / NANOS_PER_SECOND).ok()?;
             NaiveTime::from_num_seconds_from_midnight_opt(secs, (nanos % NANOS_PER_SECOND) as u32)
         }
+
+        fn render(&self, fmt: &str, out: &mut dyn core::fmt::Write) -> core::fmt::Result {
+            write!(out, "{}", self.format(fmt))
+        }
+
+        fn parse(s: &str, fmt: &str) -> Option<Self> {
+            NaiveTime::parse_from_str(s, fmt).ok()
+        }
     }
 
-    time_field!(DateTime<Utc>, NaiveDateTime, NaiveDate, NaiveTime);
+    time_field!(codec::SHAPE.with_formats(Takes::Date); DateTime<Utc>, NaiveDateTime, NaiveDate);
+    time_field!(codec::SHAPE.with_formats(Takes::TimeOfDay); NaiveTime);
+}
+
+/// chrono's types written with a `format` (strftime syntax) in text layouts: the rendering, whose
+/// length [`timefmt`](crate::timefmt) gives; read back with chrono's parser and written again, so
+/// a key holds one rendering per value.
+#[cfg(any(feature = "std", feature = "chrono"))]
+mod formatted {
+    use super::TimeValue;
+    use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+    use crate::field::FieldMode;
+
+    /// `fmt::Write` into a slice, refusing to run past it.
+    struct SliceWriter<'a> {
+        buf: &'a mut [u8],
+        at: usize,
+    }
+
+    impl core::fmt::Write for SliceWriter<'_> {
+        fn write_str(&mut self, s: &str) -> core::fmt::Result {
+            let end = self.at.checked_add(s.len()).ok_or(core::fmt::Error)?;
+            self.buf
+                .get_mut(self.at..end)
+                .ok_or(core::fmt::Error)?
+                .copy_from_slice(s.as_bytes());
+            self.at = end;
+            Ok(())
+        }
+    }
+
+    fn unsupported(what: &'static str) -> EncodeError {
+        EncodeError::new(EncodeErrorKind::Unsupported(what))
+    }
+
+    /// The rendering of `t` into `buf`, and its length.
+    fn render<T: TimeValue>(t: &T, format: &str, buf: &mut [u8]) -> Result<usize, EncodeError> {
+        let mut w = SliceWriter { buf, at: 0 };
+        t.render(format, &mut w).map_err(|_| {
+            unsupported(
+                "a time chrono cannot write in the field's format, or that writes longer than it",
+            )
+        })?;
+        Ok(w.at)
+    }
+
+    pub(super) fn encode<T: TimeValue>(
+        t: &T,
+        format: &str,
+        out: &mut [u8],
+        mode: FieldMode,
+    ) -> Result<usize, EncodeError> {
+        if !mode.is_text() || mode.is_desc() || mode.is_reverse() {
+            return Err(unsupported(
+                "a `format` outside a text layout, or with `desc` or `reverse`",
+            ));
+        }
+        let len = crate::timefmt::len_of(format);
+        let dst = crate::codec::out_prefix(out, len)?;
+        if render(t, format, dst)? != len {
+            return Err(unsupported(
+                "a time whose rendering in the field's format has another length (a year outside 0 to 9999)",
+            ));
+        }
+        // `%y` reads back as 1970 to 2069: another year would come back as a different one.
+        let two_digits = matches!(crate::timefmt::spec(format), Ok(s) if s.two_digit_year());
+        if two_digits {
+            let back = core::str::from_utf8(dst)
+                .ok()
+                .and_then(|s| T::parse(s, format));
+            if back.and_then(|b| b.year()) != t.year() {
+                return Err(unsupported(
+                    "a year outside 1970 to 2069, which a two-digit `%y` cannot tell apart",
+                ));
+            }
+        }
+        Ok(len)
+    }
+
+    pub(super) fn decode<T: TimeValue>(
+        input: &[u8],
+        format: &str,
+        mode: FieldMode,
+    ) -> Result<(T, usize), DecodeError> {
+        let _ = mode;
+        let len = crate::timefmt::len_of(format);
+        let bytes = crate::codec::take(input, len)?;
+        let invalid = || {
+            DecodeError::new(
+                DecodeErrorKind::InvalidText("a time written in the field's format"),
+                0,
+            )
+        };
+        let text = core::str::from_utf8(bytes).map_err(|_| invalid())?;
+        let t = T::parse(text, format).ok_or_else(invalid)?;
+        // chrono's parser takes some forms its formatter never writes (spaces for zeros): a key
+        // holds one rendering per value.
+        let mut again = [0u8; 64];
+        match render(&t, format, &mut again) {
+            Ok(n) if again.get(..n) == Some(bytes) => Ok((t, len)),
+            _ => Err(invalid()),
+        }
+    }
+
+    pub(super) fn stores_exactly<T: TimeValue + PartialEq>(t: &T, format: &str) -> bool {
+        let mut buf = [0u8; 64];
+        let Ok(n) = render(t, format, &mut buf) else {
+            return true;
+        };
+        core::str::from_utf8(&buf[..n])
+            .ok()
+            .and_then(|s| T::parse(s, format))
+            .map_or(true, |back| back == *t)
+    }
 }

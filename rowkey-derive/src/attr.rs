@@ -11,7 +11,7 @@ use syn::{Attribute, LitInt, LitStr, Token};
 
 use crate::ctxt::Ctxt;
 use crate::symbol::{
-    BUCKETS, CONTAINER_KEYS, CRATE, DELIMITER, DESC, FIELD_KEYS, HASH, HASH_PREFIX,
+    BUCKETS, CONTAINER_KEYS, CRATE, DELIMITER, DESC, FIELD_KEYS, FORMAT, HASH, HASH_PREFIX,
     HASH_PREFIX_KEYS, LEN, MAX_LEN, REVERSE, ROWKEY, SALT, SALT_KEYS, TAG, TEXT, UNIT, UPPER,
     VARIANT_KEYS, WIDTH,
 };
@@ -60,6 +60,8 @@ pub struct FieldAttrs {
     pub hash_prefix: Option<HashAttr>,
     /// `unit = "ms"`; the span is the literal's.
     pub unit: Option<Spanned<TimeUnit>>,
+    /// `format = "%y%m%d"`; the span is the literal's.
+    pub format: Option<Spanned<String>>,
 }
 
 /// `tag = ...`, as written: which bytes it stands for depends on the layout's format.
@@ -160,6 +162,19 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
                         );
                     }
                 }
+            }
+            FORMAT => {
+                let lit: LitStr = meta.value()?.parse()?;
+                set_once(
+                    cx,
+                    &mut out.format,
+                    Spanned {
+                        value: lit.value(),
+                        span: lit.span(),
+                    },
+                    meta,
+                    key,
+                );
             }
             SALT => {
                 if let Some(salt) = salt_attr(cx, meta)? {

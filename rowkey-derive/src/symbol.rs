@@ -9,6 +9,7 @@ pub const REVERSE: &str = "reverse";
 pub const SALT: &str = "salt";
 pub const HASH_PREFIX: &str = "hash_prefix";
 pub const UNIT: &str = "unit";
+pub const FORMAT: &str = "format";
 pub const CRATE: &str = "crate";
 pub const TEXT: &str = "text";
 pub const DELIMITER: &str = "delimiter";
@@ -21,7 +22,7 @@ pub const LEN: &str = "len";
 pub const UPPER: &str = "upper";
 
 /// Keys accepted on a field, in the order error messages list them.
-pub const FIELD_KEYS: &[&str] = &[WIDTH, DESC, REVERSE, UNIT, SALT, HASH_PREFIX];
+pub const FIELD_KEYS: &[&str] = &[WIDTH, DESC, REVERSE, UNIT, FORMAT, SALT, HASH_PREFIX];
 
 /// Keys accepted on the struct or enum.
 pub const CONTAINER_KEYS: &[&str] = &[TAG, SALT, TEXT, DELIMITER, MAX_LEN, CRATE];

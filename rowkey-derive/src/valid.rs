@@ -305,9 +305,81 @@ fn check_field(cx: &Ctxt, field: &Field, text: bool) {
             );
         }
     }
+    check_format(cx, field, kind, text);
     check_borrowed(cx, field, kind, text);
     check_static_cow(cx, field.ty);
     check_hashed_len(cx, field.ty);
+}
+
+/// `format = "..."`: a fixed-length chrono format, on a time in a text layout, alone. Whether the
+/// type is one of chrono's, and the format keeps what it needs, is checked by its shape when the
+/// crate compiles (expand::checks).
+fn check_format(cx: &Ctxt, field: &Field, kind: &TypeKind, text: bool) {
+    use rowkey_core::timefmt::{spec, Problem};
+    let attrs = &field.attrs;
+    let Some(format) = &attrs.format else {
+        return;
+    };
+    let fmt = format.value.as_str();
+    // The specifier at byte `i`: `%` and its letter, or three characters for `%.3f`, `%-d`.
+    let at = |i: usize| {
+        let rest = fmt.get(i..).unwrap_or_default();
+        let long = rest
+            .chars()
+            .nth(1)
+            .is_some_and(|c| ".-_0123456789".contains(c));
+        rest.chars()
+            .take(if long { 3 } else { 2 })
+            .collect::<String>()
+    };
+    match spec(fmt) {
+        Ok(_) => {}
+        Err(Problem::Variable { at: i }) => cx.error(
+            format.span,
+            format!("`format` must write every time in the same length, but `{}` does not (names, time zones, seconds since the epoch and `%-` vary); use numbers: `%Y%m%d`, `%H%M%S`", at(i)),
+        ),
+        Err(Problem::Unsupported { at: i }) => cx.error(
+            format.span,
+            format!("`{}` is not supported in a key's `format`; use `%Y` `%y` `%m` `%d` `%e` `%j` `%H` `%k` `%I` `%l` `%M` `%S` `%f` `%3f` `%6f` `%9f` `%.3f` `%.6f` `%.9f` `%b` `%a` `%p` `%u` `%w` `%F` `%T` `%R` `%D` `%%`", at(i)),
+        ),
+        Err(Problem::Constant) => cx.error(
+            format.span,
+            "this `format` writes nothing of the time: every key would hold the same text",
+        ),
+    }
+    if !text {
+        cx.error(format.span, "`format` writes text: it applies in text layouts (`#[rowkey(text)]`); a binary layout writes the count of `unit`s");
+    }
+    if let Some(unit) = attrs.unit {
+        cx.error(
+            unit.span,
+            "`unit` and `format` exclude each other: the format says what is written",
+        );
+    }
+    if let Some(width) = attrs.width {
+        cx.error(
+            width.span,
+            "`width` has no meaning with `format`, whose length is fixed by the format",
+        );
+    }
+    if let Some(desc) = attrs.desc {
+        cx.error(
+            desc,
+            "`desc` cannot be written with `format`: text has no inverted form",
+        );
+    }
+    if let Some(reverse) = attrs.reverse {
+        cx.error(reverse, "`reverse` cannot be written with `format`");
+    }
+    if *kind != TypeKind::Other {
+        let ty = quote::ToTokens::to_token_stream(field.ty)
+            .to_string()
+            .replace(' ', "");
+        cx.error(
+            format.span,
+            format!("`format` applies to chrono's `DateTime<Utc>`, `NaiveDateTime`, `NaiveDate` and `NaiveTime`, not to `{ty}`"),
+        );
+    }
 }
 
 /// `Hashed<N>` keeps 1 to 16 bytes of MD5: an `N` outside that, written as a number, is an error

@@ -25,6 +25,8 @@ pub struct FieldMode {
     /// The text format (DESIGN §6), and the delimiter between its segments.
     text: Option<&'static str>,
     unit: TimeUnit,
+    /// A chrono time's `format` (strftime syntax), written instead of its count in text layouts.
+    format: Option<&'static str>,
 }
 
 /// Who chooses the salt bucket of a key: the salt function, or the writer.
@@ -59,6 +61,7 @@ impl FieldMode {
         salt: SaltChoice::Computed,
         text: None,
         unit: TimeUnit::Millis,
+        format: None,
     };
 
     /// A field that other fields follow, ascending, natural width.
@@ -80,6 +83,7 @@ impl FieldMode {
         salt: SaltChoice::Computed,
         text: None,
         unit: TimeUnit::Millis,
+        format: None,
     };
 
     /// The same mode with a fixed `width` (`0` means the natural width).
@@ -154,6 +158,28 @@ impl FieldMode {
     #[inline]
     pub const fn unit(self) -> TimeUnit {
         self.unit
+    }
+
+    /// The same mode, for a chrono time written in text layouts as chrono formats it with `format`
+    /// (strftime syntax), which must have one length for every time (see [`timefmt`](crate::timefmt)).
+    ///
+    /// ```
+    /// use rowkey_core::FieldMode;
+    /// assert_eq!(FieldMode::LAST.with_format("%Y%m%d").format(), Some("%Y%m%d"));
+    /// ```
+    #[inline]
+    #[must_use]
+    pub const fn with_format(self, format: &'static str) -> Self {
+        FieldMode {
+            format: Some(format),
+            ..self
+        }
+    }
+
+    /// A chrono time's `format`, if the field has one.
+    #[inline]
+    pub const fn format(self) -> Option<&'static str> {
+        self.format
     }
 
     /// The same mode in the text format, whose segments are joined by `delimiter`.
@@ -285,6 +311,7 @@ impl FieldMode {
         FieldMode {
             text: self.text,
             unit: self.unit,
+            format: self.format,
             ..FieldMode::LAST.with_width(self.width)
         }
     }
@@ -387,6 +414,7 @@ impl FieldMode {
             salt: SaltChoice::Computed,
             text: inner.text,
             unit: inner.unit,
+            format: inner.format,
         }
     }
 
@@ -397,6 +425,7 @@ impl FieldMode {
         FieldMode {
             text: self.text,
             unit: self.unit,
+            format: self.format,
             ..FieldMode::LAST
         }
     }

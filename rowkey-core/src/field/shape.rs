@@ -6,6 +6,7 @@ use super::mode::FieldMode;
 use crate::error::EncodeErrorKind;
 use crate::format::{invert, strip_padding, NONE, PAD, SOME};
 use crate::prefix::Prefix;
+use crate::timefmt::Takes;
 
 /// Which `width` a field type accepts.
 ///
@@ -51,6 +52,8 @@ pub struct FieldShape {
     form: Form,
     prefix: Prefix,
     text: TextRule,
+    /// Which chrono `format`s the type takes.
+    formats: Takes,
 }
 
 /// How a field type is written in the text format.
@@ -126,6 +129,7 @@ impl FieldShape {
             form: Form::Custom,
             prefix: Prefix::None,
             text: TextRule::None,
+            formats: Takes::Nothing,
         }
     }
 
@@ -161,6 +165,28 @@ impl FieldShape {
             text: TextRule::Chars(len),
             ..self
         }
+    }
+
+    /// The same shape, for a time type that takes the chrono `format`s `takes` names.
+    #[cfg_attr(not(feature = "chrono"), allow(dead_code))]
+    pub(crate) const fn with_formats(self, takes: Takes) -> Self {
+        FieldShape {
+            formats: takes,
+            ..self
+        }
+    }
+
+    /// Whether the type can be written with the chrono `format` `fmt` (strftime syntax) and read
+    /// back: chrono's types, with a fixed-length format that keeps what they need.
+    ///
+    /// ```
+    /// use rowkey_core::KeyField;
+    /// assert!(<chrono::NaiveDate as KeyField>::SHAPE.accepts_format("%y%m%d"));
+    /// assert!(!<chrono::NaiveDate as KeyField>::SHAPE.accepts_format("%H%M"));
+    /// assert!(!<std::time::SystemTime as KeyField>::SHAPE.accepts_format("%y%m%d"));
+    /// ```
+    pub const fn accepts_format(self, fmt: &str) -> bool {
+        crate::timefmt::fits(fmt, self.formats)
     }
 
     /// Whether the type is a time, counted in the field's `unit`.
@@ -244,6 +270,7 @@ impl FieldShape {
             form: Form::Content,
             prefix: Prefix::None,
             text: TextRule::Str,
+            formats: Takes::Nothing,
         }
     }
 
@@ -278,6 +305,7 @@ impl FieldShape {
             form,
             prefix: Prefix::None,
             text: TextRule::None,
+            formats: Takes::Nothing,
         }
     }
 
@@ -311,6 +339,7 @@ impl FieldShape {
             form: Form::Record,
             prefix,
             text: TextRule::None,
+            formats: Takes::Nothing,
         }
     }
 
@@ -351,6 +380,8 @@ impl FieldShape {
             form: self.form,
             prefix: self.prefix,
             text: TextRule::None,
+            // A `format` is text, and text layouts take no `Option`.
+            formats: Takes::Nothing,
         }
     }
 
@@ -425,6 +456,9 @@ impl FieldShape {
     /// assert_eq!(<str as KeyField>::SHAPE.fixed_len(FieldMode::LAST), None);
     /// ```
     pub const fn fixed_len(self, mode: FieldMode) -> Option<usize> {
+        if let (Some(format), false) = (mode.format(), matches!(self.formats, Takes::Nothing)) {
+            return Some(crate::timefmt::len_of(format));
+        }
         if mode.is_text() {
             return match (self.text, mode.width()) {
                 (TextRule::Digits(_) | TextRule::Str, Some(w)) => Some(w),

@@ -45,6 +45,13 @@ pub fn field_checks(s: &Struct, p: &TokenStream) -> Vec<TokenStream> {
                 ::core::assert!(#p::shape::<#ty>().is_time(), #msg);
             });
         }
+        if let Some(format) = &field.attrs.format {
+            let (fmt, span) = (&format.value, format.span);
+            let msg = format!("field `{name}`: `{ty_name}` cannot be written with `format = {fmt:?}` and read back: chrono's `DateTime<Utc>`, `NaiveDateTime` and `NaiveDate` need the whole date (and the hour and minute of any time of day), `NaiveTime` its hour and minute and no date");
+            checks.push(quote_spanned! {span=>
+                ::core::assert!(#p::shape::<#ty>().accepts_format(#fmt), #msg);
+            });
+        }
         if s.text().is_some() {
             let span = field.ident.span();
             let msg = format!("field `{name}`: `{ty_name}` cannot be written in a text layout (integers, strings, fieldless enums and `Hashed` digests can)");

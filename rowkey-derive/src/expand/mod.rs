@@ -102,6 +102,10 @@ pub fn field_mode(field: &Field, p: &TokenStream) -> TokenStream {
     if field.attrs.reverse.is_some() {
         mode = quote!(#mode.with_reverse());
     }
+    if let Some(format) = &field.attrs.format {
+        let format = &format.value;
+        mode = quote!(#mode.with_format(#format));
+    }
     if let Some(unit) = field.attrs.unit {
         let unit = syn::Ident::new(&format!("{:?}", unit.value), proc_macro2::Span::call_site());
         mode = quote!(#mode.with_unit(#p::TimeUnit::#unit));

@@ -1,0 +1,10 @@
+use rowkey::RowKey;
+
+#[derive(RowKey)]
+#[rowkey(text)]
+struct Message {
+    #[rowkey(format = "%Y%m%d")]
+    day: std::time::SystemTime,
+}
+
+fn main() {}
