@@ -15,12 +15,14 @@ work="${TMPDIR:-/tmp}/rowkey-build-time"
 rm -rf "$work"
 mkdir -p "$work"
 
-# One struct per layout family, cycled: ints with desc and width, a time with desc and a unit,
-# strings inside and last, Option, floats, a digest (an MD5 prefix in place; byte arrays for serde,
-# which has no impl for `Hashed`) under a row limit, bool. Attributes only in the rowkey crate.
+# One type per layout family, cycled: a time with desc and a unit, strings inside and last behind
+# a tag, Option and a width, floats and a digest (an MD5 prefix in place; byte arrays for serde,
+# which has no impl for `Hashed`) under a row limit, bool, and an enum key of two variants with
+# ints and desc. Attributes only in the rowkey crate.
 layout() { # $1 = index, $2 = rowkey|serde
-    local i="$1" attr_desc="" attr_width="" attr_time="" attr_limit="" digest="[u8; 4]"
+    local i="$1" attr_desc="" attr_width="" attr_time="" attr_limit="" attr_tag="" digest="[u8; 4]"
     if [ "$2" = rowkey ]; then
+        attr_tag='#[rowkey(tag = b"t/")]'
         attr_desc="#[rowkey(desc)]"
         attr_width="#[rowkey(width = 5)]"
         attr_time='#[rowkey(desc, unit = "us")]'
@@ -29,10 +31,10 @@ layout() { # $1 = index, $2 = rowkey|serde
     fi
     case $((i % 5)) in
     0) printf 'pub struct Layout%d { pub user: u64, %s pub ts: std::time::SystemTime, pub kind: u32 }\n' "$i" "$attr_time" ;;
-    1) printf 'pub struct Layout%d { pub tenant: String, %s pub ts: i64, pub host: String }\n' "$i" "$attr_desc" ;;
+    1) printf '%s pub struct Layout%d { pub tenant: String, %s pub ts: i64, pub host: String }\n' "$attr_tag" "$i" "$attr_desc" ;;
     2) printf 'pub struct Layout%d { pub shard: u16, pub id: Option<u32>, %s pub seq: u64, pub tag: Vec<u8> }\n' "$i" "$attr_width" ;;
     3) printf '%s pub struct Layout%d { pub region: %s, pub score: f64, pub live: bool, pub name: String }\n' "$attr_limit" "$i" "$digest" ;;
-    4) printf 'pub struct Layout%d { pub a: u8, pub b: i16, pub c: u32, pub d: i64, %s pub e: u64 }\n' "$i" "$attr_desc" ;;
+    4) printf 'pub enum Layout%d { A { a: u8, b: i16 }, B { c: u32, %s d: i64, e: u64 } }\n' "$i" "$attr_desc" ;;
     esac
 }
 

@@ -1,0 +1,84 @@
+//! `K::explain`: a stored key shown part by part, each part's bytes beside its value.
+
+use crate::layout::Explained;
+use crate::prefix::Prefix;
+use crate::tag::Tag;
+
+use super::read_salt;
+
+/// A value to show in `explain`: `Debug` when the type has it, a placeholder otherwise (chosen by
+/// method resolution: `(&Show(&v)).show()` finds `ShowDebug` first, then `ShowOpaque` by autoref).
+pub struct Show<'a, T: ?Sized>(pub &'a T);
+
+/// `Show` for types with `Debug`.
+pub trait ShowDebug {
+    fn show(&self) -> alloc::string::String;
+}
+
+impl<T: core::fmt::Debug + ?Sized> ShowDebug for Show<'_, T> {
+    fn show(&self) -> alloc::string::String {
+        alloc::format!("{:?}", self.0)
+    }
+}
+
+/// `Show` for types without `Debug`.
+pub trait ShowOpaque {
+    fn show(&self) -> alloc::string::String;
+}
+
+impl<T: ?Sized> ShowOpaque for &Show<'_, T> {
+    fn show(&self) -> alloc::string::String {
+        alloc::string::String::from("(no Debug)")
+    }
+}
+
+/// The value shown for a prefix: the salt bucket, or the hash prefix.
+pub fn show_prefix(prefix: Prefix, bytes: &[u8]) -> alloc::string::String {
+    match prefix {
+        Prefix::Salt(salt) => match read_salt(salt, bytes) {
+            Ok(b) => alloc::format!("bucket {b} of {}", salt.buckets()),
+            Err(_) => alloc::string::String::from("(not a bucket)"),
+        },
+        Prefix::Hash(_) => alloc::string::String::from("md5 prefix of the sources"),
+        Prefix::None => alloc::string::String::new(),
+    }
+}
+
+/// `K::explain`: the explanation of `key`, a key of `name`, with no segment yet.
+#[inline]
+pub fn explain_start(name: &'static str, key: &[u8]) -> Explained {
+    Explained::new(name, key)
+}
+
+/// `K::explain`: adds the segment of `len` bytes at `*at` and moves `*at` past it and `delimiter`.
+#[inline]
+pub fn explain_segment(
+    explained: &mut Explained,
+    key: &[u8],
+    at: &mut usize,
+    segment: &'static str,
+    len: usize,
+    value: alloc::string::String,
+    delimiter: usize,
+) {
+    let bytes = key.get(*at..at.saturating_add(len)).unwrap_or_default();
+    explained.push(segment, bytes, value);
+    *at = at.saturating_add(len).saturating_add(delimiter);
+}
+
+/// `K::explain`: adds the prefix's bytes, showing what they are.
+#[inline]
+pub fn explain_prefix(explained: &mut Explained, prefix: Prefix, bytes: &[u8]) {
+    let label = match prefix {
+        Prefix::Hash(_) => "hash",
+        _ => "salt",
+    };
+    explained.push(label, bytes, show_prefix(prefix, bytes));
+}
+
+/// `K::explain`: adds the tag's bytes (with the delimiter after it).
+#[inline]
+pub fn explain_tag(explained: &mut Explained, tag: Tag, key: &[u8]) {
+    let bytes = key.get(..tag.encoded_len()).unwrap_or_default();
+    explained.push("tag", bytes, crate::hbase::to_string_binary(tag.bytes()));
+}

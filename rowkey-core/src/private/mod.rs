@@ -1,0 +1,328 @@
+//! What the code `#[derive(RowKey)]` generates calls, and nothing else does: writing and reading
+//! fields in sequence, locating errors, the const arithmetic of layout lengths, and thin entry
+//! points into the tested runtime. Not a public API: reached through `rowkey::__private`, free to
+//! change between releases, and a leaf of this crate (no other module imports it).
+//!
+//! | file | idea |
+//! |---|---|
+//! | `cursor.rs` | writing and reading a key's parts in sequence |
+//! | `explain.rs` | `K::explain`: a stored key shown part by part |
+
+mod cursor;
+#[cfg(feature = "alloc")]
+mod explain;
+
+pub use cursor::{decode_key, decode_key_in, encode_key, encode_key_in, KeyReader, KeyWriter};
+#[cfg(feature = "alloc")]
+pub use explain::*;
+
+use crate::error::{DecodeErrorKind, EncodeErrorKind};
+use crate::prefix::{HashPrefixHasher, SaltHasher};
+
+pub use crate::encoding::Encoding;
+pub use crate::error::{DecodeError, EncodeError};
+pub use crate::field::{DecodeField, FieldMode, FieldShape, KeyField, TextRule};
+pub use crate::key::{DecodeKey, DecodeSaltedKey, RowKey, SaltedKey};
+#[cfg(feature = "alloc")]
+pub use crate::layout::Explained;
+pub use crate::layout::{Layout, Order, Segment};
+pub use crate::prefix::{HashPrefix, Prefix, Salt, SaltHash};
+#[cfg(feature = "alloc")]
+pub use crate::scan::{Bind, FixedRange, FixedScan, Scan, ScanLayout, ScanState};
+pub use crate::sink::ValueSink;
+pub use crate::tag::Tag;
+pub use crate::unit::TimeUnit;
+
+/// The length every key has, given every field's fixed length (`None` when any is variable).
+pub const fn sum_fixed(lens: &[Option<usize>]) -> Option<usize> {
+    let mut total: usize = 0;
+    let mut i = 0;
+    while i < lens.len() {
+        total = match lens[i] {
+            Some(n) => match total.checked_add(n) {
+                Some(t) => t,
+                None => return None,
+            },
+            None => return None,
+        };
+        i += 1;
+    }
+    Some(total)
+}
+
+/// The length of every key of an enum key, given each variant's fixed length: `Some` only when
+/// every variant has the same one.
+pub const fn same_fixed(lens: &[Option<usize>]) -> Option<usize> {
+    let Some(first) = (match lens.first() {
+        Some(f) => *f,
+        None => None,
+    }) else {
+        return None;
+    };
+    let mut i = 1;
+    while i < lens.len() {
+        match lens[i] {
+            Some(n) if n == first => {}
+            _ => return None,
+        }
+        i += 1;
+    }
+    Some(first)
+}
+
+/// The upper bound of an enum key, given each variant's (`None` when any is unbounded).
+pub const fn largest(lens: &[Option<usize>]) -> Option<usize> {
+    let mut max = 0;
+    let mut i = 0;
+    while i < lens.len() {
+        match lens[i] {
+            Some(n) if n > max => max = n,
+            Some(_) => {}
+            None => return None,
+        }
+        i += 1;
+    }
+    Some(max)
+}
+
+/// The error of an enum key that starts with no variant's tag.
+#[cold]
+pub fn unknown_tag(name: &'static str) -> DecodeError {
+    DecodeError::new(DecodeErrorKind::UnknownTag { name }, 0).in_key(name)
+}
+
+/// Lengths in const context: the shape of field type `T` placed with `mode`.
+pub const fn fixed_len<T: KeyField + ?Sized>(mode: FieldMode) -> Option<usize> {
+    T::SHAPE.fixed_len(mode)
+}
+
+/// The upper bound of field type `T` placed with `mode`.
+pub const fn max_len<T: KeyField + ?Sized>(mode: FieldMode) -> Option<usize> {
+    T::SHAPE.max_len(mode)
+}
+
+/// The shape of type `T`, for checks in const context.
+pub const fn shape<T: KeyField + ?Sized>() -> FieldShape {
+    T::SHAPE
+}
+
+/// Whether a fixed length is within the layout's row limit.
+pub const fn within_row_limit(fixed: Option<usize>, limit: usize) -> bool {
+    match fixed {
+        Some(n) => n <= limit,
+        None => true,
+    }
+}
+
+/// The length of a fixed key, or 0; `to_key` names its array type with this and asserts fixedness
+/// separately, so that a layout the derive could not prove fixed only fails when `to_key` is used.
+pub const fn fixed_or_zero(fixed: Option<usize>) -> usize {
+    match fixed {
+        Some(n) => n,
+        None => 0,
+    }
+}
+
+/// `to_key` of a derived fixed layout (the generated code asserts that the layout is fixed).
+#[inline(always)]
+pub fn to_array<K: RowKey + ?Sized, const N: usize>(key: &K) -> Result<[u8; N], EncodeError> {
+    let mut out = [0u8; N];
+    key.encode_into(&mut out)?;
+    Ok(out)
+}
+
+pub use crate::codec::discriminant::{
+    decode_discriminant, discriminant_len, encode_discriminant, ENUM_SHAPE,
+};
+
+/// The error for a byte that names no variant of enum `name`.
+#[cold]
+pub fn unknown_discriminant(value: u8, name: &'static str) -> DecodeError {
+    DecodeError::new(
+        DecodeErrorKind::UnknownDiscriminant {
+            value,
+            enum_name: name,
+        },
+        0,
+    )
+}
+
+/// The salt byte to write: the writer's chosen bucket, or the one `feed` computes from the sources.
+#[inline(always)]
+pub fn salt_byte(
+    salt: Salt,
+    mode: FieldMode,
+    feed: impl FnOnce(&mut SaltHasher) -> Result<(), EncodeError>,
+) -> Result<u8, EncodeError> {
+    if let Some(bucket) = mode.chosen_bucket() {
+        if u16::from(bucket) >= salt.buckets() {
+            return Err(EncodeError::new(EncodeErrorKind::BucketOutOfRange {
+                bucket,
+                buckets: salt.buckets(),
+            }));
+        }
+        return Ok(bucket);
+    }
+    let mut h = salt.hasher();
+    feed(&mut h)?;
+    Ok(h.finish())
+}
+
+/// The salt byte of a whole-key salt over `body`, the key after the salt byte.
+#[inline(always)]
+pub fn whole_key_salt_byte(salt: Salt, mode: FieldMode, body: &[u8]) -> Result<u8, EncodeError> {
+    salt_byte(salt, mode, |h| {
+        ValueSink::write(h, body);
+        Ok(())
+    })
+}
+
+/// Checks a decoded key's salt byte against the bucket `feed` computes from its decoded sources
+/// (or, when `mode` accepts any bucket, against the bucket count).
+#[inline(always)]
+pub fn check_salt(
+    salt: Salt,
+    mode: FieldMode,
+    found: u8,
+    feed: impl FnOnce(&mut SaltHasher) -> Result<(), EncodeError>,
+) -> Result<(), DecodeError> {
+    if mode.accepts_any_bucket() {
+        if u16::from(found) >= salt.buckets() {
+            return Err(DecodeError::new(
+                DecodeErrorKind::BucketOutOfRange {
+                    bucket: found,
+                    buckets: salt.buckets(),
+                },
+                0,
+            ));
+        }
+        return Ok(());
+    }
+    let mut h = salt.hasher();
+    feed(&mut h).map_err(source_error)?;
+    let expected = h.finish();
+    if expected != found {
+        return Err(DecodeError::new(
+            DecodeErrorKind::WrongSalt { expected, found },
+            0,
+        ));
+    }
+    Ok(())
+}
+
+/// [`check_salt`] for a whole-key salt over `body`, the key after the salt byte.
+#[inline(always)]
+pub fn check_whole_key_salt(
+    salt: Salt,
+    mode: FieldMode,
+    found: u8,
+    body: &[u8],
+) -> Result<(), DecodeError> {
+    check_salt(salt, mode, found, |h| {
+        ValueSink::write(h, body);
+        Ok(())
+    })
+}
+
+/// Writes the hash prefix of the sources `feed` gives into `out`.
+#[inline(always)]
+pub fn write_hash_prefix(
+    hash: HashPrefix,
+    out: &mut [u8],
+    feed: impl FnOnce(&mut HashPrefixHasher) -> Result<(), EncodeError>,
+) -> Result<(), EncodeError> {
+    let mut h = hash.hasher();
+    feed(&mut h)?;
+    h.finish_into(out);
+    Ok(())
+}
+
+/// Checks a decoded key's hash prefix against the MD5 of its decoded sources.
+#[inline(always)]
+pub fn check_hash_prefix(
+    hash: HashPrefix,
+    found: &[u8],
+    feed: impl FnOnce(&mut HashPrefixHasher) -> Result<(), EncodeError>,
+) -> Result<(), DecodeError> {
+    let mut h = hash.hasher();
+    feed(&mut h).map_err(source_error)?;
+    let expected = h.finish();
+    if expected.get(..found.len()) != Some(found) {
+        return Err(DecodeError::new(DecodeErrorKind::WrongHashPrefix, 0));
+    }
+    Ok(())
+}
+
+/// A decoded source whose value bytes cannot be produced (only hand-written `KeyField`s can fail so).
+#[cold]
+fn source_error(_: EncodeError) -> DecodeError {
+    DecodeError::new(
+        DecodeErrorKind::Invalid("a salt or hash source could not produce its value bytes"),
+        0,
+    )
+}
+
+/// A salt known to be valid (checked by the derive), for generated constants.
+pub const fn salt(buckets: u16, hash: crate::prefix::SaltHash) -> Salt {
+    match Salt::new(buckets, hash) {
+        Some(s) => s,
+        None => panic!("salt buckets must be in 1..=256"),
+    }
+}
+
+/// A hash prefix known to be valid (checked by the derive), for generated constants.
+pub const fn hash_prefix(len: usize) -> HashPrefix {
+    match HashPrefix::new(len) {
+        Some(h) => h,
+        None => panic!("hash prefix length must be in 1..=16"),
+    }
+}
+
+/// A text hash prefix known to be valid (checked by the derive), for generated constants.
+pub const fn text_hash_prefix(len: usize, upper: bool) -> HashPrefix {
+    match HashPrefix::text(len, upper) {
+        Some(h) => h,
+        None => panic!("text hash prefix length must be in 1..=32"),
+    }
+}
+
+/// Writes the salt bucket into the reserved prefix ([`Salt::write_bucket`]).
+#[inline(always)]
+pub fn write_salt(salt: Salt, bucket: u8, out: &mut [u8]) {
+    salt.write_bucket(bucket, out);
+}
+
+/// Reads the salt bucket from a key's prefix ([`Salt::read_bucket`]).
+#[inline(always)]
+pub fn read_salt(salt: Salt, prefix: &[u8]) -> Result<u8, DecodeError> {
+    salt.read_bucket(prefix)
+}
+
+/// Whether a field type has a text format.
+pub const fn has_text_form(shape: FieldShape) -> bool {
+    !matches!(shape.text_rule(), TextRule::None)
+}
+
+/// The offset of every segment: `lead` (the prefix and its delimiter), then each length before it
+/// and a delimiter after each; `None` from the first variable length on.
+pub const fn offsets<const N: usize>(
+    lens: [Option<usize>; N],
+    lead: usize,
+    delimiter: usize,
+) -> [Option<usize>; N] {
+    let mut out = [None; N];
+    let mut at = Some(lead);
+    let mut i = 0;
+    while i < N {
+        out[i] = at;
+        at = match (at, lens[i]) {
+            (Some(a), Some(n)) => match a.checked_add(n) {
+                Some(end) => end.checked_add(delimiter),
+                None => None,
+            },
+            _ => None,
+        };
+        i += 1;
+    }
+    out
+}
