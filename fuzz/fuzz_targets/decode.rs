@@ -555,7 +555,9 @@ struct TaggedText {
     n: u16,
 }
 
-/// chrono times written with formats: one that sorts, one that does not, a time of day.
+/// chrono times written with formats: one that sorts, one that does not, a time of day. Each
+/// keeps all a picked value has (whole seconds), so values round-trip; formats that keep less
+/// decode to what they keep, which tests/chrono_format.rs checks.
 #[derive(RowKey, Debug)]
 #[rowkey(text, delimiter = ":")]
 struct ChronoFormats {
@@ -563,7 +565,7 @@ struct ChronoFormats {
     at: chrono::DateTime<chrono::Utc>,
     #[rowkey(format = "%d%m%y")]
     day: chrono::NaiveDate,
-    #[rowkey(format = "%H%M")]
+    #[rowkey(format = "%H%M%S")]
     time: chrono::NaiveTime,
 }
 

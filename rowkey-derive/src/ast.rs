@@ -359,6 +359,31 @@ pub struct Variant<'a> {
     pub key: Struct<'a>,
 }
 
+impl Variant<'_> {
+    /// The scan method that names the variant: `OrderItem` -> `order_item` (raw if a keyword).
+    pub fn scan_method(&self) -> Ident {
+        let camel = crate::unraw::unraw(self.ident);
+        let mut snake = String::new();
+        for (i, c) in camel.chars().enumerate() {
+            if c.is_uppercase() {
+                if i > 0 {
+                    snake.push('_');
+                }
+                snake.extend(c.to_lowercase());
+            } else {
+                snake.push(c);
+            }
+        }
+        let span = self.ident.span();
+        syn::parse_str::<Ident>(&snake)
+            .map(|mut id| {
+                id.set_span(span);
+                id
+            })
+            .unwrap_or_else(|_| Ident::new_raw(&snake, span))
+    }
+}
+
 impl<'a> KeyedEnum<'a> {
     fn from_syn(
         cx: &Ctxt,

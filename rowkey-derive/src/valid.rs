@@ -27,6 +27,15 @@ pub fn check_keyed(cx: &Ctxt, e: &KeyedEnum) {
     };
     check_delimiter(cx, &first.key);
     for v in &e.variants {
+        // The whole-enum scan state dereferences to `Scan`: a variant method of the same name
+        // would hide the plan's own method.
+        let method = crate::unraw::unraw(&v.scan_method());
+        if SCAN_METHODS.contains(&method.as_str()) {
+            cx.error_spanned_by(
+                v.ident,
+                format!("a variant named `{}` would be the scan method `{method}`, which every plan has (`Row::scan().{method}()`): rename the variant", v.ident),
+            );
+        }
         let s = &v.key;
         let text = s.text().is_some();
         for field in &s.fields {
@@ -43,6 +52,11 @@ pub fn check_keyed(cx: &Ctxt, e: &KeyedEnum) {
         check_row_limit(cx, s);
     }
 }
+
+/// The methods of `rowkey::Scan`, which the whole-enum scan state dereferences to.
+const SCAN_METHODS: &[&str] = &[
+    "ranges", "matches", "is_exact", "after", "split", "salt_len",
+];
 
 /// `delimiter` without `text`.
 fn check_delimiter(cx: &Ctxt, s: &Struct) {

@@ -8,7 +8,7 @@ use quote::{format_ident, quote};
 
 use super::scan::{chain, scan_layout, Lane};
 use super::{decode, encode, key, layout, tag_expr};
-use crate::ast::{KeyedEnum, Variant};
+use crate::ast::KeyedEnum;
 
 pub fn expand(e: &KeyedEnum, p: &TokenStream) -> TokenStream {
     let ident = &e.original.ident;
@@ -159,7 +159,7 @@ fn scans(
             quote!(#p::Prefix::None),
             quote!(#fixed),
         ));
-        let method = method_name(v);
+        let method = v.scan_method();
         let variant = crate::unraw::unraw(v.ident);
         if v.key.fields.is_empty() {
             let doc =
@@ -193,7 +193,7 @@ fn scans(
     let in_text = e.text().map(|d| quote!(.in_text(#d)));
     let scan_doc = format!(
         "A scan over `{ident}` keys: name a variant (`{ident}::scan().{}()`), then bind its fields in key order; or take every key as it is.",
-        e.variants.first().map(|v| method_name(v).to_string()).unwrap_or_default().trim_start_matches("r#")
+        e.variants.first().map(|v| v.scan_method().to_string()).unwrap_or_default().trim_start_matches("r#")
     );
     let whole_doc = format!(
         "A scan over every `{ident}` key, or, through its methods, the keys of one variant."
@@ -306,27 +306,4 @@ fn layouts(
             }
         }
     }
-}
-
-/// The scan method that names a variant: `OrderItem` -> `order_item` (raw if a keyword).
-fn method_name(v: &Variant) -> syn::Ident {
-    let camel = crate::unraw::unraw(v.ident);
-    let mut snake = String::new();
-    for (i, c) in camel.chars().enumerate() {
-        if c.is_uppercase() {
-            if i > 0 {
-                snake.push('_');
-            }
-            snake.extend(c.to_lowercase());
-        } else {
-            snake.push(c);
-        }
-    }
-    let span = v.ident.span();
-    syn::parse_str::<syn::Ident>(&snake)
-        .map(|mut id| {
-            id.set_span(span);
-            id
-        })
-        .unwrap_or_else(|_| syn::Ident::new_raw(&snake, span))
 }

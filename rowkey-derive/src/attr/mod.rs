@@ -10,11 +10,17 @@ use syn::parse::ParseStream;
 use syn::{Attribute, LitInt, LitStr, Token};
 
 use crate::ctxt::Ctxt;
+
 use crate::symbol::{
     BUCKETS, CONTAINER_KEYS, CRATE, DELIMITER, DESC, FIELD_KEYS, FORMAT, HASH, HASH_PREFIX,
     HASH_PREFIX_KEYS, LEN, MAX_LEN, REVERSE, ROWKEY, SALT, SALT_KEYS, TAG, TEXT, UNIT, UPPER,
-    VARIANT_KEYS, WIDTH,
+    WIDTH,
 };
+
+mod tag;
+
+use tag::tag_attr;
+pub use tag::{variant_attrs, TagAttr, TagValue};
 
 /// A value with the span of the attribute token that set it.
 #[derive(Clone, Copy)]
@@ -62,30 +68,6 @@ pub struct FieldAttrs {
     pub unit: Option<Spanned<TimeUnit>>,
     /// `format = "%y%m%d"`; the span is the literal's.
     pub format: Option<Spanned<String>>,
-}
-
-/// `tag = ...`, as written: which bytes it stands for depends on the layout's format.
-#[derive(Clone)]
-pub enum TagValue {
-    /// `tag = b"evt/"`.
-    Bytes(Vec<u8>),
-    /// `tag = 7`: one byte (three digits in text layouts).
-    Byte(u8),
-    /// `tag = "evt"`: text layouts only.
-    Str(String),
-}
-
-/// `tag = ...`; the span is the literal's.
-#[derive(Clone)]
-pub struct TagAttr {
-    pub value: TagValue,
-    pub span: Span,
-}
-
-/// The attributes of an enum variant.
-#[derive(Default)]
-pub struct VariantAttrs {
-    pub tag: Option<TagAttr>,
 }
 
 /// The attributes of the struct or enum.
@@ -266,58 +248,6 @@ pub fn container_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
         Ok(())
     });
     out
-}
-
-/// The attributes of an enum variant: its `tag`.
-pub fn variant_attrs(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
-    let mut out = VariantAttrs::default();
-    for_each_key(cx, attrs, |meta, key| {
-        match key.as_str() {
-            TAG => {
-                if let Some(tag) = tag_attr(cx, meta)? {
-                    set_once(cx, &mut out.tag, tag, meta, key);
-                }
-            }
-            _ => unknown_key(cx, meta, &key, VARIANT_KEYS, "variant")?,
-        }
-        Ok(())
-    });
-    out
-}
-
-/// `tag = b"..." | 0..=255 | "..."`; `None` after an error.
-fn tag_attr(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<TagAttr>> {
-    let tokens = value_tokens(meta)?;
-    let usage = "a tag is a byte string, an integer 0..=255, or in text layouts a string, as in `tag = b\"evt/\"`, `tag = 7` or `tag = \"evt\"`";
-    let value = match syn::parse2::<syn::Lit>(tokens.clone()) {
-        Ok(syn::Lit::ByteStr(b)) => Some((TagValue::Bytes(b.value()), b.span())),
-        Ok(syn::Lit::Str(s)) => Some((TagValue::Str(s.value()), s.span())),
-        Ok(syn::Lit::Int(n)) => match n.base10_parse::<u8>() {
-            Ok(b) => Some((TagValue::Byte(b), n.span())),
-            Err(_) => {
-                cx.error(
-                    n.span(),
-                    format!("an integer tag is one byte, 0..=255; for more, write bytes: {usage}"),
-                );
-                return Ok(None);
-            }
-        },
-        _ => None,
-    };
-    let Some((value, span)) = value else {
-        cx.error_spanned_by(tokens, usage);
-        return Ok(None);
-    };
-    if matches!(&value, TagValue::Bytes(b) if b.is_empty())
-        || matches!(&value, TagValue::Str(s) if s.is_empty())
-    {
-        cx.error(
-            span,
-            "an empty tag tells no keys apart: a tag needs at least one byte",
-        );
-        return Ok(None);
-    }
-    Ok(Some(TagAttr { value, span }))
 }
 
 /// A whole number after `key =`, or an error on the value's tokens.
