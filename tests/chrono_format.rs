@@ -249,7 +249,7 @@ fn ranges_on_ordered_formats_and_equality_on_the_others() {
     let all: Vec<&Message> = rows.values().collect();
     for i in 0..300 {
         let pick = all[rng.index(all.len())].clone();
-        // Times between two picked ones, with seconds the format does not keep.
+        // Times between two picked ones, one with seconds the stored times do not have.
         let (t1, t2) = (
             all[rng.index(all.len())]
                 .time
@@ -293,5 +293,43 @@ fn ranges_on_ordered_formats_and_equality_on_the_others() {
             .filter(|v| v.host == "a" && v.day == pick.day)
             .collect();
         assert_eq!(got, expected, "day-first scan {i}");
+    }
+}
+
+/// Minutes: a format that keeps less than the values have.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(text)]
+struct Minutes {
+    #[rowkey(format = "%Y%m%d%H%M")]
+    at: NaiveDateTime,
+}
+
+#[test]
+fn a_format_coarser_than_the_values_keeps_exactly_the_stored_times_in_a_range() {
+    let mut rng = Rng(29);
+    let day = date(2024, 2, 29);
+    let time = |r: &mut Rng| {
+        day.and_hms_opt(10, r.below(4) as u32, r.below(60) as u32)
+            .unwrap()
+    };
+    let mut rows: BTreeMap<Vec<u8>, Minutes> = BTreeMap::new();
+    for _ in 0..200 {
+        let m = Minutes { at: time(&mut rng) };
+        let key = m.to_vec().unwrap();
+        // What the store holds is the time to the minute.
+        let stored = Minutes::decode(&key).unwrap();
+        assert_eq!(stored.at, m.at.with_second(0).unwrap());
+        rows.insert(key, stored);
+    }
+    for i in 0..500 {
+        let range = rng.range(time);
+        let plan = Minutes::scan().at_range(range);
+        let got: Vec<&Minutes> = plan
+            .ranges()
+            .flat_map(|r| rows.range::<[u8], _>(&r).map(|(_, v)| v))
+            .filter(|m| plan.matches(&m.to_vec().unwrap()))
+            .collect();
+        let expected: Vec<&Minutes> = rows.values().filter(|m| in_range(&m.at, &range)).collect();
+        assert_eq!(got, expected, "range {i}: {range:?}");
     }
 }
