@@ -23,6 +23,8 @@ pub struct Struct<'a> {
     pub fields: Vec<Field<'a>>,
     /// The tag before everything else, as stored.
     pub tag: Option<StoredTag>,
+    /// For the key of an enum variant, the variant.
+    pub variant: Option<&'a Ident>,
     /// The delimiter of a text layout, `None` in the binary format.
     pub text: Option<String>,
     /// The prefix component, read once from the attributes.
@@ -219,6 +221,7 @@ impl<'a> Input<'a> {
                         text,
                         prefix: prefix_of(&attrs, &fields),
                         tag,
+                        variant: None,
                         attrs,
                         fields,
                     }))
@@ -475,6 +478,7 @@ impl<'a> KeyedEnum<'a> {
                     text: text.clone(),
                     prefix: Prefix::None,
                     tag: Some(tag),
+                    variant: Some(&v.ident),
                     fields,
                 },
             });

@@ -492,14 +492,26 @@ fn check_row_limit(cx: &Ctxt, s: &Struct) {
         match &s.attrs.max_len {
             Some(max) if total > max.value => cx.error(
                 max.span,
-                format!("this layout's keys are {total} bytes, longer than its `max_len` of {}", max.value),
+                format!("{} are {total} bytes, longer than its `max_len` of {}", keys_of(s), max.value),
             ),
             None if total > limits::HBASE => cx.error_spanned_by(
                 &s.original.ident,
-                format!("this layout's keys are {total} bytes, longer than HBase's row limit of {} (set another with `#[rowkey(max_len = N)]`)", limits::HBASE),
+                format!("{} are {total} bytes, longer than HBase's row limit of {} (set another with `#[rowkey(max_len = N)]`)", keys_of(s), limits::HBASE),
             ),
             _ => {}
         }
+    }
+}
+
+/// "this layout's keys", or for an enum variant "the keys of `Row::Order`".
+fn keys_of(s: &Struct) -> String {
+    match s.variant {
+        Some(v) => format!(
+            "the keys of `{}::{}`",
+            crate::unraw::unraw(&s.original.ident),
+            crate::unraw::unraw(v)
+        ),
+        None => "this layout's keys".into(),
     }
 }
 
