@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Timelike, Utc};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use proptest::test_runner::{TestCaseError, TestRunner};
 use rowkey::{DecodeErrorKind, EncodeErrorKind, RowKey, Scan};
 
 mod common;
@@ -105,12 +105,7 @@ fn formats_that_lose_nothing_round_trip_and_sort_as_times() {
     let cases = common::scaled(10_000, 1_000_000) as u32;
     // Years 1 to 9999: %Y writes four digits.
     let instant = (-62_000_000_000i64..253_000_000_000, 0u32..1_000_000_000);
-    let config = Config {
-        cases,
-        failure_persistence: None,
-        ..Config::default()
-    };
-    TestRunner::new(config)
+    TestRunner::new(common::proptest_config(cases))
         .run(&(instant.clone(), instant), |((s1, n1), (s2, n2))| {
             let make = |s: i64, n: u32| {
                 let t = DateTime::from_timestamp(s, n).unwrap();
@@ -185,12 +180,7 @@ fn malformed_times_are_decode_errors() {
         );
     }
     let cases = common::scaled(20_000, 1_000_000) as u32;
-    let config = Config {
-        cases,
-        failure_persistence: None,
-        ..Config::default()
-    };
-    TestRunner::new(config)
+    TestRunner::new(common::proptest_config(cases))
         .run(&proptest::collection::vec(0u8..12, 0..24), |digits| {
             let text: Vec<u8> = digits
                 .iter()

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use proptest::test_runner::{TestCaseError, TestRunner};
 use rowkey::{DecodeErrorKind, RowKey, Scan, Tag};
 
 mod common;
@@ -153,14 +153,6 @@ fn unknown_tags_and_malformed_keys_are_errors() {
     assert!(Account::decode(b"acc:u:0000000042").is_err());
 }
 
-fn config(cases: u32) -> Config {
-    Config {
-        cases,
-        failure_persistence: None,
-        ..Config::default()
-    }
-}
-
 fn row() -> impl Strategy<Value = Row> {
     prop_oneof![
         any::<u64>().prop_map(|id| Row::User { id }),
@@ -238,7 +230,7 @@ fn entity_order(a: &Entity, b: &Entity) -> std::cmp::Ordering {
 #[test]
 fn key_order_is_tag_then_field_order_and_keys_round_trip() {
     let cases = common::scaled(20_000, 1_000_000) as u32;
-    TestRunner::new(config(cases))
+    TestRunner::new(common::proptest_config(cases))
         .run(
             &((row(), row()), (entity(), entity())),
             |((a, b), (c, d))| {
@@ -258,7 +250,7 @@ fn key_order_is_tag_then_field_order_and_keys_round_trip() {
 #[test]
 fn random_bytes_decode_to_a_value_or_an_error() {
     let cases = common::scaled(20_000, 1_000_000) as u32;
-    TestRunner::new(config(cases))
+    TestRunner::new(common::proptest_config(cases))
         .run(&proptest::collection::vec(any::<u8>(), 0..24), |bytes| {
             common::decodes_to_its_own_key::<Row>(&bytes).map_err(TestCaseError::fail)?;
             common::decodes_to_its_own_key::<Entity>(&bytes).map_err(TestCaseError::fail)?;
@@ -279,33 +271,7 @@ fn check<K: PartialEq + std::fmt::Debug>(
     (plan, pred): &Query<K>,
     what: &str,
 ) {
-    // The plan reads at least every wanted row; exact plans read nothing else.
-    let read: Vec<(&Vec<u8>, &K)> = plan
-        .ranges()
-        .flat_map(|r| rows.range::<[u8], _>(&r))
-        .collect();
-    let got: Vec<&K> = read
-        .iter()
-        .filter(|(k, _)| plan.matches(k))
-        .map(|(_, v)| *v)
-        .collect();
-    let expected: Vec<&K> = rows.values().filter(|r| pred(r)).collect();
-    assert!(
-        got == expected,
-        "{what}: {plan:?} read {} rows, wanted {}",
-        got.len(),
-        expected.len()
-    );
-    if plan.is_exact() {
-        assert_eq!(
-            read.len(),
-            expected.len(),
-            "{what}: exact plan read extra rows"
-        );
-    }
-    for (k, v) in rows.iter().step_by(7) {
-        assert_eq!(plan.matches(k), pred(v), "{what}: matches {v:?}");
-    }
+    common::check_scan(rows, plan, pred, what);
 }
 
 #[test]

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use proptest::test_runner::{TestCaseError, TestRunner};
 use rowkey::{DecodeErrorKind, Hashed, RowKey};
 
 mod common;
@@ -116,19 +116,11 @@ fn layout_describes_digests() {
     assert_eq!(explained.rows[0].value, "Hashed(0cc175b9)");
 }
 
-fn config(cases: u32) -> Config {
-    Config {
-        cases,
-        failure_persistence: None,
-        ..Config::default()
-    }
-}
-
 #[test]
 fn key_order_is_digest_order_and_keys_round_trip() {
     let cases = common::scaled(10_000, 1_000_000) as u32;
     let value = (any::<Vec<u8>>(), any::<Vec<u8>>(), 0u32..3);
-    TestRunner::new(config(cases))
+    TestRunner::new(common::proptest_config(cases))
         .run(&(value.clone(), value), |((h1, i1, t1), (h2, i2, t2))| {
             let a = Message {
                 host: Hashed::of(&h1),
@@ -173,7 +165,7 @@ fn key_order_is_digest_order_and_keys_round_trip() {
 #[test]
 fn random_bytes_decode_to_a_value_or_an_error() {
     let cases = common::scaled(20_000, 1_000_000) as u32;
-    TestRunner::new(config(cases))
+    TestRunner::new(common::proptest_config(cases))
         .run(&proptest::collection::vec(any::<u8>(), 0..48), |bytes| {
             common::decodes_to_its_own_key::<Message>(&bytes).map_err(TestCaseError::fail)?;
             common::decodes_to_its_own_key::<LogData>(&bytes).map_err(TestCaseError::fail)?;

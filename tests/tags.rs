@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use proptest::test_runner::{TestCaseError, TestRunner};
 use rowkey::{DecodeErrorKind, KeyRange, RowKey, Scan, SplitKeys, Tag};
 
 mod common;
@@ -103,14 +103,6 @@ fn a_key_of_another_type_is_an_unknown_tag() {
     assert!(Message::decode(b"msg").is_err());
 }
 
-fn config(cases: u32) -> Config {
-    Config {
-        cases,
-        failure_persistence: None,
-        ..Config::default()
-    }
-}
-
 #[test]
 fn tagged_keys_round_trip_and_random_bytes_never_panic() {
     let cases = common::scaled(20_000, 1_000_000) as u32;
@@ -120,7 +112,7 @@ fn tagged_keys_round_trip_and_random_bytes_never_panic() {
         (any::<u32>(), any::<u16>()),
         proptest::collection::vec(any::<u8>(), 0..24),
     );
-    TestRunner::new(config(cases))
+    TestRunner::new(common::proptest_config(cases))
         .run(&strategy, |((user, ts), name, (id, seq), bytes)| {
             let e = Event { user, ts };
             prop_assert_eq!(Event::decode(&e.to_vec().unwrap()).unwrap(), e);
@@ -151,7 +143,7 @@ fn tagged_keys_round_trip_and_random_bytes_never_panic() {
 #[test]
 fn order_within_a_tag_is_the_fields_order() {
     let cases = common::scaled(20_000, 1_000_000) as u32;
-    TestRunner::new(config(cases))
+    TestRunner::new(common::proptest_config(cases))
         .run(&(any::<String>(), any::<String>()), |(a, b)| {
             let (ka, kb) = (
                 User { name: a.clone() }.to_vec().unwrap(),
@@ -213,48 +205,13 @@ fn shared_space(rng: &mut Rng) -> BTreeMap<Vec<u8>, Any> {
     rows
 }
 
-/// Reads `plan` from `rows` and checks it against `pred` over the decoded values of `K`.
-fn check<K>(
-    rows: &BTreeMap<Vec<u8>, Any>,
-    plan: &Scan<K>,
-    pred: &dyn Fn(&Any) -> bool,
-    what: &str,
-) {
-    let read: Vec<(&Vec<u8>, &Any)> = plan
-        .ranges()
-        .flat_map(|r| rows.range::<[u8], _>(&r))
-        .collect();
-    let got: Vec<&Any> = read
-        .iter()
-        .filter(|(k, _)| plan.matches(k))
-        .map(|(_, v)| *v)
-        .collect();
-    let expected: Vec<&Any> = rows.values().filter(|v| pred(v)).collect();
-    assert!(
-        got == expected,
-        "{what}: {plan:?}: got {} rows, wanted {}",
-        got.len(),
-        expected.len()
-    );
-    if plan.is_exact() {
-        assert_eq!(
-            read.len(),
-            expected.len(),
-            "{what}: an exact plan read extra rows"
-        );
-    }
-    for (k, v) in rows.iter().step_by(5) {
-        assert_eq!(plan.matches(k), pred(v), "{what}: matches {v:?}");
-    }
-}
-
 #[test]
 fn scans_stay_inside_their_tag() {
     let mut rng = Rng(3);
     let rows = shared_space(&mut rng);
     let is_event = |v: &Any| matches!(v, Any::Event(_));
-    check(&rows, &Event::scan().into(), &is_event, "every event");
-    check(
+    common::check_scan(&rows, &Event::scan().into(), &is_event, "every event");
+    common::check_scan(
         &rows,
         &Device::scan().into(),
         &|v: &Any| matches!(v, Any::Device(_)),
@@ -267,19 +224,19 @@ fn scans_stay_inside_their_tag() {
         let seqs = rng.range(|r| r.below(25) as u16);
         let prefix = rng.string(&['a', 'b', '\0'], 2);
         match i % 4 {
-            0 => check(
+            0 => common::check_scan(
                 &rows,
                 &Event::scan().user(user).ts_range(ts),
                 &|v: &Any| matches!(v, Any::Event(e) if e.user == user && in_range(&e.ts, &ts)),
                 "events of a user",
             ),
-            1 => check(
+            1 => common::check_scan(
                 &rows,
                 &Device::scan().id(id).seq_range(seqs),
                 &|v: &Any| matches!(v, Any::Device(d) if d.id == id && in_range(&d.seq, &seqs)),
                 "a device's sequence numbers",
             ),
-            2 => check(
+            2 => common::check_scan(
                 &rows,
                 &User::scan().name_prefix(&prefix),
                 &|v: &Any| matches!(v, Any::User(u) if u.name.starts_with(&prefix) && u.name != "?"),
@@ -294,7 +251,7 @@ fn scans_stay_inside_their_tag() {
                     .collect();
                 if let Some(mid) = keys.get(keys.len() / 2) {
                     let rest = plan.after(mid);
-                    check(
+                    common::check_scan(
                         &rows,
                         &rest,
                         &|v: &Any| matches!(v, Any::Event(e) if e.user == user && e.to_vec().unwrap() > **mid),

@@ -114,3 +114,49 @@ where
         },
     }
 }
+
+/// proptest's configuration for `cases` cases, writing no failure files into the tree.
+pub fn proptest_config(cases: u32) -> proptest::test_runner::Config {
+    proptest::test_runner::Config {
+        cases,
+        failure_persistence: None,
+        ..proptest::test_runner::Config::default()
+    }
+}
+
+/// Reads `plan` from `rows` (keys and the values they hold) and checks it against `pred`, the
+/// query over values: the rows the plan reads and matches are exactly the wanted ones, in key
+/// order; an exact plan reads nothing else; `matches` agrees with `pred` on every fifth key.
+pub fn check_scan<K: ?Sized, V: PartialEq + std::fmt::Debug>(
+    rows: &std::collections::BTreeMap<Vec<u8>, V>,
+    plan: &rowkey::Scan<K>,
+    pred: &dyn Fn(&V) -> bool,
+    what: &str,
+) {
+    let read: Vec<(&Vec<u8>, &V)> = plan
+        .ranges()
+        .flat_map(|r| rows.range::<[u8], _>(&r))
+        .collect();
+    let got: Vec<&V> = read
+        .iter()
+        .filter(|(k, _)| plan.matches(k))
+        .map(|(_, v)| *v)
+        .collect();
+    let expected: Vec<&V> = rows.values().filter(|v| pred(v)).collect();
+    assert!(
+        got == expected,
+        "{what}: {plan:?}: got {} rows, wanted {}",
+        got.len(),
+        expected.len()
+    );
+    if plan.is_exact() {
+        assert_eq!(
+            read.len(),
+            expected.len(),
+            "{what}: an exact plan read extra rows"
+        );
+    }
+    for (k, v) in rows.iter().step_by(5) {
+        assert_eq!(plan.matches(k), pred(v), "{what}: matches {v:?}");
+    }
+}

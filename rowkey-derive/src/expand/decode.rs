@@ -11,9 +11,6 @@ use crate::ast::Struct;
 pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
     let ident = &s.original.ident;
     let key_name = crate::unraw::unraw(ident);
-    let generics = decode_generics(&s.original.generics, p);
-    let (impl_generics, _, where_clause) = generics.split_for_impl();
-    let (_, ty_generics, _) = s.original.generics.split_for_impl();
     let take_tag = s.tag.as_ref().map(|t| {
         let t = tag_expr(t, p);
         quote!(__rowkey_r.tag(#t, #key_name)?;)
@@ -21,6 +18,30 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
     let read = read_fields(s, p, &quote!(#ident));
     let take_prefix = prefix::decode_take(s);
     let check_prefix = prefix::decode_check(s, p);
+    decode_field_impl(
+        s.original,
+        p,
+        quote! {
+            #take_tag
+            #take_prefix
+            #read
+            #check_prefix
+            #p::Ok((__rowkey_v, __rowkey_r.pos()))
+        },
+    )
+}
+
+/// `DecodeField` for the derived type `input`: `body` reads the value with the reader
+/// `__rowkey_r` (over `__rowkey_input`, in `__rowkey_mode`) and returns it with its length.
+pub fn decode_field_impl(
+    input: &syn::DeriveInput,
+    p: &TokenStream,
+    body: TokenStream,
+) -> TokenStream {
+    let ident = &input.ident;
+    let generics = decode_generics(&input.generics, p);
+    let (impl_generics, _, where_clause) = generics.split_for_impl();
+    let (_, ty_generics, _) = input.generics.split_for_impl();
     quote! {
         #[automatically_derived]
         impl #impl_generics #p::DecodeField<'__rowkey_k> for #ident #ty_generics #where_clause {
@@ -30,11 +51,7 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
                 __rowkey_mode: #p::FieldMode,
             ) -> #p::Result<(Self, usize), #p::DecodeError> {
                 let mut __rowkey_r = #p::KeyReader::new(__rowkey_input);
-                #take_tag
-                #take_prefix
-                #read
-                #check_prefix
-                #p::Ok((__rowkey_v, __rowkey_r.pos()))
+                #body
             }
         }
     }

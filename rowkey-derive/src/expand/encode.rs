@@ -10,9 +10,6 @@ use super::{field_mode, field_name, prefix, tag_expr};
 use crate::ast::Struct;
 
 pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
-    let ident = &s.original.ident;
-    let generics = with_bound(&s.original.generics, quote!(#p::KeyField));
-    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let values: Vec<TokenStream> = s
         .fields
         .iter()
@@ -23,12 +20,32 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
         .collect();
     let (fixed, max) = shape_lens(s, p);
     let prefix = prefix::prefix_const(s, p);
-    let len = len_expr(s, p, &values);
-    let write = write_key(s, p, &values);
+    let shape = quote!(#p::FieldShape::record(#fixed, #max, #prefix));
+    key_field_impl(
+        s.original,
+        p,
+        shape,
+        len_expr(s, p, &values),
+        write_key(s, p, &values),
+    )
+}
+
+/// `KeyField` for the derived type `input`: its `SHAPE`, the expression of its length in
+/// `__rowkey_mode`, and the statements that write it with the writer `__rowkey_w`.
+pub fn key_field_impl(
+    input: &syn::DeriveInput,
+    p: &TokenStream,
+    shape: TokenStream,
+    len: TokenStream,
+    write: TokenStream,
+) -> TokenStream {
+    let ident = &input.ident;
+    let generics = with_bound(&input.generics, quote!(#p::KeyField));
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     quote! {
         #[automatically_derived]
         impl #impl_generics #p::KeyField for #ident #ty_generics #where_clause {
-            const SHAPE: #p::FieldShape = #p::FieldShape::record(#fixed, #max, #prefix);
+            const SHAPE: #p::FieldShape = #shape;
 
             #[inline(always)]
             fn encoded_len(&self, __rowkey_mode: #p::FieldMode) -> usize {

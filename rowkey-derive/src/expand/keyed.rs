@@ -18,9 +18,6 @@ pub fn expand(e: &KeyedEnum, p: &TokenStream) -> TokenStream {
     let Some(concrete) = super::generics::concrete_type(e.original) else {
         return TokenStream::new();
     };
-    let (impl_generics, ty_generics, where_clause) = e.original.generics.split_for_impl();
-    let dgenerics = super::generics::decode_generics(&e.original.generics, p);
-    let (dimpl_generics, _, dwhere_clause) = dgenerics.split_for_impl();
     let mut patterns = Vec::new();
     let mut lens = Vec::new();
     let mut writes = Vec::new();
@@ -73,57 +70,37 @@ pub fn expand(e: &KeyedEnum, p: &TokenStream) -> TokenStream {
         .flat_map(|v| super::checks::field_checks(&v.key, p))
         .collect();
     checks.push(super::checks::row_limit(e.original, &e.attrs, &concrete, p));
+    let key_field = encode::key_field_impl(
+        e.original,
+        p,
+        quote!(#p::FieldShape::record(
+            #p::same_fixed(&[#(#fixed_consts),*]),
+            #p::largest(&[#(#max),*]),
+            #p::Prefix::None,
+        )),
+        quote!(match self { #(#patterns => #lens,)* }),
+        quote!(match self { #(#patterns => { #writes })* }),
+    );
+    let decode_field = decode::decode_field_impl(
+        e.original,
+        p,
+        quote! {
+            #(
+                if __rowkey_r.take_tag(#tags) {
+                    #reads
+                    return #p::Ok((__rowkey_v, __rowkey_r.pos()));
+                }
+            )*
+            #p::Err(#p::unknown_tag(#name))
+        },
+    );
     let scans = scans(e, p, &concrete, &fixed_consts);
     let layouts = layouts(e, p, &fixed_consts, &patterns);
     quote! {
         #(const #fixed_consts: #p::Option<usize> = #fixed;)*
 
-        #[automatically_derived]
-        impl #impl_generics #p::KeyField for #ident #ty_generics #where_clause {
-            const SHAPE: #p::FieldShape = #p::FieldShape::record(
-                #p::same_fixed(&[#(#fixed_consts),*]),
-                #p::largest(&[#(#max),*]),
-                #p::Prefix::None,
-            );
-
-            #[inline(always)]
-            fn encoded_len(&self, __rowkey_mode: #p::FieldMode) -> usize {
-                match self {
-                    #(#patterns => #lens,)*
-                }
-            }
-
-            #[inline(always)]
-            fn encode(
-                &self,
-                __rowkey_out: &mut [u8],
-                __rowkey_mode: #p::FieldMode,
-            ) -> #p::Result<usize, #p::EncodeError> {
-                let mut __rowkey_w = #p::KeyWriter::new(__rowkey_out);
-                match self {
-                    #(#patterns => { #writes })*
-                }
-                #p::Ok(__rowkey_w.written())
-            }
-        }
-
-        #[automatically_derived]
-        impl #dimpl_generics #p::DecodeField<'__rowkey_k> for #ident #ty_generics #dwhere_clause {
-            #[inline(always)]
-            fn decode(
-                __rowkey_input: &'__rowkey_k [u8],
-                __rowkey_mode: #p::FieldMode,
-            ) -> #p::Result<(Self, usize), #p::DecodeError> {
-                let mut __rowkey_r = #p::KeyReader::new(__rowkey_input);
-                #(
-                    if __rowkey_r.take_tag(#tags) {
-                        #reads
-                        return #p::Ok((__rowkey_v, __rowkey_r.pos()));
-                    }
-                )*
-                #p::Err(#p::unknown_tag(#name))
-            }
-        }
+        #key_field
+        #decode_field
 
         #key_traits
         #fixed_items
@@ -284,6 +261,12 @@ fn layouts(
     }
     let doc = format!("The layouts of `{name}` keys, one per variant in declaration order: each variant's tag and fields. Their `Display` is a table.");
     let explain_doc = format!("Decodes a stored `{name}` key and shows its tag and each segment's bytes beside its value, for a row seen in the HBase shell.");
+    let explain = layout::explain_impl(
+        e.original,
+        p,
+        &explain_doc,
+        quote!(match &__rowkey_v { #(#explains)* }),
+    );
     quote! {
         #[automatically_derived]
         impl #impl_generics #ident #ty_generics #where_clause {
@@ -291,19 +274,6 @@ fn layouts(
             pub const LAYOUTS: &'static [#p::Layout] = &[#(#values),*];
         }
 
-        #p::if_alloc! {
-            #[automatically_derived]
-            impl #impl_generics #ident #ty_generics #where_clause {
-                #[doc = #explain_doc]
-                #[inline]
-                pub fn explain(__rowkey_key: &[u8]) -> #p::Result<#p::Explained, #p::DecodeError> {
-                    use #p::{ShowDebug as _, ShowOpaque as _};
-                    let __rowkey_v = <#ident as #p::DecodeKey>::decode(__rowkey_key)?;
-                    #p::Ok(match &__rowkey_v {
-                        #(#explains)*
-                    })
-                }
-            }
-        }
+        #explain
     }
 }

@@ -34,6 +34,16 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
         })
         .collect();
     let rows = explain_rows(s, p, quote!(<#concrete as #p::RowKey>::PREFIX), &values);
+    let explain = explain_impl(
+        s.original,
+        p,
+        &explain_doc,
+        quote! {{
+            let mut __rowkey_e = #p::explain_start(#name, __rowkey_key);
+            #rows
+            __rowkey_e
+        }},
+    );
     quote! {
         #[automatically_derived]
         impl #impl_generics #ident #ty_generics #where_clause {
@@ -41,17 +51,30 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
             pub const LAYOUT: #p::Layout = #layout;
         }
 
+        #explain
+    }
+}
+
+/// `K::explain(&key)` (with `alloc`): decodes `__rowkey_key` into `__rowkey_v`, then `body`
+/// gives the `Explained` of it.
+pub fn explain_impl(
+    input: &syn::DeriveInput,
+    p: &TokenStream,
+    doc: &str,
+    body: TokenStream,
+) -> TokenStream {
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    quote! {
         #p::if_alloc! {
             #[automatically_derived]
             impl #impl_generics #ident #ty_generics #where_clause {
-                #[doc = #explain_doc]
+                #[doc = #doc]
                 #[inline]
                 pub fn explain(__rowkey_key: &[u8]) -> #p::Result<#p::Explained, #p::DecodeError> {
                     use #p::{ShowDebug as _, ShowOpaque as _};
                     let __rowkey_v = <#ident as #p::DecodeKey>::decode(__rowkey_key)?;
-                    let mut __rowkey_e = #p::explain_start(#name, __rowkey_key);
-                    #rows
-                    #p::Ok(__rowkey_e)
+                    #p::Ok(#body)
                 }
             }
         }
