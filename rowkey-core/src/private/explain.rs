@@ -50,20 +50,21 @@ pub fn explain_start(name: &'static str, key: &[u8]) -> Explained {
     Explained::new(name, key)
 }
 
-/// `K::explain`: adds the segment of `len` bytes at `*at` and moves `*at` past it and `delimiter`.
-#[inline]
-pub fn explain_segment(
+/// `K::explain`: adds each field's segment, `(name, length, value shown)`, in key order: the
+/// first at `at` (after the tag, the prefix and its delimiter), each after the one before and a
+/// delimiter of `delimiter` bytes. One call per key, so an `explain` costs the compiler little.
+pub fn explain_segments<const N: usize>(
     explained: &mut Explained,
     key: &[u8],
-    at: &mut usize,
-    segment: &'static str,
-    len: usize,
-    value: alloc::string::String,
+    mut at: usize,
     delimiter: usize,
+    segments: [(&'static str, usize, alloc::string::String); N],
 ) {
-    let bytes = key.get(*at..at.saturating_add(len)).unwrap_or_default();
-    explained.push(segment, bytes, value);
-    *at = at.saturating_add(len).saturating_add(delimiter);
+    for (segment, len, value) in segments {
+        let bytes = key.get(at..at.saturating_add(len)).unwrap_or_default();
+        explained.push(segment, bytes, value);
+        at = at.saturating_add(len).saturating_add(delimiter);
+    }
 }
 
 /// `K::explain`: adds the prefix's bytes, showing what they are.

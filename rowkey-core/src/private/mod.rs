@@ -303,19 +303,37 @@ pub const fn has_text_form(shape: FieldShape) -> bool {
     !matches!(shape.text_rule(), TextRule::None)
 }
 
-/// The offset of every segment: `lead` (the prefix and its delimiter), then each length before it
-/// and a delimiter after each; `None` from the first variable length on.
-pub const fn offsets<const N: usize>(
-    lens: [Option<usize>; N],
+/// `K::LAYOUT`: the segment of a field of type `T` placed with `mode`, its offset not yet known
+/// ([`segments`] fills it in). One call per field, so a layout costs the compiler little.
+pub const fn segment<T: KeyField + ?Sized>(
+    name: &'static str,
+    ty: &'static str,
+    mode: FieldMode,
+    order: Order,
+) -> Segment {
+    Segment {
+        name,
+        ty,
+        offset: None,
+        len: T::SHAPE.fixed_len(mode),
+        encoding: Encoding::of(T::SHAPE, mode),
+        order,
+    }
+}
+
+/// `K::LAYOUT`: the segments with their offsets: `lead` (the tag, the prefix and its delimiter),
+/// then each length before it and a delimiter after each; `None` from the first variable length
+/// on.
+pub const fn segments<const N: usize>(
+    mut segments: [Segment; N],
     lead: usize,
     delimiter: usize,
-) -> [Option<usize>; N] {
-    let mut out = [None; N];
+) -> [Segment; N] {
     let mut at = Some(lead);
     let mut i = 0;
     while i < N {
-        out[i] = at;
-        at = match (at, lens[i]) {
+        segments[i].offset = at;
+        at = match (at, segments[i].len) {
             (Some(a), Some(n)) => match a.checked_add(n) {
                 Some(end) => end.checked_add(delimiter),
                 None => None,
@@ -324,5 +342,5 @@ pub const fn offsets<const N: usize>(
         };
         i += 1;
     }
-    out
+    segments
 }

@@ -62,8 +62,26 @@ impl KeyBuf {
     }
 
     /// Appends `n` zero bytes and returns them, to be written in place.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn grow(&mut self, n: usize) -> &mut [u8] {
+        // The common case, inline with room to spare, kept to a compare and a store.
+        let fits = matches!(self, KeyBuf::Inline { len, .. } if n <= INLINE - usize::from(*len));
+        if !fits {
+            return self.grow_slow(n);
+        }
+        match self {
+            KeyBuf::Inline { len, bytes } => {
+                let old = usize::from(*len);
+                *len = (old + n) as u8;
+                &mut bytes[old..old + n]
+            }
+            KeyBuf::Heap(v) => grow_vec(v, n),
+        }
+    }
+
+    /// [`KeyBuf::grow`] past the inline room, or on the heap already.
+    #[inline(never)]
+    fn grow_slow(&mut self, n: usize) -> &mut [u8] {
         let old = self.len();
         let new = old + n;
         if new > INLINE && matches!(self, KeyBuf::Inline { .. }) {
@@ -74,10 +92,7 @@ impl KeyBuf {
                 *len = new as u8;
                 &mut bytes[old..new]
             }
-            KeyBuf::Heap(v) => {
-                v.resize(new, 0);
-                &mut v[old..]
-            }
+            KeyBuf::Heap(v) => grow_vec(v, n),
         }
     }
 
@@ -124,6 +139,13 @@ impl KeyBuf {
             KeyBuf::Heap(v) => v.truncate(n),
         }
     }
+}
+
+/// Appends `n` zero bytes to `v` and returns them.
+fn grow_vec(v: &mut Vec<u8>, n: usize) -> &mut [u8] {
+    let old = v.len();
+    v.resize(old + n, 0);
+    &mut v[old..]
 }
 
 impl PartialEq for KeyBuf {

@@ -9,6 +9,7 @@ use core::ops::Bound;
 
 use super::alts::{append, sorted_distinct, Alt, Alts};
 use super::bound::{encode_bound, in_byte_order, prefix_range, range_tail, Edge, EncodedRange};
+use super::bytes::cmp_short;
 use super::keybuf::KeyBuf;
 use super::layout::ScanLayout;
 use super::range::{merge, sort_by_start, sorted_contain, KeyRange, Ranges};
@@ -194,23 +195,26 @@ impl FieldPlan {
             // The common plan: its one range, finished now.
             let [(first, first_is_lower), (second, second_is_lower)] =
                 in_byte_order(start, end, mode);
-            let mut lo = alt.body.clone();
-            let mut hi = alt.body.clone();
-            let ends = encode_bound(first, mode, first_is_lower, &mut lo).and_then(|lower| {
-                encode_bound(second, mode, second_is_lower, &mut hi).map(|upper| (lower, upper))
+            // Each end written once, in place: the stop copies the body, then both take their
+            // bound's bytes.
+            self.tail = Tail::Stop(alt.body.clone());
+            let Tail::Stop(hi) = &mut self.tail else {
+                return;
+            };
+            let lo = &mut alt.body;
+            let ends = encode_bound(first, mode, first_is_lower, lo).and_then(|lower| {
+                encode_bound(second, mode, second_is_lower, hi).map(|upper| (lower, upper))
             });
             let ends = ends.filter(|((lower, _), (upper, _))| {
                 let last = !mode.is_delimited();
-                close_range(&mut lo, *lower, &mut hi, *upper, last, layout.fixed)
+                close_range(lo, *lower, hi, *upper, last, layout.fixed)
             });
-            self.tail = match ends {
+            match ends {
                 Some(((_, lo_widened), (_, hi_widened))) => {
                     self.widened |= lo_widened || hi_widened;
-                    alt.body = lo;
-                    Tail::Stop(hi)
                 }
-                None => Tail::Empty,
-            };
+                None => self.tail = Tail::Empty,
+            }
             return;
         }
         self.tail = match range_tail(start, end, mode) {
@@ -463,7 +467,7 @@ fn close_range(
         Edge::Excluded => {}
         Edge::Included => past(stop),
     }
-    stop.len() == 0 || start.as_slice() < stop.as_slice()
+    stop.len() == 0 || cmp_short(start.as_slice(), stop.as_slice()).is_lt()
 }
 
 /// The prefix component of an alternative whose prefix is known (or none), with the text

@@ -32,7 +32,6 @@ pub fn expand_key_traits(
         "The length of this key's encoding, as `RowKey::encoded_len` gives it (inherent for the same reason as `{key_name}::decode`)."
     );
     quote! {
-        #[automatically_derived]
         impl #own_impl_generics #ident #ty_generics #own_where_clause {
             #[doc = #decode_doc]
             #[inline(always)]
@@ -116,7 +115,6 @@ pub fn expand_fixed(input: &DeriveInput, p: &TokenStream) -> TokenStream {
     quote! {
         #assert_fixed
 
-        #[automatically_derived]
         impl #impl_generics #ident #ty_generics #where_clause {
             #[doc = #len_doc]
             pub const LEN: usize = match <#concrete as #p::RowKey>::FIXED_LEN {

@@ -153,13 +153,14 @@ fn scans(
         let prefix = format!("{ident}{}", variant);
         let chain = chain(&v.key, p, concrete, &prefix, Lane::General);
         let (first, defs) = (&chain.first, &chain.defs);
+        let start = chain.start(quote!(<#scan as #p::Bind>::start(&#layout_name)));
         items.push(defs.clone());
         let doc = format!("Keys of the variant `{variant}`: bind its fields next, in key order.");
         methods.push(quote! {
             #[doc = #doc]
             #[inline]
             pub fn #method(self) -> #first {
-                #first(<#scan as #p::Bind>::start(&#layout_name))
+                #start
             }
         });
     }
@@ -186,7 +187,6 @@ fn scans(
             #[must_use]
             #vis struct #whole(#scan);
 
-            #[automatically_derived]
             impl #whole {
                 #(#methods)*
             }
@@ -209,7 +209,6 @@ fn scans(
                 }
             }
 
-            #[automatically_derived]
             impl #impl_generics #ident #ty_generics #where_clause {
                 #[doc = #scan_doc]
                 #[inline]
@@ -268,7 +267,6 @@ fn layouts(
         quote!(match &__rowkey_v { #(#explains)* }),
     );
     quote! {
-        #[automatically_derived]
         impl #impl_generics #ident #ty_generics #where_clause {
             #[doc = #doc]
             pub const LAYOUTS: &'static [#p::Layout] = &[#(#values),*];

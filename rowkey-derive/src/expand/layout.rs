@@ -45,7 +45,6 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
         }},
     );
     quote! {
-        #[automatically_derived]
         impl #impl_generics #ident #ty_generics #where_clause {
             #[doc = #doc]
             pub const LAYOUT: #p::Layout = #layout;
@@ -67,7 +66,6 @@ pub fn explain_impl(
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     quote! {
         #p::if_alloc! {
-            #[automatically_derived]
             impl #impl_generics #ident #ty_generics #where_clause {
                 #[doc = #doc]
                 #[inline]
@@ -122,58 +120,30 @@ pub fn layout_value(
         }
         | Prefix::Hash { sources: f, .. } => f.iter().map(|&i| field_name(&s.fields[i])).collect(),
     };
-    // Lifetimes become `'static`: the constants below are items of their own, outside the impl's
-    // generics.
-    let tys: Vec<_> = s
-        .fields
-        .iter()
-        .map(|f| super::checks::replace_lifetimes(f.ty))
-        .collect();
-    let modes: Vec<TokenStream> = s.fields.iter().map(|f| field_mode(f, p)).collect();
-    let count = s.fields.len();
-    let segments = s
-        .fields
-        .iter()
-        .enumerate()
-        .map(|(i, field)| {
-            let name = field_name(field);
-            let ty_name = type_name(field.ty);
-            let ty = &tys[i];
-            let mode = &modes[i];
-            let order = if field.attrs.desc.is_some() {
-                quote!(Descending)
-            } else if field.attrs.reverse.is_some() {
-                quote!(Reversed)
-            } else {
-                quote!(Ascending)
-            };
-            quote! {
-                #p::Segment {
-                    name: #name,
-                    ty: #ty_name,
-                    offset: __ROWKEY_OFFSETS[#i],
-                    len: __ROWKEY_LENS[#i],
-                    encoding: #p::Encoding::of(<#ty as #p::KeyField>::SHAPE, #mode),
-                    order: #p::Order::#order,
-                }
-            }
-        })
-        .collect::<Vec<_>>();
+    // Lifetimes become `'static`: a constant's type names no lifetime of the impl.
+    let segments = s.fields.iter().map(|field| {
+        let name = field_name(field);
+        let ty_name = type_name(field.ty);
+        let ty = super::checks::replace_lifetimes(field.ty);
+        let mode = field_mode(field, p);
+        let order = if field.attrs.desc.is_some() {
+            quote!(Descending)
+        } else if field.attrs.reverse.is_some() {
+            quote!(Reversed)
+        } else {
+            quote!(Ascending)
+        };
+        quote!(#p::segment::<#ty>(#name, #ty_name, #mode, #p::Order::#order))
+    });
     quote! {
-        {
-            // Each length once; the offsets are their running sums.
-            const __ROWKEY_LENS: [#p::Option<usize>; #count] = [#(#p::fixed_len::<#tys>(#modes)),*];
-            const __ROWKEY_OFFSETS: [#p::Option<usize>; #count] =
-                #p::offsets(__ROWKEY_LENS, #lead, #delimiter);
-            #p::Layout {
-                name: #name,
-                text: #text,
-                tag: #tag,
-                prefix: #prefix,
-                prefix_sources: &[#(#sources),*],
-                segments: &[#(#segments),*],
-                fixed_len: #fixed_len,
-            }
+        #p::Layout {
+            name: #name,
+            text: #text,
+            tag: #tag,
+            prefix: #prefix,
+            prefix_sources: &[#(#sources),*],
+            segments: &#p::segments([#(#segments),*], #lead, #delimiter),
+            fixed_len: #fixed_len,
         }
     }
 }
@@ -209,19 +179,13 @@ pub fn explain_rows(
     quote! {
         #tag
         #prefix_row
-        let mut __rowkey_at: usize = #lead;
-        #(
-            #p::explain_segment(
-                &mut __rowkey_e,
-                __rowkey_key,
-                &mut __rowkey_at,
-                #names,
-                #p::KeyField::encoded_len(#values, #modes),
-                (&#p::Show(#values)).show(),
-                #delimiter,
-            );
-        )*
-        let _ = __rowkey_at;
+        #p::explain_segments(
+            &mut __rowkey_e,
+            __rowkey_key,
+            #lead,
+            #delimiter,
+            [#((#names, #p::KeyField::encoded_len(#values, #modes), (&#p::Show(#values)).show())),*],
+        );
     }
 }
 

@@ -1,8 +1,9 @@
-//! `K::scan()`: the typed scan builder. One state type per field position, each offering the
-//! methods of the field that comes next, so binding fields out of key order does not compile. The
-//! states forward to the core's planners, which hold the logic, and dereference to them for
-//! `ranges()`, `matches()` and `is_exact()`: `rowkey::FixedScan` for layouts of one length without
-//! a prefix, `rowkey::Scan` for the rest. Every state converts into `rowkey::Scan`.
+//! `K::scan()`: the typed scan builder. One state per field position, each offering the methods
+//! of the field that comes next, so binding fields out of key order does not compile. The states
+//! are one generic type per key whose parameter marks the position. They forward to the core's
+//! planners, which hold the logic, and dereference to them for `ranges()`, `matches()` and
+//! `is_exact()`: `rowkey::FixedScan` for layouts of one length without a prefix, `rowkey::Scan`
+//! for the rest. Every state converts into `rowkey::Scan`.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -46,6 +47,7 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
     };
     let chain = chain(s, p, &concrete, &ident.to_string(), lane);
     let (first, state_inner) = (&chain.first, &chain.inner);
+    let start = chain.start(quote!(<#state_inner as #p::Bind>::start(&#layout_name)));
     let field_list = s
         .fields
         .iter()
@@ -63,12 +65,11 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
             #layout
             #defs
 
-            #[automatically_derived]
             impl #impl_generics #ident #ty_generics #where_clause {
                 #[doc = #scan_doc]
                 #[inline]
                 pub fn scan() -> #first {
-                    #first(<#state_inner as #p::Bind>::start(&#layout_name))
+                    #start
                 }
             }
         }
@@ -86,9 +87,20 @@ pub enum Lane {
 /// The states of a scan builder over the fields of `s`, and the first of them.
 pub struct Chain {
     pub defs: TokenStream,
-    pub first: syn::Ident,
+    /// The type of the first state.
+    pub first: TokenStream,
+    /// The generic state type (`{prefix}Scan`), whose tuple constructor wraps a planner.
+    pub state: syn::Ident,
     /// The planner type the states wrap.
     pub inner: TokenStream,
+}
+
+impl Chain {
+    /// The first state, holding the planner `start`.
+    pub fn start(&self, start: TokenStream) -> TokenStream {
+        let state = &self.state;
+        quote!(#state(#start, ::core::marker::PhantomData))
+    }
 }
 
 /// The constant `ScanLayout` named `name` of the key `s`, its prefix and fixed length given as
@@ -136,7 +148,12 @@ pub fn scan_layout(
     }
 }
 
-/// One state type per field of `s`, named `{prefix}ScanNext{Field}`, planning on `lane`.
+/// The states of a scan builder over the fields of `s`, planning on `lane`: one generic type
+/// `{prefix}Scan<Next>`, whose parameter is a marker `{prefix}Next{Field}` naming the field to
+/// bind next (so "no method `ts` found for `EventScan<EventNextUser>`" says which field must be
+/// bound first), and for each marker an alias `{prefix}ScanNext{Field}`. One generic type, not one
+/// type per field: its `Deref` and `ScanState` impls are written once per key, and each impl is
+/// build time in every crate that derives.
 pub fn chain(
     s: &Struct,
     p: &TokenStream,
@@ -146,12 +163,11 @@ pub fn chain(
 ) -> Chain {
     let ident = &s.original.ident;
     let vis = &s.original.vis;
-    // Named for the field that comes next, so "no method `ts` found for `EventScanNextUser`" says
-    // which field must be bound first.
-    let states: Vec<_> = s
+    let state = format_ident!("{}Scan", prefix);
+    let markers: Vec<_> = s
         .fields
         .iter()
-        .map(|f| format_ident!("{}ScanNext{}", prefix, camel(&field_name(f))))
+        .map(|f| format_ident!("{}Next{}", prefix, camel(&field_name(f))))
         .collect();
     let scan = quote!(#p::Scan<#concrete>);
     let (state_inner, range_final, lane_items) = match lane {
@@ -159,35 +175,44 @@ pub fn chain(
         Lane::General => (scan.clone(), scan.clone(), TokenStream::new()),
     };
     let state_defs = s.fields.iter().enumerate().map(|(i, field)| {
-        let state = &states[i];
-        let next = if i + 1 < s.fields.len() {
-            let n = &states[i + 1];
-            quote!(#n)
-        } else {
-            scan.clone()
-        };
-        let wrap_next = if i + 1 < s.fields.len() {
-            quote!(#next)
-        } else {
-            quote!(::core::convert::From::from)
-        };
-        let methods = field_methods(field, p, &next, &wrap_next, &scan, &range_final);
-        let doc = format!(
-            "A scan over `{ident}` keys whose next field is `{}`.",
-            field_name(field)
-        );
+        let marker = &markers[i];
+        let alias = format_ident!("{}ScanNext{}", prefix, camel(&field_name(field)));
+        let (next, wrap_next): (TokenStream, &dyn Fn(TokenStream) -> TokenStream) =
+            match markers.get(i + 1) {
+                Some(n) => (
+                    quote!(#state<#n>),
+                    &|e| quote!(#state(#e, ::core::marker::PhantomData)),
+                ),
+                None => (scan.clone(), &|e| quote!(::core::convert::From::from(#e))),
+            };
+        let methods = field_methods(field, p, &next, wrap_next, &scan, &range_final);
+        let name = field_name(field);
+        let marker_doc = format!("Marks a scan over `{ident}` keys whose next field is `{name}`.");
+        let alias_doc = format!("A scan over `{ident}` keys whose next field is `{name}`.");
         quote! {
-            #[doc = #doc]
-            #[must_use]
-            #vis struct #state(#state_inner);
+            #[doc = #marker_doc]
+            #vis enum #marker {}
 
-            #[automatically_derived]
-            impl #state {
+            #[doc = #alias_doc]
+            #vis type #alias = #state<#marker>;
+
+            impl #state<#marker> {
                 #methods
             }
+        }
+    });
+    let state_doc =
+        format!("A scan over `{ident}` keys; its parameter names the field to bind next.");
+    let defs = (!markers.is_empty()).then(|| {
+        quote! {
+            #lane_items
+
+            #[doc = #state_doc]
+            #[must_use]
+            #vis struct #state<__RowkeyNext>(#state_inner, ::core::marker::PhantomData<__RowkeyNext>);
 
             #[automatically_derived]
-            impl ::core::ops::Deref for #state {
+            impl<__RowkeyNext> ::core::ops::Deref for #state<__RowkeyNext> {
                 type Target = #state_inner;
                 #[inline]
                 fn deref(&self) -> &#state_inner {
@@ -196,25 +221,25 @@ pub fn chain(
             }
 
             #[automatically_derived]
-            impl #p::ScanState for #state {
+            impl<__RowkeyNext> #p::ScanState for #state<__RowkeyNext> {
                 type Key = #concrete;
                 #[inline]
                 fn into_scan(self) -> #scan {
                     ::core::convert::From::from(self.0)
                 }
             }
+
+            #(#state_defs)*
         }
     });
-    let first = states
-        .first()
-        .cloned()
-        .unwrap_or_else(|| format_ident!("{}Scan", prefix));
+    let first = match markers.first() {
+        Some(m) => quote!(#state<#m>),
+        None => quote!(#state),
+    };
     Chain {
-        defs: quote! {
-            #lane_items
-            #(#state_defs)*
-        },
+        defs: defs.unwrap_or_default(),
         first,
+        state,
         inner: state_inner,
     }
 }
@@ -241,7 +266,7 @@ fn field_methods(
     field: &Field,
     p: &TokenStream,
     next: &TokenStream,
-    wrap_next: &TokenStream,
+    wrap_next: &dyn Fn(TokenStream) -> TokenStream,
     scan: &TokenStream,
     range_final: &TokenStream,
 ) -> TokenStream {
@@ -258,11 +283,13 @@ fn field_methods(
     let prefix_doc = format!("Keys whose `{name}` starts with `prefix`. Ends the scan.");
     // Strings and bytes are taken borrowed, and IN lists of anything that reads as them.
     let borrowed = |target: TokenStream, bind_in: syn::Ident| {
+        let eq_next = wrap_next(quote!(#p::Bind::bind_eq(self.0, value, #mode)));
+        let in_next = wrap_next(quote!(#p::Bind::#bind_in(self.0, values, #mode)));
         (
             quote! {
                 #[inline]
                 pub fn #f(self, value: &#target) -> #next {
-                    #wrap_next(#p::Bind::bind_eq(self.0, value, #mode))
+                    #eq_next
                 }
             },
             quote! {
@@ -272,7 +299,7 @@ fn field_methods(
                     I: ::core::iter::IntoIterator,
                     I::Item: ::core::convert::AsRef<#target>,
                 {
-                    #wrap_next(#p::Bind::#bind_in(self.0, values, #mode))
+                    #in_next
                 }
             },
             quote!(&'__rowkey_r #target),
@@ -282,19 +309,25 @@ fn field_methods(
         Arg::Str => borrowed(quote!(str), format_ident!("bind_in_str")),
         Arg::Bytes => borrowed(quote!([u8]), format_ident!("bind_in_bytes")),
         Arg::Own(ty) => (
-            quote! {
-                #[inline]
-                pub fn #f(self, value: #ty) -> #next {
-                    #wrap_next(#p::Bind::bind_eq(self.0, &value, #mode))
+            {
+                let eq_next = wrap_next(quote!(#p::Bind::bind_eq(self.0, &value, #mode)));
+                quote! {
+                    #[inline]
+                    pub fn #f(self, value: #ty) -> #next {
+                        #eq_next
+                    }
                 }
             },
-            quote! {
-                #[inline]
-                pub fn #f_in<I>(self, values: I) -> #next
-                where
-                    I: ::core::iter::IntoIterator<Item = #ty>,
-                {
-                    #wrap_next(#p::Bind::bind_in(self.0, values, #mode))
+            {
+                let in_next = wrap_next(quote!(#p::Bind::bind_in(self.0, values, #mode)));
+                quote! {
+                    #[inline]
+                    pub fn #f_in<I>(self, values: I) -> #next
+                    where
+                        I: ::core::iter::IntoIterator<Item = #ty>,
+                    {
+                        #in_next
+                    }
                 }
             },
             quote!(#ty),
