@@ -280,3 +280,68 @@ fn an_enum_decoded_alone_names_itself() {
     assert_eq!(err.key(), "Kind");
     assert_eq!(Kind::decode(&[2]).unwrap(), Kind::B);
 }
+
+/// Layouts whose keys start with fixed fields before one of varying length: the encoder checks
+/// the buffer for that head once, up front, before any field is written.
+#[derive(RowKey, Debug, PartialEq)]
+struct HeadThenString {
+    user: u64,
+    #[rowkey(desc)]
+    ts: i64,
+    name: String,
+}
+
+#[derive(RowKey, Debug, PartialEq)]
+#[rowkey(text, delimiter = ":", tag = "evt")]
+struct TextHead {
+    #[rowkey(salt(buckets = 16))]
+    user: u32,
+    day: u16,
+    host: String,
+}
+
+/// Every buffer shorter than the key: `BufferTooSmall` with what the whole key needs (whether
+/// the head check or a field refused it); every buffer at least as long: the key's bytes.
+fn every_buffer_length<K: RowKey>(key: &K) {
+    let whole = key.to_vec().unwrap();
+    for len in 0..=whole.len() + 2 {
+        let mut buf = vec![0xAA; len];
+        match key.encode_into(&mut buf) {
+            Ok(n) => {
+                assert!(
+                    len >= whole.len(),
+                    "{len}-byte buffer took a {}-byte key",
+                    n
+                );
+                assert_eq!(&buf[..n], &whole[..]);
+            }
+            Err(e) => {
+                assert!(len < whole.len(), "{len}-byte buffer refused: {e}");
+                assert_eq!(
+                    e.kind(),
+                    EncodeErrorKind::BufferTooSmall {
+                        needed: whole.len(),
+                        available: len
+                    }
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_buffer_shorter_than_the_head_gets_what_the_whole_key_needs() {
+    for name in ["", "n", "web-17.example.com"] {
+        every_buffer_length(&HeadThenString {
+            user: 7,
+            ts: -3,
+            name: name.into(),
+        });
+        every_buffer_length(&TextHead {
+            user: 42,
+            day: 19_000,
+            host: name.into(),
+        });
+    }
+    every_buffer_length(&event());
+}

@@ -1,7 +1,7 @@
 //! Writing and reading a key's parts in sequence: the tag, the prefix, the fields and the text
 //! delimiters between them, with every error located in its key and field.
 
-use crate::codec::{out_prefix, take};
+use crate::codec::{out_prefix, take, too_small};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::field::{DecodeField, FieldMode, KeyField};
 use crate::key::RowKey;
@@ -181,14 +181,17 @@ impl<'k> KeyReader<'k> {
     }
 }
 
-/// `RowKey::encode_into` of a derived key: the key is its own field in the last position.
+/// `RowKey::encode_into` of a derived key: the key is its own field in the last position. `head`
+/// is the bytes every key starts with before a field of varying length
+/// ([`head_len`](super::head_len)).
 #[inline(always)]
 pub fn encode_key<K: RowKey + KeyField + ?Sized>(
     key: &K,
     out: &mut [u8],
     name: &'static str,
+    head: usize,
 ) -> Result<usize, EncodeError> {
-    encode_key_in(key, out, FieldMode::LAST, name)
+    encode_key_in(key, out, FieldMode::LAST, name, head)
 }
 
 /// [`encode_key`] in `mode` (which may carry a writer-chosen salt bucket).
@@ -198,6 +201,7 @@ pub fn encode_key_in<K: RowKey + KeyField + ?Sized>(
     out: &mut [u8],
     mode: FieldMode,
     name: &'static str,
+    head: usize,
 ) -> Result<usize, EncodeError> {
     let available = out.len();
     // A fixed layout checks the buffer once, up front. The fields then write at offsets the
@@ -209,6 +213,16 @@ pub fn encode_key_in<K: RowKey + KeyField + ?Sized>(
                 Err(e) => Err(locate_encode_error(e, key, available, name)),
             };
         }
+    }
+    // Keys of varying length check the buffer for their head once, up front: the leading
+    // fields' own checks fold into it, as a hand-written encoder checks its buffer once.
+    if out.len() < head {
+        return Err(locate_encode_error(
+            too_small(head, available),
+            key,
+            available,
+            name,
+        ));
     }
     let n = match key.encode(out, mode) {
         Ok(n) => n,

@@ -303,6 +303,27 @@ pub const fn has_text_form(shape: FieldShape) -> bool {
     !matches!(shape.text_rule(), TextRule::None)
 }
 
+/// The bytes every key of a layout starts with before its first field of varying length: `lead`
+/// (the tag, the prefix and its delimiter), then each of `lens` (the fields before the last, in
+/// their modes) and the delimiter after it, up to the first that varies. The encoder checks the
+/// buffer for these once, so the leading fields' own checks fold away.
+pub const fn head_len<const N: usize>(
+    lens: [Option<usize>; N],
+    lead: usize,
+    delimiter: usize,
+) -> usize {
+    let mut at = lead;
+    let mut i = 0;
+    while i < N {
+        match lens[i] {
+            Some(n) => at = at.saturating_add(n).saturating_add(delimiter),
+            None => return at,
+        }
+        i += 1;
+    }
+    at
+}
+
 /// `K::LAYOUT`: the segment of a field of type `T` placed with `mode`, its offset not yet known
 /// ([`segments`] fills it in). One call per field, so a layout costs the compiler little.
 pub const fn segment<T: KeyField + ?Sized>(

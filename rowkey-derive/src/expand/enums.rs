@@ -24,7 +24,7 @@ pub fn expand(e: &Enum, p: &TokenStream) -> TokenStream {
             const #c: u8 = #ident::#v as u8;
         }
     });
-    let key_traits = expand_key_traits(e.original, None, None, p);
+    let key_traits = expand_key_traits(e.original, None, None, quote!(0usize), p);
     let fixed = expand_fixed(e.original, p);
     quote! {
         #(#defs)*

@@ -7,11 +7,13 @@ use syn::DeriveInput;
 
 use super::generics::{decode_generics, with_bound};
 
-/// `RowKey` and `DecodeKey` for a type that implements `KeyField` and `DecodeField`.
+/// `RowKey` and `DecodeKey` for a type that implements `KeyField` and `DecodeField`; `head` is
+/// the bytes every key starts with before its first field of varying length (an expression).
 pub fn expand_key_traits(
     input: &DeriveInput,
     row_limit: Option<usize>,
     tag: Option<TokenStream>,
+    head: TokenStream,
     p: &TokenStream,
 ) -> TokenStream {
     // `max_len = N`; otherwise the trait's default, HBase's limit.
@@ -71,7 +73,7 @@ pub fn expand_key_traits(
 
             #[inline(always)]
             fn encode_into(&self, __rowkey_out: &mut [u8]) -> #p::Result<usize, #p::EncodeError> {
-                #p::encode_key(self, __rowkey_out, #key_name)
+                #p::encode_key(self, __rowkey_out, #key_name, #head)
             }
         }
 
@@ -140,6 +142,7 @@ pub fn expand(s: &crate::ast::Struct, p: &TokenStream) -> TokenStream {
         s.original,
         s.attrs.max_len.as_ref().map(|m| m.value),
         tag,
+        super::encode::head_expr(s, p),
         p,
     );
     let fixed = if s

@@ -47,10 +47,12 @@ pub fn expand(e: &KeyedEnum, p: &TokenStream) -> TokenStream {
         .map(|i| format_ident!("__ROWKEY_FIXED_{}", i))
         .collect();
     let tags: Vec<_> = tags.into_iter().flatten().collect();
+    // Variants start differently: no head common to every key is checked up front.
     let key_traits = key::expand_key_traits(
         e.original,
         e.attrs.max_len.as_ref().map(|m| m.value),
         None,
+        quote!(0usize),
         p,
     );
     let all_fixed = e.variants.iter().all(|v| {

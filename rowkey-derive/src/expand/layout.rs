@@ -80,7 +80,7 @@ pub fn explain_impl(
 }
 
 /// The bytes before the first field: the tag, the prefix and the delimiter after it.
-fn lead(s: &Struct) -> usize {
+pub fn lead(s: &Struct) -> usize {
     let delimiter = s.text().unwrap_or_default().len();
     let tag = s.tag.as_ref().map_or(0, |t| t.len());
     tag + match s.prefix_len() {

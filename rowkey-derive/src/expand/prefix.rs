@@ -171,6 +171,7 @@ pub fn salted_key_traits(s: &Struct, p: &TokenStream) -> TokenStream {
         return TokenStream::new();
     };
     let salt = salt_const(s, *buckets, *hash, p);
+    let head = super::encode::head_expr(s, p);
     let n = s.prefix_len();
     let ident = &s.original.ident;
     let key_name = crate::unraw::unraw(ident);
@@ -194,6 +195,7 @@ pub fn salted_key_traits(s: &Struct, p: &TokenStream) -> TokenStream {
                     __rowkey_out,
                     #p::FieldMode::LAST.with_chosen_bucket(__rowkey_bucket),
                     #key_name,
+                    #head,
                 )
             }
         }
