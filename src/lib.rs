@@ -289,6 +289,10 @@ macro_rules! __rowkey_if_alloc {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::__rowkey_if_alloc as if_alloc;
+    pub use core::convert::{AsRef, From};
+    pub use core::iter::IntoIterator;
+    pub use core::marker::PhantomData;
+    pub use core::ops::{Deref, RangeBounds};
     pub use core::option::Option::{self, None, Some};
     pub use core::result::Result::{self, Err, Ok};
     pub use rowkey_core::private::*;

@@ -7,7 +7,7 @@ use quote::{quote, quote_spanned};
 
 use crate::ast::{Struct, TypeKind};
 
-pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
+pub fn expand(s: &Struct, p: &syn::Ident) -> TokenStream {
     let Some(concrete) = super::generics::concrete_type(s.original) else {
         return TokenStream::new();
     };
@@ -19,7 +19,7 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
 }
 
 /// The checks of each field of `s` whose type the derive cannot see into.
-pub fn field_checks(s: &Struct, p: &TokenStream) -> Vec<TokenStream> {
+pub fn field_checks(s: &Struct, p: &syn::Ident) -> Vec<TokenStream> {
     let mut checks = Vec::new();
     for field in &s.fields {
         // Syntax already decided these rules for the types it knows (valid.rs).
@@ -79,7 +79,7 @@ pub fn row_limit(
     input: &syn::DeriveInput,
     attrs: &crate::attr::ContainerAttrs,
     concrete: &TokenStream,
-    p: &TokenStream,
+    p: &syn::Ident,
 ) -> TokenStream {
     let ident = &input.ident;
     let (limit, span) = match &attrs.max_len {

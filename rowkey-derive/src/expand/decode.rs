@@ -8,7 +8,7 @@ use super::generics::decode_generics;
 use super::{field_mode, field_name, prefix, tag_expr};
 use crate::ast::Struct;
 
-pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
+pub fn expand(s: &Struct, p: &syn::Ident) -> TokenStream {
     let ident = &s.original.ident;
     let key_name = crate::unraw::unraw(ident);
     let take_tag = s.tag.as_ref().map(|t| {
@@ -35,7 +35,7 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
 /// `__rowkey_r` (over `__rowkey_input`, in `__rowkey_mode`) and returns it with its length.
 pub fn decode_field_impl(
     input: &syn::DeriveInput,
-    p: &TokenStream,
+    p: &syn::Ident,
     body: TokenStream,
 ) -> TokenStream {
     let ident = &input.ident;
@@ -59,7 +59,7 @@ pub fn decode_field_impl(
 
 /// Reads the fields after the tag and prefix with the reader `__rowkey_r`, and builds the value
 /// `__rowkey_v` with the constructor `path` (`K`, or `E::Variant`).
-pub fn read_fields(s: &Struct, p: &TokenStream, path: &TokenStream) -> TokenStream {
+pub fn read_fields(s: &Struct, p: &syn::Ident, path: &TokenStream) -> TokenStream {
     let key_name = crate::unraw::unraw(&s.original.ident);
     let tys: Vec<_> = s.fields.iter().map(|f| f.ty).collect();
     let modes: Vec<_> = s.fields.iter().map(|f| field_mode(f, p)).collect();

@@ -9,7 +9,7 @@ use super::generics::with_bound;
 use super::{field_mode, field_name, prefix, tag_expr};
 use crate::ast::Struct;
 
-pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
+pub fn expand(s: &Struct, p: &syn::Ident) -> TokenStream {
     let values: Vec<TokenStream> = s
         .fields
         .iter()
@@ -34,7 +34,7 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
 /// `__rowkey_mode`, and the statements that write it with the writer `__rowkey_w`.
 pub fn key_field_impl(
     input: &syn::DeriveInput,
-    p: &TokenStream,
+    p: &syn::Ident,
     shape: TokenStream,
     len: TokenStream,
     write: TokenStream,
@@ -75,7 +75,7 @@ fn constant_len(s: &Struct) -> usize {
 }
 
 /// The fixed length and the upper bound of `s`'s keys, as constant expressions.
-pub fn shape_lens(s: &Struct, p: &TokenStream) -> (TokenStream, TokenStream) {
+pub fn shape_lens(s: &Struct, p: &syn::Ident) -> (TokenStream, TokenStream) {
     // `'static` lifetimes: the lengths do not depend on them, and enum keys name them in
     // constants outside any impl.
     let tys: Vec<_> = s
@@ -93,7 +93,7 @@ pub fn shape_lens(s: &Struct, p: &TokenStream) -> (TokenStream, TokenStream) {
 }
 
 /// The length of the key whose fields are `values` (references), placed with `__rowkey_mode`.
-pub fn len_expr(s: &Struct, p: &TokenStream, values: &[TokenStream]) -> TokenStream {
+pub fn len_expr(s: &Struct, p: &syn::Ident, values: &[TokenStream]) -> TokenStream {
     let constant = constant_len(s);
     let modes: Vec<_> = s.fields.iter().map(|f| field_mode(f, p)).collect();
     quote!(#constant #(+ #p::KeyField::encoded_len(#values, __rowkey_mode.nest(#modes)))*)
@@ -102,7 +102,7 @@ pub fn len_expr(s: &Struct, p: &TokenStream, values: &[TokenStream]) -> TokenStr
 /// The bytes every key of `s` starts with before its first field of varying length (the last
 /// field aside), as a constant: the encoder checks the buffer for them once, and the leading
 /// fields' own checks fold into that check.
-pub fn head_expr(s: &Struct, p: &TokenStream) -> TokenStream {
+pub fn head_expr(s: &Struct, p: &syn::Ident) -> TokenStream {
     let lead = super::layout::lead(s);
     let delimiter = s.text().unwrap_or_default().len();
     let head = &s.fields[..s.fields.len().saturating_sub(1)];
@@ -121,7 +121,7 @@ pub fn head_expr(s: &Struct, p: &TokenStream) -> TokenStream {
 }
 
 /// Writes the key whose fields are `values` (references) with the writer `__rowkey_w`.
-pub fn write_key(s: &Struct, p: &TokenStream, values: &[TokenStream]) -> TokenStream {
+pub fn write_key(s: &Struct, p: &syn::Ident, values: &[TokenStream]) -> TokenStream {
     let key_name = crate::unraw::unraw(&s.original.ident);
     let modes: Vec<_> = s.fields.iter().map(|f| field_mode(f, p)).collect();
     let names: Vec<_> = s.fields.iter().map(field_name).collect();

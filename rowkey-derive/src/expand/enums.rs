@@ -6,7 +6,7 @@ use quote::{format_ident, quote, quote_spanned};
 use super::key::{expand_fixed, expand_key_traits};
 use crate::ast::Enum;
 
-pub fn expand(e: &Enum, p: &TokenStream) -> TokenStream {
+pub fn expand(e: &Enum, p: &syn::Ident) -> TokenStream {
     let ident = &e.original.ident;
     let name = crate::unraw::unraw(ident);
     let variants = &e.variants;

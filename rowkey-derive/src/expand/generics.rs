@@ -40,7 +40,7 @@ pub fn with_bound(generics: &Generics, bound: TokenStream) -> Generics {
 }
 
 /// `generics` plus the key-bytes lifetime `'__rowkey_k`, outliving every lifetime of the struct.
-pub fn decode_generics(generics: &syn::Generics, p: &TokenStream) -> syn::Generics {
+pub fn decode_generics(generics: &syn::Generics, p: &syn::Ident) -> syn::Generics {
     let mut out = with_bound(generics, quote!(#p::DecodeField<'__rowkey_k>));
     let lifetimes: Vec<syn::Lifetime> = generics.lifetimes().map(|l| l.lifetime.clone()).collect();
     out.params.insert(0, syn::parse_quote!('__rowkey_k));

@@ -14,7 +14,7 @@ pub fn expand_key_traits(
     row_limit: Option<usize>,
     tag: Option<TokenStream>,
     head: TokenStream,
-    p: &TokenStream,
+    p: &syn::Ident,
 ) -> TokenStream {
     // `max_len = N`; otherwise the trait's default, HBase's limit.
     let row_limit = row_limit.map(|n| quote!(const ROW_LIMIT: usize = #n;));
@@ -90,7 +90,7 @@ pub fn expand_key_traits(
 /// `K::LEN` and `K::to_key()`. Emitted unless syntax shows a variable field, or the type has type
 /// parameters (an array length cannot depend on them). A nested type the derive cannot see into
 /// may still be variable: `LEN` and `to_key` then fail to compile only where they are used.
-pub fn expand_fixed(input: &DeriveInput, p: &TokenStream) -> TokenStream {
+pub fn expand_fixed(input: &DeriveInput, p: &syn::Ident) -> TokenStream {
     let Some(concrete) = super::generics::concrete_type(input) else {
         return TokenStream::new();
     };
@@ -136,7 +136,7 @@ pub fn expand_fixed(input: &DeriveInput, p: &TokenStream) -> TokenStream {
     }
 }
 
-pub fn expand(s: &crate::ast::Struct, p: &TokenStream) -> TokenStream {
+pub fn expand(s: &crate::ast::Struct, p: &syn::Ident) -> TokenStream {
     let tag = s.tag.as_ref().map(|t| super::tag_expr(t, p));
     let traits = expand_key_traits(
         s.original,

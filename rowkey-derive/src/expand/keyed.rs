@@ -10,7 +10,7 @@ use super::scan::{chain, scan_layout, Lane};
 use super::{decode, encode, key, layout, tag_expr};
 use crate::ast::KeyedEnum;
 
-pub fn expand(e: &KeyedEnum, p: &TokenStream) -> TokenStream {
+pub fn expand(e: &KeyedEnum, p: &syn::Ident) -> TokenStream {
     let ident = &e.original.ident;
     let name = crate::unraw::unraw(ident);
     // Lifetimes only (ast.rs rejects type parameters): scans and checks name the type with
@@ -117,7 +117,7 @@ pub fn expand(e: &KeyedEnum, p: &TokenStream) -> TokenStream {
 /// that variant's chain of field states.
 fn scans(
     e: &KeyedEnum,
-    p: &TokenStream,
+    p: &syn::Ident,
     concrete: &TokenStream,
     fixed_consts: &[syn::Ident],
 ) -> TokenStream {
@@ -225,7 +225,7 @@ fn scans(
 /// `Row::LAYOUTS`, one layout per variant, and `Row::explain`.
 fn layouts(
     e: &KeyedEnum,
-    p: &TokenStream,
+    p: &syn::Ident,
     fixed_consts: &[syn::Ident],
     patterns: &[TokenStream],
 ) -> TokenStream {

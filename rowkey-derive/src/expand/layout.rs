@@ -7,7 +7,7 @@ use quote::{quote, ToTokens};
 use super::{field_mode, field_name};
 use crate::ast::{Prefix, Sources, Struct};
 
-pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
+pub fn expand(s: &Struct, p: &syn::Ident) -> TokenStream {
     let Some(concrete) = super::generics::concrete_type(s.original) else {
         return TokenStream::new();
     };
@@ -58,7 +58,7 @@ pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
 /// gives the `Explained` of it.
 pub fn explain_impl(
     input: &syn::DeriveInput,
-    p: &TokenStream,
+    p: &syn::Ident,
     doc: &str,
     body: TokenStream,
 ) -> TokenStream {
@@ -93,7 +93,7 @@ pub fn lead(s: &Struct) -> usize {
 /// as constant expressions.
 pub fn layout_value(
     s: &Struct,
-    p: &TokenStream,
+    p: &syn::Ident,
     name: &str,
     prefix: TokenStream,
     fixed_len: TokenStream,
@@ -152,7 +152,7 @@ pub fn layout_value(
 /// decoded fields given as `values` (references).
 pub fn explain_rows(
     s: &Struct,
-    p: &TokenStream,
+    p: &syn::Ident,
     prefix: TokenStream,
     values: &[TokenStream],
 ) -> TokenStream {

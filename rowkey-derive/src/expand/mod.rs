@@ -33,7 +33,7 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
     }
     // Generated code names the support module by a one-token alias: the same paths, a third of
     // the tokens for the compiler to read and resolve.
-    let alias = quote!(__rowkey_private);
+    let alias = syn::Ident::new("__rowkey_private", proc_macro2::Span::call_site());
     let (runtime, body) = match &model {
         Some(Input::Struct(s)) => (private_path(&s.attrs.krate), expand_struct(s, &alias)),
         Some(Input::Enum(e)) => (private_path(&e.attrs.krate), enums::expand(e, &alias)),
@@ -63,7 +63,7 @@ pub fn private_path(krate: &Option<syn::Path>) -> TokenStream {
     }
 }
 
-fn expand_struct(s: &Struct, p: &TokenStream) -> TokenStream {
+fn expand_struct(s: &Struct, p: &syn::Ident) -> TokenStream {
     let encode = encode::expand(s, p);
     let decode = decode::expand(s, p);
     let key = key::expand(s, p);
@@ -83,7 +83,7 @@ fn expand_struct(s: &Struct, p: &TokenStream) -> TokenStream {
 }
 
 /// The constant `FieldMode` of a field as declared in its key (`text`: the layout's delimiter).
-pub fn field_mode(field: &Field, p: &TokenStream) -> TokenStream {
+pub fn field_mode(field: &Field, p: &syn::Ident) -> TokenStream {
     let mut mode = if field.last {
         quote!(#p::FieldMode::LAST)
     } else {
@@ -114,7 +114,7 @@ pub fn field_mode(field: &Field, p: &TokenStream) -> TokenStream {
 }
 
 /// A tag as the constant `rowkey::Tag`.
-pub fn tag_expr(tag: &StoredTag, p: &TokenStream) -> TokenStream {
+pub fn tag_expr(tag: &StoredTag, p: &syn::Ident) -> TokenStream {
     let bytes = syn::LitByteStr::new(&tag.bytes, tag.span);
     let delimiter = &tag.delimiter;
     quote!(#p::Tag::new(#bytes, #delimiter))

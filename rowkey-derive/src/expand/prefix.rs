@@ -10,7 +10,7 @@ use crate::ast::{Prefix, Sources, Struct};
 use rowkey_core::SaltHash;
 
 /// `rowkey::Prefix` as a constant expression.
-pub fn prefix_const(s: &Struct, p: &TokenStream) -> TokenStream {
+pub fn prefix_const(s: &Struct, p: &syn::Ident) -> TokenStream {
     match &s.prefix {
         Prefix::None => quote!(#p::Prefix::None),
         Prefix::Salt { buckets, hash, .. } => {
@@ -24,14 +24,14 @@ pub fn prefix_const(s: &Struct, p: &TokenStream) -> TokenStream {
     }
 }
 
-fn salt_const(s: &Struct, buckets: u16, hash: SaltHash, p: &TokenStream) -> TokenStream {
+fn salt_const(s: &Struct, buckets: u16, hash: SaltHash, p: &syn::Ident) -> TokenStream {
     // The variant is named as the runtime's enum names it.
     let hash = syn::Ident::new(&format!("{hash:?}"), proc_macro2::Span::call_site());
     let text = s.text().is_some().then(|| quote!(.in_text()));
     quote!(#p::salt(#buckets, #p::SaltHash::#hash) #text)
 }
 
-fn hash_const(s: &Struct, len: usize, upper: bool, p: &TokenStream) -> TokenStream {
+fn hash_const(s: &Struct, len: usize, upper: bool, p: &syn::Ident) -> TokenStream {
     if s.text().is_some() {
         quote!(#p::text_hash_prefix(#len, #upper))
     } else {
@@ -40,7 +40,7 @@ fn hash_const(s: &Struct, len: usize, upper: bool, p: &TokenStream) -> TokenStre
 }
 
 /// Statements feeding the value bytes of `sources`, read from `value`, to the hasher `__rowkey_h`.
-fn feed(s: &Struct, sources: &[usize], value: &TokenStream, p: &TokenStream) -> TokenStream {
+fn feed(s: &Struct, sources: &[usize], value: &TokenStream, p: &syn::Ident) -> TokenStream {
     let key_name = crate::unraw::unraw(&s.original.ident);
     // Text layouts join several sources with the delimiter.
     let delimiter = s.text().unwrap_or_default();
@@ -75,7 +75,7 @@ fn body_start(s: &Struct) -> usize {
 }
 
 /// Encode, after the fields: write the prefix.
-pub fn encode_write(s: &Struct, p: &TokenStream) -> TokenStream {
+pub fn encode_write(s: &Struct, p: &syn::Ident) -> TokenStream {
     match &s.prefix {
         Prefix::None => TokenStream::new(),
         Prefix::Salt {
@@ -126,7 +126,7 @@ pub fn decode_take(s: &Struct) -> TokenStream {
 }
 
 /// Decode, after the fields (the value is `__rowkey_v`): check the prefix.
-pub fn decode_check(s: &Struct, p: &TokenStream) -> TokenStream {
+pub fn decode_check(s: &Struct, p: &syn::Ident) -> TokenStream {
     let key_name = crate::unraw::unraw(&s.original.ident);
     let check = match &s.prefix {
         Prefix::None => return TokenStream::new(),
@@ -166,7 +166,7 @@ pub fn decode_check(s: &Struct, p: &TokenStream) -> TokenStream {
 }
 
 /// `SaltedKey` and `DecodeSaltedKey`, for layouts with a salt.
-pub fn salted_key_traits(s: &Struct, p: &TokenStream) -> TokenStream {
+pub fn salted_key_traits(s: &Struct, p: &syn::Ident) -> TokenStream {
     let Prefix::Salt { buckets, hash, .. } = &s.prefix else {
         return TokenStream::new();
     };

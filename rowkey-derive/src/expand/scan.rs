@@ -11,7 +11,7 @@ use quote::{format_ident, quote};
 use super::{field_mode, field_name};
 use crate::ast::{Field, Prefix, Sources, Struct, TypeKind};
 
-pub fn expand(s: &Struct, p: &TokenStream) -> TokenStream {
+pub fn expand(s: &Struct, p: &syn::Ident) -> TokenStream {
     let Some(concrete) = super::generics::concrete_type(s.original) else {
         return TokenStream::new();
     };
@@ -107,7 +107,7 @@ impl Chain {
 /// constant expressions.
 pub fn scan_layout(
     s: &Struct,
-    p: &TokenStream,
+    p: &syn::Ident,
     name: &syn::Ident,
     prefix: TokenStream,
     fixed_len: TokenStream,
@@ -156,7 +156,7 @@ pub fn scan_layout(
 /// build time in every crate that derives.
 pub fn chain(
     s: &Struct,
-    p: &TokenStream,
+    p: &syn::Ident,
     concrete: &TokenStream,
     prefix: &str,
     lane: Lane,
@@ -179,11 +179,8 @@ pub fn chain(
         let alias = format_ident!("{}ScanNext{}", prefix, camel(&field_name(field)));
         let (next, wrap_next): (TokenStream, &dyn Fn(TokenStream) -> TokenStream) =
             match markers.get(i + 1) {
-                Some(n) => (
-                    quote!(#state<#n>),
-                    &|e| quote!(#state(#e, ::core::marker::PhantomData)),
-                ),
-                None => (scan.clone(), &|e| quote!(::core::convert::From::from(#e))),
+                Some(n) => (quote!(#state<#n>), &|e| quote!(#state(#e, #p::PhantomData))),
+                None => (scan.clone(), &|e| quote!(#p::From::from(#e))),
             };
         let methods = field_methods(field, p, &next, wrap_next, &scan, &range_final);
         let name = field_name(field);
@@ -209,10 +206,10 @@ pub fn chain(
 
             #[doc = #state_doc]
             #[must_use]
-            #vis struct #state<__RowkeyNext>(#state_inner, ::core::marker::PhantomData<__RowkeyNext>);
+            #vis struct #state<__RowkeyNext>(#state_inner, #p::PhantomData<__RowkeyNext>);
 
             #[automatically_derived]
-            impl<__RowkeyNext> ::core::ops::Deref for #state<__RowkeyNext> {
+            impl<__RowkeyNext> #p::Deref for #state<__RowkeyNext> {
                 type Target = #state_inner;
                 #[inline]
                 fn deref(&self) -> &#state_inner {
@@ -225,7 +222,7 @@ pub fn chain(
                 type Key = #concrete;
                 #[inline]
                 fn into_scan(self) -> #scan {
-                    ::core::convert::From::from(self.0)
+                    #p::From::from(self.0)
                 }
             }
 
@@ -264,7 +261,7 @@ fn arg_of(field: &Field) -> Arg {
 
 fn field_methods(
     field: &Field,
-    p: &TokenStream,
+    p: &syn::Ident,
     next: &TokenStream,
     wrap_next: &dyn Fn(TokenStream) -> TokenStream,
     scan: &TokenStream,
@@ -296,8 +293,8 @@ fn field_methods(
                 #[inline]
                 pub fn #f_in<I>(self, values: I) -> #next
                 where
-                    I: ::core::iter::IntoIterator,
-                    I::Item: ::core::convert::AsRef<#target>,
+                    I: #p::IntoIterator,
+                    I::Item: #p::AsRef<#target>,
                 {
                     #in_next
                 }
@@ -324,7 +321,7 @@ fn field_methods(
                     #[inline]
                     pub fn #f_in<I>(self, values: I) -> #next
                     where
-                        I: ::core::iter::IntoIterator<Item = #ty>,
+                        I: #p::IntoIterator<Item = #ty>,
                     {
                         #in_next
                     }
@@ -345,7 +342,7 @@ fn field_methods(
             #[inline]
                 pub fn #f_range<'__rowkey_r, R>(self, range: R) -> #range_final
             where
-                R: ::core::ops::RangeBounds<#range_ty>,
+                R: #p::RangeBounds<#range_ty>,
             {
                 #p::Bind::bind_range_of(self.0, range, #mode)
             }
@@ -361,7 +358,7 @@ fn field_methods(
             #[doc = #prefix_doc]
             #[inline]
                 pub fn #f_prefix(self, prefix: #arg) -> #scan {
-                #p::Bind::bind_prefix(self.0, ::core::convert::AsRef::<[u8]>::as_ref(prefix), #mode)
+                #p::Bind::bind_prefix(self.0, #p::AsRef::<[u8]>::as_ref(prefix), #mode)
             }
         }
     });
