@@ -65,9 +65,17 @@ mod no_prelude {
         pub value: T,
         pub tail: u8,
     }
+
+    /// A generic field before one of varying length: the head the encoder checks up front is a
+    /// constant over `T`.
+    #[derive(::rowkey::RowKey, Debug, PartialEq)]
+    pub struct GenericHead<T> {
+        pub value: T,
+        pub name: ::std::string::String,
+    }
 }
 
-use no_prelude::{Generic, Key, Kind, Row, Tagged, ThroughFacade};
+use no_prelude::{Generic, GenericHead, Key, Kind, Row, Tagged, ThroughFacade};
 use rowkey::RowKey;
 
 #[test]
@@ -96,6 +104,16 @@ fn derives_compile_without_the_prelude_and_work() {
     assert_eq!(g.to_vec().unwrap(), [0, 7, 1]);
     assert_eq!(<Generic<u16> as RowKey>::FIXED_LEN, Some(3));
     assert_eq!(<Generic<String> as RowKey>::FIXED_LEN, None);
+    let headed = GenericHead {
+        value: 7u16,
+        name: "ab".into(),
+    };
+    assert_eq!(headed.to_vec().unwrap(), [0, 7, b'a', b'b']);
+    assert!(headed.encode_into(&mut [0u8; 1]).is_err());
+    assert_eq!(
+        GenericHead::<u16>::decode(&[0, 7, b'a', b'b']).unwrap(),
+        headed
+    );
     let r = Row::User {
         r#type: 3,
         name: "n".into(),
