@@ -4,7 +4,8 @@
 //!   store's round trip): all buckets at once and merged, against reading one bucket, and against
 //!   reading the 16 buckets one after another;
 //! - the merge in memory (no delay): a 16-bucket read merged back in key order, against draining
-//!   the same 16 streams one after another, unmerged.
+//!   the same 16 streams one after another, unmerged; once with a consumer that only counts the
+//!   rows, once with one that decodes each row's key (as a reader of rows does).
 //!
 //! Run with `cargo bench --bench fanout --features async`.
 
@@ -109,6 +110,29 @@ fn one_after_another(table: &BTreeMap<Vec<u8>, ()>, ranges: &[KeyRange], wait: D
     })
 }
 
+/// Takes every row, decodes its key and counts the rows: a consumer that reads what it gets.
+async fn consume_decoding<S: futures::Stream<Item = Result<Vec<u8>, ()>>>(rows: S) -> usize {
+    rows.fold(0, |n, row| {
+        let event = Event::decode(&row.unwrap()).unwrap();
+        black_box((event.user, event.ts));
+        async move { n + 1 }
+    })
+    .await
+}
+
+/// Every range read one after another and each row decoded, unmerged.
+fn one_after_another_decoding(table: &BTreeMap<Vec<u8>, ()>, ranges: &[KeyRange]) -> usize {
+    let mut read = reader(table, Duration::ZERO);
+    block_on(async {
+        let mut n = 0;
+        for r in ranges {
+            let rows = read(r.clone()).await.unwrap();
+            n += consume_decoding(rows).await;
+        }
+        n
+    })
+}
+
 /// Takes every row, each through `black_box` (so copying it out is not optimised away), and
 /// counts them.
 async fn consume<S: futures::Stream<Item = Result<Vec<u8>, ()>>>(rows: S) -> usize {
@@ -168,6 +192,15 @@ fn fanout(c: &mut Criterion) {
     });
     group.bench_function("the same streams drained unmerged", |b| {
         b.iter(|| black_box(one_after_another(&table, &ranges, Duration::ZERO)))
+    });
+    group.bench_function("merged in key order, each row decoded", |b| {
+        b.iter(|| {
+            let rows = read_plan(&plan, 16, reader(&table, Duration::ZERO), |k: &Vec<u8>| k);
+            black_box(block_on(consume_decoding(rows)))
+        })
+    });
+    group.bench_function("the same streams drained unmerged, each row decoded", |b| {
+        b.iter(|| black_box(one_after_another_decoding(&table, &ranges)))
     });
     group.finish();
 }
