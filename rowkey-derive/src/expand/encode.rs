@@ -99,27 +99,6 @@ pub fn len_expr(s: &Struct, p: &syn::Ident, values: &[TokenStream]) -> TokenStre
     quote!(#constant #(+ #p::KeyField::encoded_len(#values, __rowkey_mode.nest(#modes)))*)
 }
 
-/// The bytes every key of `s` starts with before its first field of varying length (the last
-/// field aside), as a constant: the encoder checks the buffer for them once, and the leading
-/// fields' own checks fold into that check.
-pub fn head_expr(s: &Struct, p: &syn::Ident) -> TokenStream {
-    let lead = super::layout::lead(s);
-    let delimiter = s.text().unwrap_or_default().len();
-    let head = &s.fields[..s.fields.len().saturating_sub(1)];
-    let variable = s
-        .fields
-        .iter()
-        .any(|f| f.kind.is_variable(f.attrs.width.map(|w| w.value)));
-    // A layout of fixed fields checks its whole length instead; without leading fields the
-    // head is the lead.
-    if !variable || head.is_empty() {
-        return quote!(#lead);
-    }
-    let tys = head.iter().map(|f| super::checks::replace_lifetimes(f.ty));
-    let modes = head.iter().map(|f| field_mode(f, p));
-    quote!(const { #p::head_len([#(#p::fixed_len::<#tys>(#modes)),*], #lead, #delimiter) })
-}
-
 /// Writes the key whose fields are `values` (references) with the writer `__rowkey_w`.
 pub fn write_key(s: &Struct, p: &syn::Ident, values: &[TokenStream]) -> TokenStream {
     let key_name = crate::unraw::unraw(&s.original.ident);

@@ -142,7 +142,7 @@ pub fn expand(s: &crate::ast::Struct, p: &syn::Ident) -> TokenStream {
         s.original,
         s.attrs.max_len.as_ref().map(|m| m.value),
         tag,
-        super::encode::head_expr(s, p),
+        super::layout::head_expr(s, p),
         p,
     );
     let fixed = if s

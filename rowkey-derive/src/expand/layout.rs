@@ -79,8 +79,29 @@ pub fn explain_impl(
     }
 }
 
+/// The bytes every key of `s` starts with before its first field of varying length (the last
+/// field aside), as a constant: the encoder checks the buffer for them once, and the leading
+/// fields' own checks fold into that check.
+pub fn head_expr(s: &Struct, p: &syn::Ident) -> TokenStream {
+    let lead = lead(s);
+    let delimiter = s.text().unwrap_or_default().len();
+    let head = &s.fields[..s.fields.len().saturating_sub(1)];
+    let variable = s
+        .fields
+        .iter()
+        .any(|f| f.kind.is_variable(f.attrs.width.map(|w| w.value)));
+    // A layout of fixed fields checks its whole length instead; without leading fields the
+    // head is the lead.
+    if !variable || head.is_empty() {
+        return quote!(#lead);
+    }
+    let tys = head.iter().map(|f| super::checks::replace_lifetimes(f.ty));
+    let modes = head.iter().map(|f| field_mode(f, p));
+    quote!(const { #p::head_len([#(#p::fixed_len::<#tys>(#modes)),*], #lead, #delimiter) })
+}
+
 /// The bytes before the first field: the tag, the prefix and the delimiter after it.
-pub fn lead(s: &Struct) -> usize {
+fn lead(s: &Struct) -> usize {
     let delimiter = s.text().unwrap_or_default().len();
     let tag = s.tag.as_ref().map_or(0, |t| t.len());
     tag + match s.prefix_len() {

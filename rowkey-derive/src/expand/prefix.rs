@@ -171,7 +171,7 @@ pub fn salted_key_traits(s: &Struct, p: &syn::Ident) -> TokenStream {
         return TokenStream::new();
     };
     let salt = salt_const(s, *buckets, *hash, p);
-    let head = super::encode::head_expr(s, p);
+    let head = super::layout::head_expr(s, p);
     let n = s.prefix_len();
     let ident = &s.original.ident;
     let key_name = crate::unraw::unraw(ident);
