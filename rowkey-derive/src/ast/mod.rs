@@ -273,10 +273,6 @@ impl<'a> Input<'a> {
                         ok = false;
                     }
                 }
-                let keyed = data
-                    .variants
-                    .iter()
-                    .any(|v| !matches!(v.fields, Fields::Unit));
                 if keyed {
                     return KeyedEnum::from_syn(cx, input, data, attrs)
                         .filter(|_| ok)
