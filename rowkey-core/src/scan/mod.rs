@@ -162,7 +162,22 @@ impl<K: ?Sized> Scan<K> {
     /// let plan = K::scan().user(2).ts_range(5..20);
     /// assert_eq!(plan.ranges().collect::<Vec<_>>(), [KeyRange::new(&[2, 0xEC], &[2, 0xFB])]);
     /// ```
+    #[inline]
     pub fn ranges(&self) -> Ranges {
+        // The common plan, one range of a layout without a tag, taken as it is.
+        if let (Some(range), true, None) = (
+            self.plan.single_range(),
+            self.layout.tag.is_none(),
+            &self.window,
+        ) {
+            return Ranges::one(range);
+        }
+        self.ranges_in_general()
+    }
+
+    /// [`ranges`](Scan::ranges) of any plan.
+    #[inline(never)]
+    fn ranges_in_general(&self) -> Ranges {
         let mut ranges = self.plan.ranges(self.layout);
         let tag = self.layout.tag;
         if !tag.is_none() {

@@ -318,6 +318,17 @@ impl FieldPlan {
         filter.accepts(text::segment_content(rest, *width, layout.delimiter()))
     }
 
+    /// The range of a plan of one range made whole as it was bound (see [`Tail::Stop`]).
+    #[inline(always)]
+    pub(crate) fn single_range(&self) -> Option<KeyRange> {
+        match (&self.tail, &self.alts) {
+            (Tail::Stop(stop), Alts::One(alt)) => {
+                Some(KeyRange::from_bufs(alt.body.clone(), stop.clone()))
+            }
+            _ => None,
+        }
+    }
+
     #[inline]
     pub(crate) fn ranges(&self, layout: &ScanLayout) -> Ranges {
         match (&self.tail, &self.alts) {
