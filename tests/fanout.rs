@@ -304,3 +304,36 @@ fn read_ranges_groups_by_salt_bytes() {
         [vec![0, 1], vec![1, 2], vec![0, 5], vec![1, 6], vec![0, 9]]
     );
 }
+
+#[test]
+fn an_error_right_after_a_returned_row_comes_next_and_no_row_is_lost() {
+    // Streams that never stall, so the merge reads each winner's next row right after returning
+    // its row: bucket 0's stream fails after its rows, and that error must follow its last row.
+    let keys: Vec<Vec<u8>> = vec![vec![0, 1], vec![0, 5], vec![1, 2], vec![1, 3], vec![1, 9]];
+    let ranges = vec![KeyRange::new(&[0], &[1]), KeyRange::new(&[1], &[2])];
+    let read = |range: KeyRange| {
+        let mut items: Vec<Result<Vec<u8>, String>> = keys
+            .iter()
+            .filter(|k| range.contains(k))
+            .map(|k| Ok(k.clone()))
+            .collect();
+        if range.start() == [0] {
+            items.push(Err("bucket 0 failed".to_string()));
+        }
+        futures::future::ready(Ok::<_, String>(futures::stream::iter(items)))
+    };
+    let items: Vec<Result<Vec<u8>, String>> =
+        block_on(read_ranges(ranges, 1, 2, read, |k: &Vec<u8>| k).collect());
+    // In the order after the salt: 01 (bucket 0), 02, 03 (bucket 1), 05 (bucket 0, its last),
+    // then bucket 0's error ends the stream.
+    assert_eq!(
+        items,
+        [
+            Ok(vec![0, 1]),
+            Ok(vec![1, 2]),
+            Ok(vec![1, 3]),
+            Ok(vec![0, 5]),
+            Err("bucket 0 failed".to_string()),
+        ]
+    );
+}
