@@ -134,8 +134,6 @@ where
         tree: Vec::new(),
         orders: alloc::vec![0; lane_count],
         winner_taken: false,
-        unplaced: false,
-        deferred: None,
         runner_up: None,
         merged,
         salt_len,
@@ -147,7 +145,7 @@ where
 }
 
 /// The stream of [`read_plan`].
-pub struct ReadPlan<R, Fut, S: Stream, T, F> {
+pub struct ReadPlan<R, Fut, S, T, F> {
     lanes: Vec<Lane<Fut, S, T>>,
     /// Lanes before it are finished (only in range order: a merge never finishes lanes in order).
     first: usize,
@@ -162,14 +160,6 @@ pub struct ReadPlan<R, Fut, S: Stream, T, F> {
     orders: Vec<u64>,
     /// Merging: the winner's row was returned; its next row is read before anything else.
     winner_taken: bool,
-    /// Merging: the winner's row was returned and its next row read right after, into its head,
-    /// not yet placed against the other lanes. It is placed on the next poll: a row's key is read
-    /// a poll after the reader wrote it, not while its bytes are still on their way to memory
-    /// (reading them at once stalled the merge longer than the rest of its work).
-    unplaced: bool,
-    /// Merging: what reading the winner's next row right after its row was returned gave, when
-    /// it was not a row: the error is the next item.
-    deferred: Option<S::Item>,
     /// Merging: the lane that would win if the winner were done (none with a single lane).
     runner_up: Option<usize>,
     /// Rows are merged across lanes by the key after the salt; otherwise lanes are in key order.
@@ -184,7 +174,7 @@ pub struct ReadPlan<R, Fut, S: Stream, T, F> {
 
 /// Nothing in it is pinned in place: its futures and streams are boxed, and the reader, the key
 /// function and the rows are only ever reached through `&mut`.
-impl<R, Fut, S: Stream, T, F> Unpin for ReadPlan<R, Fut, S, T, F> {}
+impl<R, Fut, S, T, F> Unpin for ReadPlan<R, Fut, S, T, F> {}
 
 /// A run of ranges read one after another: one salt bucket's, or one range.
 struct Lane<Fut, S, T> {
@@ -366,20 +356,35 @@ where
         if self.lanes.is_empty() {
             return Poll::Ready(None);
         }
-        if let Some(item) = self.deferred.take() {
-            return Poll::Ready(Some(item));
+        let winner = self.tree[0];
+        if self.winner_taken {
+            // Rows with the same salted fields share a bucket and are next to each other in the
+            // merged order, so the winner often stays first: its next row is compared with the
+            // runner-up's and handed on as it is, leaving every match in the tree as it was.
+            if let LaneState::Reading(rows) = &mut self.lanes[winner].state {
+                match rows.as_mut().poll_next(cx) {
+                    Poll::Ready(Some(Ok(row))) => {
+                        let key = after_salt((self.key_of)(&row), self.salt_len);
+                        let order = leading_u64(key);
+                        self.orders[winner] = order;
+                        if self
+                            .runner_up
+                            .map_or(true, |r| self.key_before(order, key, winner, r))
+                        {
+                            return Poll::Ready(Some(Ok(row)));
+                        }
+                        self.lanes[winner].head = Some(row);
+                        self.winner_taken = false;
+                        self.replay(winner);
+                    }
+                    Poll::Ready(Some(Err(e))) => return Poll::Ready(Some(Err(e))),
+                    Poll::Pending => return Poll::Pending,
+                    Poll::Ready(None) => self.lanes[winner].state = LaneState::Idle,
+                }
+            }
         }
         let winner = self.tree[0];
-        if self.unplaced {
-            // Rows with the same salted fields share a bucket and are next to each other in the
-            // merged order, so the winner often stays first: one comparison with the runner-up
-            // leaves every match in the tree as it was.
-            self.unplaced = false;
-            self.set_order(winner);
-            if self.runner_up.is_some_and(|r| !self.before(winner, r)) {
-                self.replay(winner);
-            }
-        } else if self.winner_taken {
+        if self.winner_taken {
             match self.lanes[winner].poll_row(&mut self.reader, cx) {
                 Step::Ready => {
                     self.winner_taken = false;
@@ -393,36 +398,14 @@ where
             }
         }
         let winner = self.tree[0];
-        let Some(row) = self.lanes[winner].head.take() else {
-            // The best lane is done: every lane is.
-            return Poll::Ready(None);
-        };
-        self.read_after_winner(winner, cx);
-        Poll::Ready(Some(Ok(row)))
-    }
-
-    /// Reads the next row of the winner, whose row is being returned, while the open range has
-    /// one ready: it is placed on the next poll. Anything else is left to that poll, except an
-    /// error, which is kept to be the next item.
-    #[inline(always)]
-    fn read_after_winner(&mut self, winner: usize, cx: &mut Context<'_>) {
-        let lane = &mut self.lanes[winner];
-        if let LaneState::Reading(rows) = &mut lane.state {
-            match rows.as_mut().poll_next(cx) {
-                Poll::Ready(Some(Ok(row))) => {
-                    lane.head = Some(row);
-                    self.unplaced = true;
-                    return;
-                }
-                Poll::Ready(Some(Err(e))) => {
-                    self.deferred = Some(Err(e));
-                    return;
-                }
-                Poll::Ready(None) => lane.state = LaneState::Idle,
-                Poll::Pending => {}
+        match self.lanes[winner].head.take() {
+            Some(row) => {
+                self.winner_taken = true;
+                Poll::Ready(Some(Ok(row)))
             }
+            // The best lane is done: every lane is.
+            None => Poll::Ready(None),
         }
-        self.winner_taken = true;
     }
 
     /// Caches the order of the lane's row.
@@ -446,6 +429,20 @@ where
             return oa < ob;
         }
         self.before_on_tie(a, b)
+    }
+
+    /// Whether a row of lane `a` whose key after the salt is `key` (`order` its leading bytes)
+    /// comes before lane `b`'s row; [`Self::before`] for a row not yet in its lane.
+    #[inline(always)]
+    fn key_before(&self, order: u64, key: &[u8], a: usize, b: usize) -> bool {
+        let other = self.orders[b];
+        if order != other {
+            return order < other;
+        }
+        match &self.lanes[b].head {
+            Some(row) => (key, a) < (after_salt((self.key_of)(row), self.salt_len), b),
+            None => true,
+        }
     }
 
     /// [`Self::before`] for rows whose first 8 bytes after the salt are the same.
