@@ -165,12 +165,10 @@ impl<K: ?Sized> Scan<K> {
     #[inline]
     pub fn ranges(&self) -> Ranges {
         // The common plan, one range of a layout without a tag, taken as it is.
-        if let (Some(range), true, None) = (
-            self.plan.single_range(),
-            self.layout.tag.is_none(),
-            &self.window,
-        ) {
-            return Ranges::one(range);
+        if self.layout.tag.is_none() && self.window.is_none() {
+            if let Some(range) = self.plan.single_range() {
+                return Ranges::one(range);
+            }
         }
         self.ranges_in_general()
     }

@@ -331,12 +331,11 @@ impl FieldPlan {
 
     #[inline]
     pub(crate) fn ranges(&self, layout: &ScanLayout) -> Ranges {
-        match (&self.tail, &self.alts) {
-            (Tail::Spans(spans), _) => return Ranges::many(spans.clone()),
-            (Tail::Stop(stop), Alts::One(alt)) => {
-                return Ranges::one(KeyRange::from_bufs(alt.body.clone(), stop.clone()))
-            }
-            _ => {}
+        if let Tail::Spans(spans) = &self.tail {
+            return Ranges::many(spans.clone());
+        }
+        if let Some(range) = self.single_range() {
+            return Ranges::one(range);
         }
         let prefix = layout.prefix;
         let known = self.prefix_known(layout);
