@@ -113,6 +113,13 @@ impl Struct<'_> {
         self.text.as_deref()
     }
 
+    /// Whether syntax alone shows a field of varying length (so the layout has no `LEN`).
+    pub fn has_variable_field(&self) -> bool {
+        self.fields
+            .iter()
+            .any(|f| f.kind.is_variable(f.attrs.width.map(|w| w.value)))
+    }
+
     /// The bytes the prefix takes, as the runtime lays it out (one salt byte, or in text the digits
     /// of `buckets - 1`; the hash prefix's `len`).
     pub fn prefix_len(&self) -> usize {

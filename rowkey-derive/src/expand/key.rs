@@ -145,11 +145,7 @@ pub fn expand(s: &crate::ast::Struct, p: &syn::Ident) -> TokenStream {
         super::layout::head_expr(s, p),
         p,
     );
-    let fixed = if s
-        .fields
-        .iter()
-        .any(|f| f.kind.is_variable(f.attrs.width.map(|w| w.value)))
-    {
+    let fixed = if s.has_variable_field() {
         TokenStream::new()
     } else {
         expand_fixed(s.original, p)

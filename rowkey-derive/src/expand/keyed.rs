@@ -55,12 +55,7 @@ pub fn expand(e: &KeyedEnum, p: &syn::Ident) -> TokenStream {
         quote!(0usize),
         p,
     );
-    let all_fixed = e.variants.iter().all(|v| {
-        !v.key
-            .fields
-            .iter()
-            .any(|f| f.kind.is_variable(f.attrs.width.map(|w| w.value)))
-    });
+    let all_fixed = e.variants.iter().all(|v| !v.key.has_variable_field());
     let fixed_items = if all_fixed {
         key::expand_fixed(e.original, p)
     } else {

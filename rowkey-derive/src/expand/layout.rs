@@ -86,10 +86,7 @@ pub fn head_expr(s: &Struct, p: &syn::Ident) -> TokenStream {
     let lead = lead(s);
     let delimiter = s.text().unwrap_or_default().len();
     let head = &s.fields[..s.fields.len().saturating_sub(1)];
-    let variable = s
-        .fields
-        .iter()
-        .any(|f| f.kind.is_variable(f.attrs.width.map(|w| w.value)));
+    let variable = s.has_variable_field();
     // A layout of fixed fields checks its whole length instead; without leading fields the
     // head is the lead.
     if !variable || head.is_empty() {

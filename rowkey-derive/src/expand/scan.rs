@@ -24,10 +24,7 @@ pub fn expand(s: &Struct, p: &syn::Ident) -> TokenStream {
     let fixed_lane = matches!(s.prefix, Prefix::None)
         && s.tag.is_none()
         && s.text().is_none()
-        && !s
-            .fields
-            .iter()
-            .any(|f| f.kind.is_variable(f.attrs.width.map(|w| w.value)));
+        && !s.has_variable_field();
     let layout_name = format_ident!("__ROWKEY_SCAN_LAYOUT");
     let layout = scan_layout(
         s,
