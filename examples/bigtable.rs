@@ -22,7 +22,7 @@ use bigtable_rs::google::bigtable::v2::{MutateRowsRequest, Mutation, ReadRowsReq
 use futures::TryStreamExt;
 use googleapis_tonic_google_bigtable_admin_v2::google::bigtable::admin::v2 as admin;
 use rowkey::bigtable::{initial_splits, read_rows, row_key, sample_split_keys};
-use rowkey::{RowKey, Scan, SplitKeys};
+use rowkey::{RowKey, Scan};
 
 /// The README's event key: a whole-key salt of 16 buckets in front of time and id, so a stream of
 /// new events spreads over 16 regions instead of piling onto the last one.
@@ -90,7 +90,7 @@ async fn run(addr: &str) -> Result<(), Error> {
 
     // 3. A salted scan: the 16 buckets read at once, merged back into time order.
     let (from, to) = (START_MILLIS + 100_000, START_MILLIS + 160_000);
-    let plan = Event::scan().ts_millis_range(from..to);
+    let plan: Scan<Event> = Event::scan().ts_millis_range(from..to).into();
     let request = ReadRowsRequest {
         table_name: client.get_full_table_name(TABLE),
         ..ReadRowsRequest::default()

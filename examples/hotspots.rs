@@ -5,7 +5,7 @@
 //! Run with `cargo run --release --example hotspots`.
 
 use rowkey::regions::Regions;
-use rowkey::{hbase, RowKey, SplitKeys};
+use rowkey::{hbase, RowKey};
 
 /// The natural key: time first. Every new row lands at the end of the key space.
 #[derive(RowKey)]

@@ -155,7 +155,7 @@ fn main() -> Result<(), Error> {
     let db = Stores { redb, fjall };
 
     // 1. The latest 10 events of user 42: the first rows of the user's one range.
-    let latest = Activity::scan().user_id(42);
+    let latest: Scan<Activity> = Activity::scan().user_id(42).into();
     let rows = run(&db, &latest, 10)?;
     assert!(
         rows.windows(2).all(|w| w[0].ts_millis >= w[1].ts_millis),
@@ -164,9 +164,10 @@ fn main() -> Result<(), Error> {
     show("1. Latest 10 events of user 42", &latest, &rows);
 
     // 2. User 42 between hours 48 and 72; the bounds are plain times even though ts is desc.
-    let window = Activity::scan()
+    let window: Scan<Activity> = Activity::scan()
         .user_id(42)
-        .ts_millis_range(T0 + 48 * HOUR..T0 + 72 * HOUR);
+        .ts_millis_range(T0 + 48 * HOUR..T0 + 72 * HOUR)
+        .into();
     let rows = run(&db, &window, usize::MAX)?;
     assert!(rows
         .iter()
@@ -174,9 +175,10 @@ fn main() -> Result<(), Error> {
     show("2. User 42 between hour 48 and hour 72", &window, &rows);
 
     // 3. The users of an IN list (any order, duplicates allowed): one range per user.
-    let team = Activity::scan()
+    let team: Scan<Activity> = Activity::scan()
         .user_id_in([7, 99, 42, 7])
-        .ts_millis_range(T0 + 230 * HOUR..);
+        .ts_millis_range(T0 + 230 * HOUR..)
+        .into();
     let rows = run(&db, &team, usize::MAX)?;
     assert!(rows
         .iter()

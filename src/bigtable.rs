@@ -19,7 +19,7 @@
 //! use futures::TryStreamExt;
 //! use rowkey::bigtable::{read_rows, row_key};
 //! use bigtable_rs::google::bigtable::v2::ReadRowsRequest;
-//! use rowkey::RowKey;
+//! use rowkey::{RowKey, Scan};
 //!
 //! #[derive(RowKey)]
 //! #[rowkey(salt(buckets = 16))]
@@ -35,7 +35,7 @@
 //!     table_name: client.get_full_table_name("events"),
 //!     ..ReadRowsRequest::default()
 //! };
-//! let plan = Event::scan().ts_millis_range(1_700_000_000_000..1_700_000_060_000);
+//! let plan: Scan<Event> = Event::scan().ts_millis_range(1_700_000_000_000..1_700_000_060_000).into();
 //! let rows: Vec<_> = read_rows(&client, &request, &plan, 16)?.try_collect().await?;
 //! # Ok(())
 //! # }
@@ -204,7 +204,7 @@ fn storable(range: &KeyRange, max: usize) -> Result<Option<(Lower<'_>, Upper<'_>
 ///     ts: u64,
 /// }
 ///
-/// let plan = Event::scan().user_in([1, 2]);
+/// let plan: Scan<Event> = Event::scan().user_in([1, 2]).into();
 /// let set = row_set(&plan)?.unwrap();
 /// assert_eq!(set.row_ranges.len(), plan.ranges().count()); // a RowRange a range
 /// // A plan cut after its last key reads nothing: no RowSet, no request.
@@ -366,7 +366,7 @@ where
 ///
 /// ```
 /// use rowkey::bigtable::initial_splits;
-/// use rowkey::{RowKey, SplitKeys};
+/// use rowkey::{RowKey};
 ///
 /// #[derive(RowKey)]
 /// #[rowkey(salt(buckets = 16))]

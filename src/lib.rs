@@ -114,7 +114,7 @@
 //! A salt or hash prefix spreads them, as long as the table is pre-split at matching points:
 //!
 //! ```
-//! use rowkey::{hbase, RowKey, SplitKeys};
+//! use rowkey::{hbase, RowKey};
 //!
 //! #[derive(RowKey)]
 //! #[rowkey(salt(buckets = 16))]
@@ -143,7 +143,7 @@
 //!   `encoded_len` are also inherent, so they resolve where [`DecodeField`] and [`KeyField`] are in
 //!   scope too;
 //! - [`KeyField`] and [`DecodeField`], so the type can be a field of another key;
-//! - `K::split_keys(regions)` (through [`SplitKeys`]) and, for salted layouts, [`SaltedKey`] and
+//! - `K::split_keys(regions)` (a provided method of [`RowKey`](trait@RowKey)) and, for salted layouts, [`SaltedKey`] and
 //!   [`DecodeSaltedKey`];
 //! - for fixed layouts, `K::LEN` and `K::to_key() -> Result<[u8; K::LEN], EncodeError>`.
 //!
@@ -218,6 +218,8 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
 // The store adapters run on std clients.
 #[cfg(any(feature = "etcd", feature = "bigtable"))]
 extern crate std;
@@ -225,8 +227,8 @@ extern crate std;
 pub use rowkey_core::{
     DecodeError, DecodeErrorKind, DecodeField, DecodeKey, DecodeSaltedKey, EncodeError,
     EncodeErrorKind, Encoding, FieldMode, FieldShape, HashPrefix, HashPrefixHasher, Hashed,
-    KeyField, Layout, Order, Prefix, RowKey, Salt, SaltHash, SaltHasher, SaltedKey, Segment,
-    SplitKeys, Tag, TextRule, ValueSink, WidthRule,
+    KeyField, Layout, Order, Prefix, RowKey, Salt, SaltHash, SaltHasher, SaltedKey, Segment, Tag,
+    TextRule, ValueSink, WidthRule,
 };
 /// Derives [`RowKey`](trait@RowKey), [`DecodeKey`], [`KeyField`] and [`DecodeField`] for a struct
 /// with named fields or a fieldless enum, plus `K::scan()`, `K::LAYOUT`, `K::explain`, and for
@@ -265,31 +267,16 @@ pub use rowkey_core::regions;
 pub use rowkey_core::tag;
 pub use rowkey_core::timefmt;
 #[cfg(feature = "alloc")]
-pub use rowkey_core::{
-    merge, prefix_stop, Explained, ExplainedSegment, FixedRange, FixedScan, KeyRange, Ranges, Scan,
-};
-
-/// Expands to its input when `alloc` is on: generated scan builders need it.
-#[cfg(feature = "alloc")]
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __rowkey_if_alloc {
-    ($($tokens:tt)*) => { $($tokens)* };
-}
-
-/// Expands to nothing without `alloc`.
-#[cfg(not(feature = "alloc"))]
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __rowkey_if_alloc {
-    ($($tokens:tt)*) => {};
-}
+pub use rowkey_core::{merge, prefix_stop, Explained, ExplainedSegment, KeyRange, Ranges, Scan};
 
 /// Support for generated code. Not a public API.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::__rowkey_if_alloc as if_alloc;
+    #[cfg(feature = "alloc")]
+    pub use alloc::vec::Vec;
+    pub use core::clone::Clone;
     pub use core::convert::{AsRef, From};
+    pub use core::fmt::{Debug, Formatter, Result as FmtResult};
     pub use core::iter::IntoIterator;
     pub use core::marker::PhantomData;
     pub use core::ops::{Deref, RangeBounds};

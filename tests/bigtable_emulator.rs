@@ -26,7 +26,7 @@ use bigtable_rs::google::bigtable::v2::{
 use futures::{StreamExt, TryStreamExt};
 use googleapis_tonic_google_bigtable_admin_v2::google::bigtable::admin::v2 as admin;
 use rowkey::bigtable::{initial_splits, read_rows, row_key, row_set, sample_split_keys};
-use rowkey::{DecodeKey, EncodeErrorKind, RowKey, Scan, SplitKeys};
+use rowkey::{DecodeKey, EncodeErrorKind, RowKey, Scan};
 
 mod common;
 #[path = "common/layouts.rs"]
@@ -210,7 +210,7 @@ async fn read_set<K: ?Sized>(client: &mut BigTable, table: &str, plan: &Scan<K>)
     keys
 }
 
-fn run<K: RowKey + SplitKeys + for<'k> DecodeKey<'k> + 'static>(layout: &Layout<K>, seed: u64) {
+fn run<K: RowKey + for<'k> DecodeKey<'k> + 'static>(layout: &Layout<K>, seed: u64) {
     let (_guard, addr) = emulator();
     let (rows, scans) = (scaled(2_000, 100_000), scaled(40, 1_000));
     let mut rng = Rng(seed);
@@ -416,18 +416,18 @@ fn a_key_over_4_kib_is_refused_before_any_request() {
 
         // A plan only for a key Bigtable cannot hold is refused when it is built into requests,
         // and `read_rows` is not async: the error comes before anything is sent.
-        let plan: Scan<Page> = Page::scan().url(&long.url);
+        let plan: Scan<Page> = Page::scan().url(&long.url).into();
         assert!(matches!(
             read_rows(&client, &ReadRowsRequest::default(), &plan, 4).map(|_| ()),
             Err(e) if e.kind() == EncodeErrorKind::RowTooLong { len: 5_000, max: 4_096 }
         ));
         assert!(row_set(&plan).is_err());
-        let plan = Page::scan().url_prefix(&long.url);
+        let plan: Scan<Page> = Page::scan().url_prefix(&long.url).into();
         assert!(row_set(&plan).is_err());
 
         // The 4 KiB key is read by a point plan (whose stop, the key and 00, is one byte over),
         // and a scan resumed after it (start one byte over) reads on past it.
-        let plan: Scan<Page> = Page::scan().url(&edge.url);
+        let plan: Scan<Page> = Page::scan().url(&edge.url).into();
         assert_eq!(
             read_plan(&client, "pages", &plan, (4, 0)).await,
             [keys[1].clone()]
@@ -442,7 +442,7 @@ fn a_key_over_4_kib_is_refused_before_any_request() {
             read_plan(&client, "pages", &rest, (4, 1)).await,
             [keys[2].clone()]
         );
-        let prefix = Page::scan().url_prefix(&before.url);
+        let prefix: Scan<Page> = Page::scan().url_prefix(&before.url).into();
         assert_eq!(
             read_plan(&client, "pages", &prefix, (4, 1)).await,
             keys[..2]

@@ -250,7 +250,7 @@ fn ranges_on_ordered_formats_and_equality_on_the_others() {
         let times = rng.range(|r| if r.below(2) == 0 { t1 } else { t2 });
         let (plan, pred): Query = if i % 2 == 0 {
             (
-                Message::scan().day(pick.day).time_range(times),
+                Message::scan().day(pick.day).time_range(times).into(),
                 Box::new(move |m| m.day == pick.day && in_range(&m.time, &times)),
             )
         } else {
@@ -273,7 +273,7 @@ fn ranges_on_ordered_formats_and_equality_on_the_others() {
             expected.len()
         );
         // Day-first keys: equality finds them, though their order is not the days'.
-        let d: Scan<DayFirst> = DayFirst::scan().host("a").day(pick.day);
+        let d: Scan<DayFirst> = DayFirst::scan().host("a").day(pick.day).into();
         let got: Vec<&DayFirst> = d
             .ranges()
             .flat_map(|r| days.range::<[u8], _>(&r).map(|(_, v)| v))

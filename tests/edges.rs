@@ -6,7 +6,6 @@ use std::ops::Bound;
 
 use rowkey::{
     DecodeError, DecodeField, EncodeError, FieldMode, FieldShape, KeyField, KeyRange, RowKey, Scan,
-    SplitKeys,
 };
 
 mod common;
@@ -19,8 +18,8 @@ struct Millis(i64);
 
 impl KeyField for Millis {
     const SHAPE: FieldShape = <i64 as KeyField>::SHAPE;
-    fn encoded_len(&self, mode: FieldMode) -> usize {
-        self.0.encoded_len(mode)
+    fn field_len(&self, mode: FieldMode) -> usize {
+        self.0.field_len(mode)
     }
     fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
         self.0.encode(out, mode)
@@ -28,8 +27,8 @@ impl KeyField for Millis {
 }
 
 impl<'k> DecodeField<'k> for Millis {
-    fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
-        i64::decode(input, mode).map(|(v, n)| (Millis(v), n))
+    fn decode_field(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+        i64::decode_field(input, mode).map(|(v, n)| (Millis(v), n))
     }
 }
 
@@ -206,7 +205,7 @@ struct Even(u16);
 
 impl KeyField for Even {
     const SHAPE: FieldShape = FieldShape::fixed(2);
-    fn encoded_len(&self, _: FieldMode) -> usize {
+    fn field_len(&self, _: FieldMode) -> usize {
         2
     }
     fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
@@ -221,8 +220,8 @@ impl KeyField for Even {
 }
 
 impl<'k> DecodeField<'k> for Even {
-    fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
-        u16::decode(input, mode).map(|(v, n)| (Even(v), n))
+    fn decode_field(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+        u16::decode_field(input, mode).map(|(v, n)| (Even(v), n))
     }
 }
 
@@ -315,8 +314,8 @@ mod custom_field_module {
 
     impl KeyField for Sensor {
         const SHAPE: FieldShape = <u16 as KeyField>::SHAPE;
-        fn encoded_len(&self, mode: FieldMode) -> usize {
-            self.0.encoded_len(mode)
+        fn field_len(&self, mode: FieldMode) -> usize {
+            self.0.field_len(mode)
         }
         fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
             self.0.encode(out, mode)
@@ -324,8 +323,8 @@ mod custom_field_module {
     }
 
     impl<'k> DecodeField<'k> for Sensor {
-        fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
-            u16::decode(input, mode).map(|(v, n)| (Sensor(v), n))
+        fn decode_field(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+            u16::decode_field(input, mode).map(|(v, n)| (Sensor(v), n))
         }
     }
 

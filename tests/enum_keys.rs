@@ -305,7 +305,7 @@ fn scans_start_with_the_variant_then_walk_its_fields() {
                 Box::new(move |r| matches!(r, Row::Order { user: u, .. } if *u == user)),
             ),
             3 => (
-                Row::scan().order().user(user).ts_range(ts),
+                Row::scan().order().user(user).ts_range(ts).into(),
                 Box::new(
                     move |r| matches!(r, Row::Order { user: u, ts: t } if *u == user && in_range(t, &ts)),
                 ),
@@ -315,10 +315,13 @@ fn scans_start_with_the_variant_then_walk_its_fields() {
                 Box::new(move |r| matches!(r, Row::Order { user: u, .. } if users.contains(u))),
             ),
             5 => (
-                Row::scan().user().id_range(ids),
+                Row::scan().user().id_range(ids).into(),
                 Box::new(move |r| matches!(r, Row::User { id } if in_range(id, &ids))),
             ),
-            _ => (Row::scan().deleted(), Box::new(|r| *r == Row::Deleted)),
+            _ => (
+                Row::scan().deleted().into(),
+                Box::new(|r| *r == Row::Deleted),
+            ),
         };
         check(&rows, &query, &format!("scan {i}"));
     }
@@ -361,17 +364,17 @@ fn text_scans_under_the_enum_tag() {
                 Box::new(|r| *r != Account::User { id: u32::MAX }),
             ),
             1 => (
-                Account::scan().order().user(user).ts_range(ts),
+                Account::scan().order().user(user).ts_range(ts).into(),
                 Box::new(
                     move |r| matches!(r, Account::Order { user: u, ts: t } if *u == user && in_range(t, &ts)),
                 ),
             ),
             2 => (
-                Account::scan().user().id(user),
+                Account::scan().user().id(user).into(),
                 Box::new(move |r| *r == Account::User { id: user }),
             ),
             _ => (
-                Account::scan().closed(),
+                Account::scan().closed().into(),
                 Box::new(|r| *r == Account::Closed),
             ),
         };

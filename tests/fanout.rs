@@ -185,7 +185,7 @@ fn salted_plans_come_back_in_order_after_the_salt() {
     for i in 0..60 {
         let users = rng.range(|r| r.below(220) as u32);
         let plan: Scan<Salted> = match i % 3 {
-            0 => Salted::scan().user_range(users),
+            0 => Salted::scan().user_range(users).into(),
             1 => {
                 let list: Vec<u32> = (0..rng.below(6)).map(|_| rng.below(220) as u32).collect();
                 Salted::scan().user_in(list).into()

@@ -6,7 +6,7 @@ use proptest::prelude::*;
 use rowkey::regions::Regions;
 use rowkey::{
     hbase, DecodeErrorKind, DecodeSaltedKey, EncodeErrorKind, HashPrefix, Prefix, RowKey, Salt,
-    SaltHash, SaltedKey, SplitKeys,
+    SaltHash, SaltedKey,
 };
 
 // ---------------------------------------------------------------- bucket functions

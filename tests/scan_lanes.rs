@@ -165,7 +165,7 @@ fn query(rng: &mut Rng, i: usize) -> Query {
                     let t = typed.clone();
                     move |k| t.matches(k)
                 }),
-                typed,
+                typed: typed.into(),
                 general: general().bind_eq(&a, A).bind_eq(&b, B).bind_eq(&c, C),
                 pred: Box::new(move |e| e.a == a && e.b == b && e.c == c),
             }
@@ -215,7 +215,7 @@ fn query(rng: &mut Rng, i: usize) -> Query {
                     let done = state.c(c);
                     let t = done.clone();
                     (
-                        done,
+                        done.into(),
                         Box::new(move |k| t.matches(k)),
                         general()
                             .bind_in(list.clone(), A)
@@ -411,7 +411,7 @@ fn bounds_on_padded_fields_without_an_encoding_lose_no_rows() {
             lo.as_ref().map(Vec::as_slice),
             hi.as_ref().map(Vec::as_slice),
         );
-        let tail: Scan<PaddedTail> = PaddedTail::scan().code_range(as_slices);
+        let tail: Scan<PaddedTail> = PaddedTail::scan().code_range(as_slices).into();
         let desc: Scan<PaddedDesc> = PaddedDesc::scan().code_range(as_slices).into();
         for c in &contents {
             let want = wanted(c);
@@ -465,8 +465,8 @@ fn option_bounds_outside_a_width_clamp_or_stand_after_none() {
         .map(|&v| (v, Optional { v, n: 1 }.to_vec().unwrap()))
         .collect();
     // Some(1000) is above every value a 1-byte field stores, None included.
-    let below: Scan<Optional> = Optional::scan().v_range(..Some(1000));
-    let above: Scan<Optional> = Optional::scan().v_range(Some(1000)..);
+    let below: Scan<Optional> = Optional::scan().v_range(..Some(1000)).into();
+    let above: Scan<Optional> = Optional::scan().v_range(Some(1000)..).into();
     for (v, k) in &keys {
         assert!(below.matches(k), "..Some(1000) holds {v:?}");
         assert!(
@@ -477,8 +477,8 @@ fn option_bounds_outside_a_width_clamp_or_stand_after_none() {
     }
     assert_eq!(above.ranges().count(), 0);
     // Some(-1000) is below every stored Some but above None: it stands right after None.
-    let from_low: Scan<Optional> = Optional::scan().v_range(Some(-1000)..);
-    let to_low: Scan<Optional> = Optional::scan().v_range(..=Some(-1000));
+    let from_low: Scan<Optional> = Optional::scan().v_range(Some(-1000)..).into();
+    let to_low: Scan<Optional> = Optional::scan().v_range(..=Some(-1000)).into();
     for (v, k) in &keys {
         let some = v.is_some();
         assert_eq!(from_low.matches(k), some, "Some(-1000).. on {v:?}");
@@ -629,7 +629,7 @@ mod prefixes {
                 a: 7,
                 tail: c.to_vec(),
             },
-            |lo, hi| Last::scan().a(7).tail_range((lo, hi)),
+            |lo, hi| Last::scan().a(7).tail_range((lo, hi)).into(),
         );
         check_ranges(
             "last desc",
@@ -638,7 +638,7 @@ mod prefixes {
                 a: 7,
                 tail: c.to_vec(),
             },
-            |lo, hi| LastDesc::scan().a(7).tail_range((lo, hi)),
+            |lo, hi| LastDesc::scan().a(7).tail_range((lo, hi)).into(),
         );
         check_ranges(
             "inner",
@@ -647,7 +647,7 @@ mod prefixes {
                 tag: c.to_vec(),
                 n: 1,
             },
-            |lo, hi| Inner::scan().tag_range((lo, hi)),
+            |lo, hi| Inner::scan().tag_range((lo, hi)).into(),
         );
         check_ranges(
             "inner desc",
@@ -656,7 +656,7 @@ mod prefixes {
                 tag: c.to_vec(),
                 n: 1,
             },
-            |lo, hi| InnerDesc::scan().tag_range((lo, hi)),
+            |lo, hi| InnerDesc::scan().tag_range((lo, hi)).into(),
         );
     }
 
@@ -675,7 +675,7 @@ mod prefixes {
                 a: 7,
                 tail: c.to_vec(),
             },
-            |p| Last::scan().a(7).tail_prefix(p),
+            |p| Last::scan().a(7).tail_prefix(p).into(),
         );
         check(
             "last desc",
@@ -684,7 +684,7 @@ mod prefixes {
                 a: 7,
                 tail: c.to_vec(),
             },
-            |p| LastDesc::scan().a(7).tail_prefix(p),
+            |p| LastDesc::scan().a(7).tail_prefix(p).into(),
         );
         check(
             "inner",
@@ -693,7 +693,7 @@ mod prefixes {
                 tag: c.to_vec(),
                 n: 1,
             },
-            |p| Inner::scan().tag_prefix(p),
+            |p| Inner::scan().tag_prefix(p).into(),
         );
         check(
             "inner desc",
@@ -702,7 +702,7 @@ mod prefixes {
                 tag: c.to_vec(),
                 n: 1,
             },
-            |p| InnerDesc::scan().tag_prefix(p),
+            |p| InnerDesc::scan().tag_prefix(p).into(),
         );
         check(
             "padded",
@@ -711,7 +711,7 @@ mod prefixes {
                 code: c.to_vec(),
                 n: 1,
             },
-            |p| Padded::scan().code_prefix(p),
+            |p| Padded::scan().code_prefix(p).into(),
         );
         check(
             "padded desc",
@@ -720,7 +720,7 @@ mod prefixes {
                 code: c.to_vec(),
                 n: 1,
             },
-            |p| PaddedDesc::scan().code_prefix(p),
+            |p| PaddedDesc::scan().code_prefix(p).into(),
         );
     }
 }

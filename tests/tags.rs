@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use proptest::prelude::*;
 use proptest::test_runner::{TestCaseError, TestRunner};
-use rowkey::{DecodeErrorKind, KeyRange, RowKey, Scan, SplitKeys, Tag};
+use rowkey::{DecodeErrorKind, KeyRange, RowKey, Scan, Tag};
 
 mod common;
 use common::{in_range, Rng};
@@ -226,19 +226,19 @@ fn scans_stay_inside_their_tag() {
         match i % 4 {
             0 => common::check_scan(
                 &rows,
-                &Event::scan().user(user).ts_range(ts),
+                &Event::scan().user(user).ts_range(ts).into(),
                 &|v: &Any| matches!(v, Any::Event(e) if e.user == user && in_range(&e.ts, &ts)),
                 "events of a user",
             ),
             1 => common::check_scan(
                 &rows,
-                &Device::scan().id(id).seq_range(seqs),
+                &Device::scan().id(id).seq_range(seqs).into(),
                 &|v: &Any| matches!(v, Any::Device(d) if d.id == id && in_range(&d.seq, &seqs)),
                 "a device's sequence numbers",
             ),
             2 => common::check_scan(
                 &rows,
-                &User::scan().name_prefix(&prefix),
+                &User::scan().name_prefix(&prefix).into(),
                 &|v: &Any| matches!(v, Any::User(u) if u.name.starts_with(&prefix) && u.name != "?"),
                 "users by name prefix",
             ),
@@ -303,7 +303,7 @@ fn split_keys_and_merges_count_the_tag() {
         plan.ranges().collect::<Vec<_>>(),
         [KeyRange::new(b"\xFF\xFF", b"")]
     );
-    let plan: Scan<Last> = Last::scan().n(0xFF);
+    let plan: Scan<Last> = Last::scan().n(0xFF).into();
     assert_eq!(
         plan.ranges().collect::<Vec<_>>(),
         [KeyRange::new(b"\xFF\xFF\xFF", b"")]

@@ -413,7 +413,6 @@ proptest! {
 
 #[test]
 fn text_split_keys_are_digits_and_hex() {
-    use rowkey::SplitKeys;
     let splits: Vec<String> = Salted::split_keys(4)
         .into_iter()
         .map(|k| String::from_utf8(k).unwrap())

@@ -15,7 +15,7 @@ impl RowKey for Id {
     const FIXED_LEN: Option<usize> = <u32 as KeyField>::SHAPE.fixed_len(FieldMode::LAST);
     const MAX_LEN: Option<usize> = <u32 as KeyField>::SHAPE.max_len(FieldMode::LAST);
     fn encoded_len(&self) -> usize {
-        self.0.encoded_len(FieldMode::LAST)
+        self.0.field_len(FieldMode::LAST)
     }
     fn encode_into(&self, out: &mut [u8]) -> Result<usize, EncodeError> {
         self.0.encode(out, FieldMode::LAST)
@@ -30,7 +30,7 @@ impl RowKey for MaybeId {
     const FIXED_LEN: Option<usize> = <Option<u32> as KeyField>::SHAPE.fixed_len(FieldMode::LAST);
     const MAX_LEN: Option<usize> = <Option<u32> as KeyField>::SHAPE.max_len(FieldMode::LAST);
     fn encoded_len(&self) -> usize {
-        self.0.encoded_len(FieldMode::LAST)
+        self.0.field_len(FieldMode::LAST)
     }
     fn encode_into(&self, out: &mut [u8]) -> Result<usize, EncodeError> {
         self.0.encode(out, FieldMode::LAST)
@@ -109,7 +109,7 @@ impl<'k> DecodeSaltedKey<'k> for Seq {
             ));
         }
         let (seq, n) =
-            u32::decode(rest, FieldMode::LAST).map_err(|e| e.in_field("Seq", "seq", 1))?;
+            u32::decode_field(rest, FieldMode::LAST).map_err(|e| e.in_field("Seq", "seq", 1))?;
         match rest.len() - n {
             0 => Ok((Seq(seq), bucket)),
             count => Err(DecodeError::new(
@@ -133,7 +133,7 @@ impl RowKey for Host {
     const FIXED_LEN: Option<usize> = None;
     const MAX_LEN: Option<usize> = None;
     fn encoded_len(&self) -> usize {
-        self.name.encoded_len(FieldMode::INNER) + self.port.encoded_len(FieldMode::LAST)
+        self.name.field_len(FieldMode::INNER) + self.port.field_len(FieldMode::LAST)
     }
     fn encode_into(&self, out: &mut [u8]) -> Result<usize, EncodeError> {
         let n = self.name.encode(out, FieldMode::INNER)?;
@@ -146,8 +146,8 @@ impl RowKey for Host {
 #[cfg(feature = "alloc")]
 impl<'k> DecodeKey<'k> for Host {
     fn decode(key: &'k [u8]) -> Result<Self, DecodeError> {
-        let (name, n) = alloc::string::String::decode(key, FieldMode::INNER)?;
-        let (port, m) = u16::decode(&key[n..], FieldMode::LAST)?;
+        let (name, n) = alloc::string::String::decode_field(key, FieldMode::INNER)?;
+        let (port, m) = u16::decode_field(&key[n..], FieldMode::LAST)?;
         match key.len() - n - m {
             0 => Ok(Host { name, port }),
             count => Err(DecodeError::new(

@@ -240,7 +240,7 @@ impl fmt::Display for EncodeErrorKind {
 /// ```
 /// use rowkey_core::{DecodeErrorKind, DecodeField, FieldMode};
 /// // A u32 field that starts 2 bytes into a key with only 3 bytes left.
-/// let err = u32::decode(&[0x00, 0x00, 0x01], FieldMode::LAST).unwrap_err();
+/// let err = u32::decode_field(&[0x00, 0x00, 0x01], FieldMode::LAST).unwrap_err();
 /// assert_eq!(err.kind(), DecodeErrorKind::Truncated { needed: 4, available: 3 });
 /// let err = err.in_field("Event", "seq", 2);
 /// assert_eq!((err.key(), err.field(), err.offset()), ("Event", "seq", 2));
@@ -260,16 +260,16 @@ pub struct DecodeError {
 /// use rowkey_core::{DecodeErrorKind, DecodeField, FieldMode};
 /// use FieldMode as M;
 /// let kind = |e: rowkey_core::DecodeError| e.kind();
-/// assert_eq!(kind(bool::decode(&[2], M::LAST).unwrap_err()), DecodeErrorKind::InvalidBool(2));
-/// let tag = Option::<u8>::decode(&[7, 0], M::LAST).unwrap_err();
+/// assert_eq!(kind(bool::decode_field(&[2], M::LAST).unwrap_err()), DecodeErrorKind::InvalidBool(2));
+/// let tag = Option::<u8>::decode_field(&[7, 0], M::LAST).unwrap_err();
 /// assert_eq!(kind(tag), DecodeErrorKind::InvalidOptionTag(7));
 /// // An escaped string must end with `00 01`, and a `00` inside it must be followed by `FF`.
-/// let unterminated = String::decode(b"abc", M::INNER).unwrap_err();
+/// let unterminated = String::decode_field(b"abc", M::INNER).unwrap_err();
 /// assert_eq!(kind(unterminated), DecodeErrorKind::Unterminated);
-/// let bad = String::decode(&[0x61, 0x00, 0x02], M::INNER).unwrap_err();
+/// let bad = String::decode_field(&[0x61, 0x00, 0x02], M::INNER).unwrap_err();
 /// assert_eq!(kind(bad), DecodeErrorKind::BadEscape { found: 2 });
 /// // "a\0b" escaped cannot be borrowed as a `&str`: its bytes are not the content.
-/// let escaped = <&str>::decode(&[0x61, 0x00, 0xFF, 0x62, 0x00, 0x01], M::INNER).unwrap_err();
+/// let escaped = <&str>::decode_field(&[0x61, 0x00, 0xFF, 0x62, 0x00, 0x01], M::INNER).unwrap_err();
 /// assert_eq!(kind(escaped), DecodeErrorKind::NotBorrowable);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -366,7 +366,7 @@ impl DecodeError {
     ///
     /// ```
     /// use rowkey_core::{DecodeErrorKind, DecodeField, FieldMode};
-    /// let err = String::decode(&[0xFF], FieldMode::LAST).unwrap_err();
+    /// let err = String::decode_field(&[0xFF], FieldMode::LAST).unwrap_err();
     /// assert_eq!(err.kind(), DecodeErrorKind::InvalidUtf8);
     /// assert!(err.to_string().contains("UTF-8"));
     /// ```

@@ -13,7 +13,7 @@
 //! use futures::executor::block_on;
 //! use futures::stream::{self, StreamExt, TryStreamExt};
 //! use rowkey::fanout::read_plan;
-//! use rowkey::{KeyRange, RowKey};
+//! use rowkey::{KeyRange, RowKey, Scan};
 //! use std::collections::BTreeMap;
 //!
 //! #[derive(RowKey)]
@@ -26,7 +26,7 @@
 //! let table: BTreeMap<Vec<u8>, ()> = (0..40u32)
 //!     .map(|i| (Event { user: i % 8, ts: i }.to_vec().unwrap(), ()))
 //!     .collect();
-//! let plan = Event::scan().user_range(2..5);
+//! let plan: Scan<Event> = Event::scan().user_range(2..5).into();
 //! // The reader: any async function from a range to a stream of rows (here, the map).
 //! let reader = |r: KeyRange| {
 //!     let rows: Vec<Result<Vec<u8>, ()>> =

@@ -101,7 +101,7 @@ impl<const N: usize> KeyField for Hashed<N> {
     };
 
     #[inline]
-    fn encoded_len(&self, mode: FieldMode) -> usize {
+    fn field_len(&self, mode: FieldMode) -> usize {
         if mode.is_text() {
             2 * N
         } else {
@@ -128,7 +128,7 @@ impl<const N: usize> KeyField for Hashed<N> {
 
 impl<'k, const N: usize> DecodeField<'k> for Hashed<N> {
     #[inline]
-    fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+    fn decode_field(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
         let mut bytes = [0u8; N];
         if !mode.is_text() {
             take_into(input, &mut bytes, mode)?;

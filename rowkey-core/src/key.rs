@@ -149,23 +149,7 @@ pub trait RowKey {
         key.truncate(n);
         Ok(key)
     }
-}
 
-impl<K: RowKey + ?Sized> SplitKeys for K {}
-
-/// Split points for pre-splitting a table, implemented for every [`RowKey`].
-///
-/// ```
-/// # use rowkey_core::doc_support::{Seq, SEQ_SALT};
-/// use rowkey_core::{hbase::create_statement, SplitKeys};
-/// # use rowkey_core::{EncodeError, EncodeErrorKind, FieldMode, KeyField, Prefix, RowKey, Salt, SaltHash, SaltedKey};
-/// // `Seq` is a u32 behind a one-byte salt of 4 buckets.
-/// assert_eq!(
-///     create_statement("seq", &["d"], &Seq::split_keys(4)),
-///     r#"create 'seq', 'd', SPLITS => ["\x01", "\x02", "\x03"]"#,
-/// );
-/// ```
-pub trait SplitKeys: RowKey {
     /// `regions - 1` sorted split points that divide the key space of a salted or hash-prefixed
     /// layout evenly: at bucket boundaries for a salt (between them, as if the rest of the key were
     /// uniform, when there are more regions than buckets), at evenly spaced values of a hash
@@ -179,7 +163,6 @@ pub trait SplitKeys: RowKey {
     ///
     /// ```
     /// # use rowkey_core::doc_support::{Seq, SEQ_SALT};
-    /// use rowkey_core::SplitKeys;
     /// # use rowkey_core::{EncodeError, EncodeErrorKind, FieldMode, KeyField, Prefix, RowKey, Salt, SaltHash, SaltedKey};
     /// // `Seq` is a u32 behind a one-byte salt of 4 buckets.
     /// assert_eq!(Seq::split_keys(4), [[1], [2], [3]]); // one bucket per region
@@ -187,7 +170,10 @@ pub trait SplitKeys: RowKey {
     /// assert!(Seq::split_keys(1).is_empty());
     /// ```
     #[cfg(feature = "alloc")]
-    fn split_keys(regions: usize) -> Vec<Vec<u8>> {
+    fn split_keys(regions: usize) -> Vec<Vec<u8>>
+    where
+        Self: Sized,
+    {
         let points = crate::regions::split_points(Self::PREFIX, regions);
         if Self::TAG.is_none() {
             return points;
@@ -326,7 +312,7 @@ pub trait DecodeSaltedKey<'k>: SaltedKey + DecodeKey<'k> {
 /// struct Page<'k> { url: &'k str }
 /// impl<'k> DecodeKey<'k> for Page<'k> {
 ///     fn decode(key: &'k [u8]) -> Result<Self, DecodeError> {
-///         let (url, _) = <&str>::decode(key, FieldMode::LAST)?; // the last field takes the rest
+///         let (url, _) = <&str>::decode_field(key, FieldMode::LAST)?; // the last field takes the rest
 ///         Ok(Page { url })
 ///     }
 /// }

@@ -10,7 +10,7 @@
 //! | [`KeyField`], [`DecodeField`], [`FieldMode`] | one field in one position of a key |
 //! | [`Salt`], [`HashPrefix`], [`Prefix`] | the prefix component that spreads keys over regions |
 //! | [`EncodeError`], [`DecodeError`] | what went wrong, and in which field |
-//! | [`Scan`], [`FixedScan`], [`KeyRange`] | scan plans: the ranges that hold the rows a query asks for |
+//! | [`Scan`], [`KeyRange`] | scan plans: the ranges that hold the rows a query asks for |
 //! | [`merge`] | k-way merge of per-bucket streams back into key order |
 //! | `fanout` (feature `async`) | every range of a plan read at once through an async reader, merged back in order |
 //! | [`regions`] | split points, the region of a key, per-region counts and skew |
@@ -33,7 +33,7 @@
 //! ts.encode(&mut key[n..], FieldMode::LAST.with_desc())?;
 //! assert_eq!(key[..n], 42u64.to_be_bytes()); // Java's Bytes.toBytes(long)
 //! assert_eq!(key[n..], (i64::MAX - ts).to_be_bytes()); // Bytes.toBytes(Long.MAX_VALUE - ts)
-//! assert_eq!(i64::decode(&key[n..], FieldMode::LAST.with_desc())?, (ts, 8));
+//! assert_eq!(i64::decode_field(&key[n..], FieldMode::LAST.with_desc())?, (ts, 8));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![no_std]
@@ -79,13 +79,13 @@ pub use encoding::Encoding;
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 pub use field::{DecodeField, FieldMode, FieldShape, KeyField, TextRule, WidthRule};
 pub use hashed::Hashed;
-pub use key::{DecodeKey, DecodeSaltedKey, RowKey, SaltedKey, SplitKeys};
+pub use key::{DecodeKey, DecodeSaltedKey, RowKey, SaltedKey};
 #[cfg(feature = "alloc")]
 pub use layout::{Explained, ExplainedSegment};
 pub use layout::{Layout, Order, Segment};
 pub use prefix::{HashPrefix, HashPrefixHasher, Prefix, Salt, SaltHash, SaltHasher};
 #[cfg(feature = "alloc")]
-pub use scan::{prefix_stop, FixedRange, FixedScan, KeyRange, Ranges, Scan};
+pub use scan::{prefix_stop, KeyRange, Ranges, Scan};
 pub use sink::ValueSink;
 pub use tag::Tag;
 pub use unit::TimeUnit;

@@ -24,7 +24,7 @@ use core::fmt;
 use crate::prefix::Prefix;
 
 /// Split points that divide the key space of `prefix` into `regions` even parts.
-/// See [`SplitKeys::split_keys`](crate::SplitKeys::split_keys), which also puts a tagged key's
+/// See [`RowKey::split_keys`](crate::RowKey::split_keys), which also puts a tagged key's
 /// tag in front of each point; the points here are of keys without a tag.
 ///
 /// ```

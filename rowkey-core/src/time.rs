@@ -128,9 +128,9 @@ mod codec {
             return super::formatted::decode(input, format, mode);
         }
         let (value, n) = if mode.is_text() {
-            i64::decode(input, number_mode(mode))?
+            i64::decode_field(input, number_mode(mode))?
         } else {
-            let (v, n) = u64::decode(input, number_mode(mode))?;
+            let (v, n) = u64::decode_field(input, number_mode(mode))?;
             let v = i64::try_from(v).map_err(|_| invalid("a time with its top bit set"))?;
             (v, n)
         };
@@ -155,7 +155,7 @@ macro_rules! time_field {
             const SHAPE: crate::field::FieldShape = $shape;
 
             #[inline]
-            fn encoded_len(&self, mode: crate::field::FieldMode) -> usize {
+            fn field_len(&self, mode: crate::field::FieldMode) -> usize {
                 codec::encoded_len(mode)
             }
 
@@ -178,7 +178,7 @@ macro_rules! time_field {
 
         impl<'k> crate::field::DecodeField<'k> for $ty {
             #[inline]
-            fn decode(
+            fn decode_field(
                 input: &'k [u8],
                 mode: crate::field::FieldMode,
             ) -> Result<(Self, usize), crate::error::DecodeError> {

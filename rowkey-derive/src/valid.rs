@@ -3,6 +3,7 @@
 //! (see `expand::checks`).
 
 use rowkey_core::limits;
+use rowkey_core::private::PLAN_METHODS;
 use rowkey_core::{HashPrefix, Salt, SaltHash, TextRule};
 
 use crate::ast::{Field, KeyedEnum, Struct, TypeKind};
@@ -27,10 +28,10 @@ pub fn check_keyed(cx: &Ctxt, e: &KeyedEnum) {
     };
     check_delimiter(cx, &first.key);
     for v in &e.variants {
-        // The whole-enum scan state dereferences to `Scan`: a variant method of the same name
-        // would hide the plan's own method.
+        // Every scan state has the plan methods: a variant method of the same name would be a
+        // second method of that name on the whole-enum state.
         let method = crate::unraw::unraw(&v.scan_method());
-        if SCAN_METHODS.contains(&method.as_str()) {
+        if PLAN_METHODS.contains(&method.as_str()) {
             cx.error_spanned_by(
                 v.ident,
                 format!("a variant named `{}` would be the scan method `{method}`, which every plan has (`Row::scan().{method}()`): rename the variant", v.ident),
@@ -52,11 +53,6 @@ pub fn check_keyed(cx: &Ctxt, e: &KeyedEnum) {
         check_row_limit(cx, s);
     }
 }
-
-/// The methods of `rowkey::Scan`, which the whole-enum scan state dereferences to.
-const SCAN_METHODS: &[&str] = &[
-    "ranges", "matches", "is_exact", "after", "split", "salt_len",
-];
 
 /// `delimiter` without `text`.
 fn check_delimiter(cx: &Ctxt, s: &Struct) {
@@ -269,6 +265,15 @@ fn check_prefix(cx: &Ctxt, s: &Struct) {
 
 fn check_field(cx: &Ctxt, field: &Field, text: bool) {
     let attrs = &field.attrs;
+    // The scan builder's state for this field has a method named after it, and every state has
+    // the plan methods: the two cannot share a name.
+    let name = crate::unraw::unraw(field.ident);
+    if PLAN_METHODS.contains(&name.as_str()) {
+        cx.error_spanned_by(
+            field.ident,
+            format!("a field named `{name}` clashes with the scan plan method `{name}`: a scan builder state cannot offer both `.{name}(value)`, which binds the field, and the plan's `.{name}(..)`; rename the field (the name is not stored in the key's bytes)"),
+        );
+    }
     if let (Some(_), Some(reverse)) = (attrs.desc, attrs.reverse) {
         cx.error(
             reverse,

@@ -85,7 +85,7 @@ pub const SALTED: Layout<Salted> = Layout {
                 Box::new(move |v: &Salted| v.user == user),
             ),
             1 => (
-                Salted::scan().user(user).ts_range(ts),
+                Salted::scan().user(user).ts_range(ts).into(),
                 Box::new(move |v: &Salted| v.user == user && in_range(&v.ts, &ts)),
             ),
             2 => (
@@ -93,7 +93,7 @@ pub const SALTED: Layout<Salted> = Layout {
                 Box::new(move |v: &Salted| users.contains(&v.user)),
             ),
             _ => (
-                Salted::scan().user_range(range),
+                Salted::scan().user_range(range).into(),
                 Box::new(move |v: &Salted| in_range(&v.user, &range)),
             ),
         }
@@ -122,7 +122,7 @@ pub const HASHED: Layout<Hashed> = Layout {
         let whole_table = i % if soak() { 100 } else { 10 } == 9;
         match if whole_table { 9 } else { i % 9 } {
             0..=5 => (
-                Hashed::scan().device(device).seq_range(seqs),
+                Hashed::scan().device(device).seq_range(seqs).into(),
                 Box::new(move |v: &Hashed| v.device == device && in_range(&v.seq, &seqs)),
             ),
             6..=8 => (
@@ -130,7 +130,7 @@ pub const HASHED: Layout<Hashed> = Layout {
                 Box::new(move |v: &Hashed| v.device == device),
             ),
             _ => (
-                Hashed::scan().device_range(devices),
+                Hashed::scan().device_range(devices).into(),
                 Box::new(move |v: &Hashed| in_range(&v.device, &devices)),
             ),
         }
@@ -172,7 +172,7 @@ pub const NAMES: Layout<Names> = Layout {
                 Box::new(move |v: &Names| v.region == region),
             ),
             _ => (
-                Names::scan().region_prefix(&p),
+                Names::scan().region_prefix(&p).into(),
                 Box::new(move |v: &Names| v.region.starts_with(&p)),
             ),
         }
@@ -203,7 +203,7 @@ pub const TEXT: Layout<Text> = Layout {
         let hosts_range = i % if soak() { 100 } else { 3 } == 2;
         match if hosts_range { 2 } else { i % 2 } {
             0 => (
-                Text::scan().host(&host).ts_range(ts),
+                Text::scan().host(&host).ts_range(ts).into(),
                 Box::new(move |v: &Text| v.host == host && in_range(&v.ts, &ts)),
             ),
             1 => (
@@ -211,10 +211,12 @@ pub const TEXT: Layout<Text> = Layout {
                 Box::new(move |v: &Text| v.host == host),
             ),
             _ => (
-                Text::scan().host_range((
-                    hosts.0.as_ref().map(String::as_str),
-                    hosts.1.as_ref().map(String::as_str),
-                )),
+                Text::scan()
+                    .host_range((
+                        hosts.0.as_ref().map(String::as_str),
+                        hosts.1.as_ref().map(String::as_str),
+                    ))
+                    .into(),
                 Box::new(move |v: &Text| in_range(&v.host, &hosts)),
             ),
         }

@@ -265,7 +265,7 @@ macro_rules! content_field {
             const SHAPE: FieldShape = FieldShape::bytes();
 
             #[inline]
-            fn encoded_len(&self, mode: FieldMode) -> usize {
+            fn field_len(&self, mode: FieldMode) -> usize {
                 let $v = self;
                 $len($content, mode)
             }
@@ -309,8 +309,8 @@ impl<T: KeyField + ?Sized> KeyField for &T {
     const SHAPE: FieldShape = T::SHAPE;
 
     #[inline(always)]
-    fn encoded_len(&self, mode: FieldMode) -> usize {
-        (**self).encoded_len(mode)
+    fn field_len(&self, mode: FieldMode) -> usize {
+        (**self).field_len(mode)
     }
 
     #[inline(always)]
@@ -340,7 +340,7 @@ impl<T: KeyField + ?Sized> KeyField for &T {
 
 impl<'k: 'a, 'a> DecodeField<'k> for &'a [u8] {
     #[inline(always)]
-    fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+    fn decode_field(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
         if let Some(found) = borrow_content(input, mode) {
             return Ok(found);
         }
@@ -351,7 +351,7 @@ impl<'k: 'a, 'a> DecodeField<'k> for &'a [u8] {
 
 impl<'k: 'a, 'a> DecodeField<'k> for &'a str {
     #[inline(always)]
-    fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+    fn decode_field(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
         if let Some((content, n)) = borrow_content(input, mode) {
             return Ok((utf8_inline(content)?, n));
         }
@@ -363,7 +363,7 @@ impl<'k: 'a, 'a> DecodeField<'k> for &'a str {
 #[cfg(feature = "alloc")]
 impl<'k> DecodeField<'k> for Vec<u8> {
     #[inline(always)]
-    fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+    fn decode_field(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
         if let Some((content, n)) = borrow_content(input, mode) {
             return Ok((content.to_vec(), n));
         }
@@ -379,7 +379,7 @@ impl<'k> DecodeField<'k> for Vec<u8> {
 #[cfg(feature = "alloc")]
 impl<'k> DecodeField<'k> for String {
     #[inline(always)]
-    fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+    fn decode_field(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
         if let Some((content, n)) = borrow_content(input, mode) {
             return Ok((String::from(utf8_inline(content)?), n));
         }
@@ -397,7 +397,7 @@ impl<'k> DecodeField<'k> for String {
 #[cfg(feature = "alloc")]
 impl<'k: 'a, 'a> DecodeField<'k> for Cow<'a, [u8]> {
     #[inline]
-    fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+    fn decode_field(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
         let (bytes, n) = decode_bytes(input, mode)?;
         let v = match bytes {
             Bytes::Borrowed(b) => Cow::Borrowed(b),
@@ -410,7 +410,7 @@ impl<'k: 'a, 'a> DecodeField<'k> for Cow<'a, [u8]> {
 #[cfg(feature = "alloc")]
 impl<'k: 'a, 'a> DecodeField<'k> for Cow<'a, str> {
     #[inline]
-    fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+    fn decode_field(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
         let (bytes, n) = decode_str(input, mode)?;
         let s = match bytes {
             Bytes::Borrowed(b) => Cow::Borrowed(utf8(b)?),

@@ -84,7 +84,7 @@ impl KeyField for Decimal {
     const SHAPE: FieldShape = FieldShape::self_delimiting(MAX_LEN, Form::Decimal);
 
     #[inline]
-    fn encoded_len(&self, _mode: FieldMode) -> usize {
+    fn field_len(&self, _mode: FieldMode) -> usize {
         write(self).1
     }
 
@@ -107,7 +107,7 @@ fn invalid(what: &'static str, at: usize) -> DecodeError {
 }
 
 impl<'k> DecodeField<'k> for Decimal {
-    fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+    fn decode_field(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
         let stored = |i: usize| match input.get(i) {
             Some(&b) if mode.is_desc() => Ok(!b),
             Some(&b) => Ok(b),

@@ -29,7 +29,7 @@ macro_rules! unsigned {
                 .with_text_digits(crate::num::digits_of(<$t>::MAX as u128));
 
             #[inline(always)]
-            fn encoded_len(&self, mode: FieldMode) -> usize {
+            fn field_len(&self, mode: FieldMode) -> usize {
                 if mode.is_text() {
                     return text::int_len(const { text::Number::of(<$t>::MAX as u128) }, mode);
                 }
@@ -57,7 +57,7 @@ macro_rules! unsigned {
 
         impl<'k> DecodeField<'k> for $t {
             #[inline(always)]
-            fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+            fn decode_field(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
                 const SIZE: usize = core::mem::size_of::<$t>();
                 if mode.is_text() {
                     let (v, n) = text::decode_int(input, const { text::Number::of(<$t>::MAX as u128) }, mode)?;
@@ -87,7 +87,7 @@ macro_rules! signed {
                 .with_text_digits(crate::num::digits_of(<$t>::MAX as u128));
 
             #[inline(always)]
-            fn encoded_len(&self, mode: FieldMode) -> usize {
+            fn field_len(&self, mode: FieldMode) -> usize {
                 if mode.is_text() {
                     return text::int_len(const { text::Number::of(<$t>::MAX as u128) }, mode);
                 }
@@ -122,7 +122,7 @@ macro_rules! signed {
 
         impl<'k> DecodeField<'k> for $t {
             #[inline(always)]
-            fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+            fn decode_field(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
                 const SIZE: usize = core::mem::size_of::<$t>();
                 if mode.is_text() {
                     let (v, n) = text::decode_int(input, const { text::Number::of(<$t>::MAX as u128) }, mode)?;
@@ -158,8 +158,8 @@ macro_rules! pointer_sized {
             const SHAPE: FieldShape = <$wide as KeyField>::SHAPE;
 
             #[inline(always)]
-            fn encoded_len(&self, mode: FieldMode) -> usize {
-                (*self as $wide).encoded_len(mode)
+            fn field_len(&self, mode: FieldMode) -> usize {
+                (*self as $wide).field_len(mode)
             }
 
             #[inline(always)]
@@ -171,8 +171,8 @@ macro_rules! pointer_sized {
 
         impl<'k> DecodeField<'k> for $t {
             #[inline(always)]
-            fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
-                let (wide, n) = <$wide>::decode(input, mode)?;
+            fn decode_field(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+                let (wide, n) = <$wide>::decode_field(input, mode)?;
                 let v = <$t>::try_from(wide).map_err(|_| {
                     DecodeError::new(DecodeErrorKind::Invalid("value does not fit this platform's pointer size"), 0)
                 })?;
@@ -190,7 +190,7 @@ macro_rules! float {
             const SHAPE: FieldShape = FieldShape::fixed(core::mem::size_of::<$t>()).reversible().with_form(Form::Float);
 
             #[inline(always)]
-            fn encoded_len(&self, _mode: FieldMode) -> usize {
+            fn field_len(&self, _mode: FieldMode) -> usize {
                 core::mem::size_of::<$t>()
             }
 
@@ -213,7 +213,7 @@ macro_rules! float {
 
         impl<'k> DecodeField<'k> for $t {
             #[inline(always)]
-            fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+            fn decode_field(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
                 const SIGN: $bits = 1 << (<$bits>::BITS - 1);
                 const SIZE: usize = core::mem::size_of::<$t>();
                 let stored = match input.first_chunk::<SIZE>() {
@@ -234,7 +234,7 @@ impl KeyField for bool {
     const SHAPE: FieldShape = FieldShape::fixed(1).with_form(Form::Bool);
 
     #[inline(always)]
-    fn encoded_len(&self, _mode: FieldMode) -> usize {
+    fn field_len(&self, _mode: FieldMode) -> usize {
         1
     }
 
@@ -252,7 +252,7 @@ impl KeyField for bool {
 
 impl<'k> DecodeField<'k> for bool {
     #[inline(always)]
-    fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+    fn decode_field(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
         let mut b = [0u8];
         take_into(input, &mut b, mode)?;
         match b[0] {
@@ -267,7 +267,7 @@ impl KeyField for char {
     const SHAPE: FieldShape = FieldShape::fixed(4).with_form(Form::Char);
 
     #[inline(always)]
-    fn encoded_len(&self, _mode: FieldMode) -> usize {
+    fn field_len(&self, _mode: FieldMode) -> usize {
         4
     }
 
@@ -285,7 +285,7 @@ impl KeyField for char {
 
 impl<'k> DecodeField<'k> for char {
     #[inline(always)]
-    fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+    fn decode_field(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
         let mut buf = [0u8; 4];
         take_into(input, &mut buf, mode)?;
         let v = u32::from_be_bytes(buf);
@@ -299,7 +299,7 @@ impl<const N: usize> KeyField for [u8; N] {
     const SHAPE: FieldShape = FieldShape::fixed(N).reversible().with_form(Form::ByteArray);
 
     #[inline(always)]
-    fn encoded_len(&self, _mode: FieldMode) -> usize {
+    fn field_len(&self, _mode: FieldMode) -> usize {
         N
     }
 
@@ -317,7 +317,7 @@ impl<const N: usize> KeyField for [u8; N] {
 
 impl<'k, const N: usize> DecodeField<'k> for [u8; N] {
     #[inline(always)]
-    fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+    fn decode_field(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
         let mut buf = [0u8; N];
         take_into(input, &mut buf, mode)?;
         Ok((buf, N))

@@ -20,10 +20,10 @@ impl<T: KeyField> KeyField for Option<T> {
     const SHAPE: FieldShape = T::SHAPE.optional();
 
     #[inline]
-    fn encoded_len(&self, mode: FieldMode) -> usize {
+    fn field_len(&self, mode: FieldMode) -> usize {
         match self {
             None => 1,
-            Some(v) => 1 + v.encoded_len(mode),
+            Some(v) => 1 + v.field_len(mode),
         }
     }
 
@@ -64,13 +64,14 @@ impl<T: KeyField> KeyField for Option<T> {
 
 impl<'k, T: DecodeField<'k>> DecodeField<'k> for Option<T> {
     #[inline]
-    fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+    fn decode_field(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
         let mut tag = [0u8];
         take_into(input, &mut tag, tag_mode(mode))?;
         match tag[0] {
             NONE => Ok((None, 1)),
             SOME => {
-                let (v, n) = T::decode(&input[1..], mode).map_err(|e| e.in_field("", "", 1))?;
+                let (v, n) =
+                    T::decode_field(&input[1..], mode).map_err(|e| e.in_field("", "", 1))?;
                 Ok((Some(v), 1 + n))
             }
             other => Err(DecodeError::new(

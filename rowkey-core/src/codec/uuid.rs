@@ -11,7 +11,7 @@ impl KeyField for uuid::Uuid {
         .with_form(Form::ByteArray);
 
     #[inline]
-    fn encoded_len(&self, _mode: FieldMode) -> usize {
+    fn field_len(&self, _mode: FieldMode) -> usize {
         16
     }
 
@@ -26,7 +26,7 @@ impl KeyField for uuid::Uuid {
 
 impl<'k> DecodeField<'k> for uuid::Uuid {
     #[inline]
-    fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+    fn decode_field(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
         let mut buf = [0u8; 16];
         take_into(input, &mut buf, mode)?;
         Ok((uuid::Uuid::from_bytes(buf), 16))

@@ -31,8 +31,8 @@ use crate::sink::ValueSink;
 ///
 /// impl KeyField for Millis {
 ///     const SHAPE: FieldShape = <i64 as KeyField>::SHAPE;
-///     fn encoded_len(&self, mode: FieldMode) -> usize {
-///         self.0.encoded_len(mode)
+///     fn field_len(&self, mode: FieldMode) -> usize {
+///         self.0.field_len(mode)
 ///     }
 ///     fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
 ///         self.0.encode(out, mode)
@@ -40,20 +40,20 @@ use crate::sink::ValueSink;
 /// }
 ///
 /// impl<'k> DecodeField<'k> for Millis {
-///     fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
-///         i64::decode(input, mode).map(|(v, n)| (Millis(v), n))
+///     fn decode_field(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+///         i64::decode_field(input, mode).map(|(v, n)| (Millis(v), n))
 ///     }
 /// }
 ///
 /// let mut buf = [0u8; 8];
 /// let n = Millis(-1).encode(&mut buf, FieldMode::LAST)?;
 /// assert_eq!(&buf[..n], &[0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]);
-/// assert_eq!(Millis::decode(&buf, FieldMode::LAST)?, (Millis(-1), 8));
+/// assert_eq!(Millis::decode_field(&buf, FieldMode::LAST)?, (Millis(-1), 8));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 ///
 /// The contract an implementation keeps: the bytes sort as the values do; `encode` writes exactly
-/// `encoded_len(mode)` bytes and returns that count, or [`EncodeErrorKind::BufferTooSmall`]
+/// `field_len(mode)` bytes and returns that count, or [`EncodeErrorKind::BufferTooSmall`]
 /// (with any `needed`) when `out` is shorter; in a mode where [`FieldMode::is_delimited`] holds,
 /// `decode` finds the end of the field from its own bytes; and nothing panics.
 ///
@@ -75,12 +75,12 @@ pub trait KeyField {
     /// ```
     /// use rowkey_core::{FieldMode, KeyField};
     /// // Last: the 3 bytes as they are. Inner: 61 00 FF 62 00 01.
-    /// assert_eq!("a\0b".encoded_len(FieldMode::LAST), 3);
-    /// assert_eq!("a\0b".encoded_len(FieldMode::INNER), 6);
-    /// assert_eq!(Some(7u32).encoded_len(FieldMode::LAST), 5);
-    /// assert_eq!(None::<u32>.encoded_len(FieldMode::LAST), 1);
+    /// assert_eq!("a\0b".field_len(FieldMode::LAST), 3);
+    /// assert_eq!("a\0b".field_len(FieldMode::INNER), 6);
+    /// assert_eq!(Some(7u32).field_len(FieldMode::LAST), 5);
+    /// assert_eq!(None::<u32>.field_len(FieldMode::LAST), 1);
     /// ```
-    fn encoded_len(&self, mode: FieldMode) -> usize;
+    fn field_len(&self, mode: FieldMode) -> usize;
 
     /// Writes the field at the start of `out` and returns the number of bytes written.
     ///
@@ -221,8 +221,8 @@ pub trait KeyField {
 /// use rowkey_core::{DecodeField, FieldMode};
 /// // 61 00 FF 62 00 01 07: an escaped string that another field follows, then a u8.
 /// let key = [0x61, 0x00, 0xFF, 0x62, 0x00, 0x01, 0x07];
-/// let (s, n) = String::decode(&key, FieldMode::INNER)?;
-/// let (v, m) = u8::decode(&key[n..], FieldMode::LAST)?;
+/// let (s, n) = String::decode_field(&key, FieldMode::INNER)?;
+/// let (v, m) = u8::decode_field(&key[n..], FieldMode::LAST)?;
 /// assert_eq!((s.as_str(), n, v, m), ("a\0b", 6, 7, 1));
 /// # Ok::<(), rowkey_core::DecodeError>(())
 /// ```
@@ -232,12 +232,12 @@ pub trait DecodeField<'k>: KeyField + Sized {
     /// ```
     /// use rowkey_core::{DecodeErrorKind, DecodeField, FieldMode};
     /// // The count tells the next field where to start.
-    /// assert_eq!(u16::decode(&[0x01, 0x02, 0xFF], FieldMode::INNER)?, (0x0102, 2));
+    /// assert_eq!(u16::decode_field(&[0x01, 0x02, 0xFF], FieldMode::INNER)?, (0x0102, 2));
     /// // The raw content of a last field is borrowed from the key.
-    /// assert_eq!(<&str>::decode(b"web-2", FieldMode::LAST)?, ("web-2", 5));
-    /// let err = u32::decode(&[0x00, 0x01], FieldMode::LAST).unwrap_err();
+    /// assert_eq!(<&str>::decode_field(b"web-2", FieldMode::LAST)?, ("web-2", 5));
+    /// let err = u32::decode_field(&[0x00, 0x01], FieldMode::LAST).unwrap_err();
     /// assert_eq!(err.kind(), DecodeErrorKind::Truncated { needed: 4, available: 2 });
     /// # Ok::<(), rowkey_core::DecodeError>(())
     /// ```
-    fn decode(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError>;
+    fn decode_field(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError>;
 }

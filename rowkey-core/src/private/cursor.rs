@@ -135,7 +135,7 @@ impl<'k> KeyReader<'k> {
         field: &'static str,
     ) -> Result<T, DecodeError> {
         let rest = self.input.get(self.pos..).unwrap_or_default();
-        match T::decode(rest, mode) {
+        match T::decode_field(rest, mode) {
             Ok((v, n)) => {
                 self.pos += n;
                 Ok(v)
@@ -280,12 +280,12 @@ pub fn decode_key_in<'k, K: DecodeField<'k>>(
     // which locates the error.
     if let Some(len) = const { K::SHAPE.fixed_len(FieldMode::LAST) } {
         if input.len() == len {
-            if let Ok((key, _)) = K::decode(input, mode) {
+            if let Ok((key, _)) = K::decode_field(input, mode) {
                 return Ok(key);
             }
         }
     }
-    let (key, n) = K::decode(input, mode).map_err(|e| e.in_key(name))?;
+    let (key, n) = K::decode_field(input, mode).map_err(|e| e.in_key(name))?;
     if n != input.len() {
         return Err(DecodeError::new(
             DecodeErrorKind::TrailingBytes {

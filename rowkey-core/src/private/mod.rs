@@ -28,10 +28,17 @@ pub use crate::layout::Explained;
 pub use crate::layout::{Layout, Order, Segment};
 pub use crate::prefix::{HashPrefix, Prefix, Salt, SaltHash};
 #[cfg(feature = "alloc")]
-pub use crate::scan::{Bind, FixedRange, FixedScan, Scan, ScanLayout, ScanState};
+pub use crate::scan::{Bind, FixedPlan, Ranges, Scan, ScanLayout, ScanState};
 pub use crate::sink::ValueSink;
 pub use crate::tag::Tag;
 pub use crate::unit::TimeUnit;
+
+/// The methods every state of a generated scan builder has, besides binding its next field
+/// (`ranges`, `matches`, `is_exact`, `after`, `split`, `salt_len`, and `into` from `Into`): the
+/// derive refuses a field or variant whose scan method would take one of these names.
+pub const PLAN_METHODS: &[&str] = &[
+    "ranges", "matches", "is_exact", "after", "split", "salt_len", "into",
+];
 
 /// The length every key has, given every field's fixed length (`None` when any is variable).
 pub const fn sum_fixed(lens: &[Option<usize>]) -> Option<usize> {

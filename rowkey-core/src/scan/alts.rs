@@ -88,7 +88,7 @@ pub(crate) fn append<T: KeyField + ?Sized>(
     mode: FieldMode,
     source: bool,
 ) -> Result<(), crate::EncodeError> {
-    let n = value.encoded_len(mode);
+    let n = value.field_len(mode);
     let at = alt.body.len();
     let dst = alt.body.grow(n);
     if let Err(e) = value.encode(dst, mode) {

@@ -5,18 +5,21 @@
 
 use core::ops::{Bound, RangeBounds};
 
+use alloc::vec::Vec;
+
 use super::layout::ScanLayout;
+use super::range::Ranges;
 use super::Scan;
 use crate::error::EncodeError;
 use crate::field::{FieldMode, FieldShape, KeyField};
 use crate::sink::ValueSink;
 
-/// What a generated builder state calls on its planner (the general one or the fixed-layout lane).
-pub trait Bind: Sized {
+/// What a generated builder state calls on its planner (the general one, [`Scan`], or the
+/// fixed-layout lane): binding the next field, and the plan methods every state offers. Each
+/// binding returns the planner itself, so a state after a range is a state like any other.
+pub trait Bind: Sized + Clone {
     /// The key type the plan scans.
     type Key: ?Sized;
-    /// What a range on the next field finishes the plan as.
-    type Ranged;
 
     /// A plan over the whole table of the layout: where the generated `K::scan()` starts.
     fn start(layout: &'static ScanLayout) -> Self;
@@ -28,17 +31,45 @@ pub trait Bind: Sized {
     fn bind_in<T: KeyField, I: IntoIterator<Item = T>>(self, values: I, mode: FieldMode) -> Self;
 
     /// Restricts the next field to values between `start` and `end` (in the field's own order),
-    /// placed with `mode`.
+    /// placed with `mode`. Ends the plan: the generated builder binds nothing after it.
     fn bind_range<T: KeyField + ?Sized>(
         self,
         start: Bound<&T>,
         end: Bound<&T>,
         mode: FieldMode,
-    ) -> Self::Ranged;
+    ) -> Self;
 
     /// Restricts the next field, a string or bytes field placed with `mode`, to content that
-    /// starts with `prefix`.
-    fn bind_prefix(self, prefix: &[u8], mode: FieldMode) -> Scan<Self::Key>;
+    /// starts with `prefix`. Ends the plan.
+    fn bind_prefix(self, prefix: &[u8], mode: FieldMode) -> Self;
+
+    /// [`Scan::ranges`] of the plan.
+    fn plan_ranges(&self) -> Ranges;
+
+    /// [`Scan::matches`] of the plan.
+    fn plan_matches(&self, key: &[u8]) -> bool;
+
+    /// [`Scan::is_exact`] of the plan.
+    fn plan_is_exact(&self) -> bool;
+
+    /// [`Scan::salt_len`] of the plan.
+    fn plan_salt_len(&self) -> usize;
+
+    /// The [`Scan`] of the same query.
+    fn into_scan(self) -> Scan<Self::Key>;
+
+    /// [`Scan::after`]: resuming is planned once, on the [`Scan`] of the same query.
+    fn plan_after(&self, key: &[u8]) -> Scan<Self::Key> {
+        self.clone().into_scan().after(key)
+    }
+
+    /// [`Scan::split`]: splitting is planned once, on the [`Scan`] of the same query.
+    fn plan_split<B: AsRef<[u8]>>(
+        &self,
+        boundaries: impl IntoIterator<Item = B>,
+    ) -> Vec<Scan<Self::Key>> {
+        self.clone().into_scan().split(boundaries)
+    }
 
     /// [`bind_range`](Bind::bind_range) from any `RangeBounds`. A bound the field rounds when it
     /// stores it ([`KeyField::stores_exactly`]: a time finer than its unit) keeps exactly the
@@ -48,7 +79,7 @@ pub trait Bind: Sized {
         self,
         range: R,
         mode: FieldMode,
-    ) -> Self::Ranged {
+    ) -> Self {
         let start = match range.start_bound() {
             Bound::Included(v) if !v.stores_exactly(mode) => Bound::Excluded(v),
             bound => bound,
@@ -113,8 +144,8 @@ macro_rules! view_field {
             const SHAPE: FieldShape = <$target as KeyField>::SHAPE;
 
             #[inline]
-            fn encoded_len(&self, mode: FieldMode) -> usize {
-                self.0.as_ref().encoded_len(mode)
+            fn field_len(&self, mode: FieldMode) -> usize {
+                self.0.as_ref().field_len(mode)
             }
 
             #[inline]

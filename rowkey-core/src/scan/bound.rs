@@ -127,7 +127,7 @@ pub(crate) fn encode_bound<T: KeyField + ?Sized>(
         return Some((Edge::Open, false));
     };
     let at = out.len();
-    let n = v.encoded_len(mode);
+    let n = v.field_len(mode);
     if v.encode(out.grow(n), mode).is_ok() {
         let edge = match bound {
             Bound::Included(_) => Edge::Included,
@@ -161,7 +161,7 @@ fn place_unstorable<T: KeyField + ?Sized>(
     // Room for the natural encoding and the stored width: a stand-in is built from the one and
     // fills the other.
     let room = v
-        .encoded_len(mode.natural())
+        .field_len(mode.natural())
         .saturating_add(n)
         .saturating_add(16);
     let at = out.len();

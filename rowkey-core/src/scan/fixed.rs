@@ -5,8 +5,10 @@
 //!
 //! What the lane does not hold it hands to the general planner, which plans the same ranges: a
 //! string prefix, a bound the field cannot store, or a layout that turned out not to be fixed.
-//! Both lanes build, merge and search their ranges with the same code (`range.rs`, `bytes.rs`);
-//! `tests/scan_lanes.rs` checks them against each other and brute force.
+//! Both lanes build, merge and search their ranges with the same code (`range.rs`, `bytes.rs`),
+//! and resume and split through the same [`Scan`]; `tests/scan_lanes.rs` checks them against each
+//! other and brute force. Not a public type: generated builder states hold it, and users see the
+//! state's methods and [`Scan`].
 
 use alloc::boxed::Box;
 use alloc::vec::Vec;
@@ -21,28 +23,10 @@ use super::range::{sort_by_start, sorted_contain, KeyRange, Ranges, Span};
 use super::{fmt_plan, Scan};
 use crate::field::{FieldMode, KeyField};
 
-/// The typed builder's state for a fixed layout of `N` bytes without a prefix component; the
-/// generated `K::scan()` of such a layout starts here. It plans like [`Scan`], and converts into
-/// one with `into()`.
-///
-/// ```
-/// use rowkey::{KeyRange, RowKey, Scan};
-///
-/// #[derive(RowKey)]
-/// struct K {
-///     user: u8,
-///     ts: u8,
-/// }
-///
-/// let user = K::scan().user(2);
-/// assert_eq!(user.ranges().collect::<Vec<_>>(), [KeyRange::new(&[2], &[3])]);
-/// let plan = user.ts_range(5..20);
-/// assert_eq!(plan.ranges().collect::<Vec<_>>(), [KeyRange::new(&[2, 5], &[2, 20])]);
-/// // Every state converts into the `Scan` it stands for.
-/// let scan: Scan<K> = plan.into();
-/// assert!(scan.matches(&[2, 7]));
-/// ```
-pub struct FixedScan<K: ?Sized, const N: usize> {
+/// The plan of a generated builder state for a fixed layout of `N` bytes without a prefix
+/// component: the fields bound so far, or, after a range, the ranges. Converts into the [`Scan`]
+/// of the same query.
+pub struct FixedPlan<K: ?Sized, const N: usize> {
     lane: Lane<K, N>,
 }
 
@@ -51,9 +35,22 @@ enum Lane<K: ?Sized, const N: usize> {
     One(Body<N>),
     /// Several: an IN list was bound.
     Many(Bodies<N>),
-    /// Boxed so that the fixed lane stays small to move through the builder's steps. Only a
-    /// string prefix, or a layout that is not fixed after all, takes this lane.
+    /// A range after one alternative (or none: nothing matches), kept as arrays until `ranges()`
+    /// is asked for.
+    Range(Ranged<Option<ArrayRange<N>>>),
+    /// The ranges after every alternative of an IN list: sorted, merged, possibly none.
+    Ranges(Ranged<Vec<KeyRange>>),
+    /// Boxed so that the lane stays small to move through the builder's steps. Only a string
+    /// prefix, or a layout that is not fixed after all, takes this lane.
     General(Box<Scan<K>>),
+}
+
+/// What a range finished: the ranges, and the fields bound (the range's included).
+#[derive(Clone)]
+struct Ranged<R> {
+    layout: &'static ScanLayout,
+    fields: usize,
+    ranges: R,
 }
 
 /// The fields bound by equality so far, encoded in place.
@@ -124,59 +121,80 @@ impl<const N: usize> Bodies<N> {
     }
 }
 
-impl<K: ?Sized, const N: usize> FixedScan<K, N> {
-    /// The general plan of the same bindings.
-    fn into_scan(self) -> Scan<K> {
+impl<K: ?Sized, const N: usize> FixedPlan<K, N> {
+    #[inline(always)]
+    fn general(scan: Scan<K>) -> Self {
+        FixedPlan {
+            lane: Lane::General(Box::new(scan)),
+        }
+    }
+
+    /// The general plan of the same query.
+    pub(crate) fn into_scan(self) -> Scan<K> {
         match self.lane {
             Lane::One(body) => body.into_scan(),
             Lane::Many(bodies) => bodies.into_scan(),
+            Lane::Range(r) => {
+                let spans = r.ranges.map(ArrayRange::to_key_range).into_iter().collect();
+                Scan::with_plan(r.layout, FieldPlan::from_spans(r.fields, spans))
+            }
+            Lane::Ranges(r) => Scan::with_plan(r.layout, FieldPlan::from_spans(r.fields, r.ranges)),
             Lane::General(scan) => *scan,
         }
     }
 
-    /// Whether every key inside [`ranges`](FixedScan::ranges) matches (see [`Scan::is_exact`]).
-    pub fn is_exact(&self) -> bool {
+    /// See [`Scan::is_exact`]: the lane holds only what it plans exactly.
+    pub(crate) fn is_exact(&self) -> bool {
         match &self.lane {
-            Lane::One(_) | Lane::Many(_) => true,
             Lane::General(scan) => scan.is_exact(),
+            _ => true,
         }
     }
 
-    /// Exactly whether `key` satisfies the plan (see [`Scan::matches`]).
-    pub fn matches(&self, key: &[u8]) -> bool {
+    /// See [`Scan::matches`]: whether a range of the plan holds `key`, by the same containment
+    /// and search as the general planner's (`range.rs`). The bound alternatives of a fixed layout
+    /// are the ranges of every key that starts with them.
+    pub(crate) fn matches(&self, key: &[u8]) -> bool {
         match &self.lane {
-            Lane::One(body) => !body.empty && key.starts_with(&body.bytes[..body.len]),
+            Lane::One(body) => {
+                !body.empty && ArrayRange::of_prefix(&body.bytes, body.len).contains(key)
+            }
             Lane::Many(bodies) => key.get(..bodies.len).is_some_and(|head| {
                 bodies
                     .alts
                     .binary_search_by(|alt| alt[..bodies.len].cmp(head))
                     .is_ok()
             }),
+            Lane::Range(r) => r.ranges.as_ref().is_some_and(|range| range.contains(key)),
+            Lane::Ranges(r) => sorted_contain(&r.ranges, key),
             Lane::General(scan) => scan.matches(key),
         }
     }
 
-    /// The ranges to scan (see [`Scan::ranges`]).
+    /// See [`Scan::ranges`].
     #[inline(always)]
-    pub fn ranges(&self) -> Ranges {
+    pub(crate) fn ranges(&self) -> Ranges {
         match &self.lane {
             Lane::One(body) => match body.range() {
                 Some(range) => Ranges::one(range),
                 None => Ranges::none(),
             },
             Lane::Many(bodies) => Ranges::many(bodies.ranges()),
+            Lane::Range(r) => match r.ranges {
+                Some(range) => Ranges::one(range.to_key_range()),
+                None => Ranges::none(),
+            },
+            Lane::Ranges(r) => Ranges::many(r.ranges.clone()),
             Lane::General(scan) => scan.ranges(),
         }
     }
 
-    /// The same query over the keys strictly after `key` (see [`Scan::after`]).
-    pub fn after(&self, key: &[u8]) -> Scan<K> {
-        Scan::from(self.clone()).after(key)
-    }
-
-    /// The plan cut into one plan per region (see [`Scan::split`]).
-    pub fn split<B: AsRef<[u8]>>(&self, boundaries: impl IntoIterator<Item = B>) -> Vec<Scan<K>> {
-        Scan::from(self.clone()).split(boundaries)
+    /// See [`Scan::salt_len`]: a layout in this lane has no salt.
+    pub(crate) fn salt_len(&self) -> usize {
+        match &self.lane {
+            Lane::General(scan) => scan.salt_len(),
+            _ => 0,
+        }
     }
 
     /// A range on the next field after one alternative, in the lane; the general plan when the
@@ -187,10 +205,10 @@ impl<K: ?Sized, const N: usize> FixedScan<K, N> {
         start: Bound<&T>,
         end: Bound<&T>,
         mode: FieldMode,
-    ) -> FixedRange<K, N> {
+    ) -> Self {
         let (layout, fields) = (body.layout, body.fields + 1);
         if body.empty {
-            return FixedRange::nothing(layout, fields);
+            return FixedPlan::ranged(layout, fields, None);
         }
         // Descending fields reverse the byte order: a lower value bound is an upper bytes bound.
         let (lower, upper) = if mode.is_desc() {
@@ -199,12 +217,19 @@ impl<K: ?Sized, const N: usize> FixedScan<K, N> {
             (start, end)
         };
         match range_after(&body.bytes, body.len, lower, upper, mode) {
-            Ok(range) => FixedRange {
+            Ok(range) => FixedPlan::ranged(layout, fields, range),
+            Err(NoRoom) => FixedPlan::general(general_range(body.into_scan(), start, end, mode)),
+        }
+    }
+
+    #[inline(always)]
+    fn ranged(layout: &'static ScanLayout, fields: usize, range: Option<ArrayRange<N>>) -> Self {
+        FixedPlan {
+            lane: Lane::Range(Ranged {
                 layout,
                 fields,
-                plan: Final::One(range),
-            },
-            Err(NoRoom) => FixedRange::general(general_range(body.into_scan(), start, end, mode)),
+                ranges: range,
+            }),
         }
     }
 
@@ -214,7 +239,7 @@ impl<K: ?Sized, const N: usize> FixedScan<K, N> {
         start: Bound<&T>,
         end: Bound<&T>,
         mode: FieldMode,
-    ) -> FixedRange<K, N> {
+    ) -> Self {
         let (layout, fields) = (bodies.layout, bodies.fields + 1);
         let (lower, upper) = if mode.is_desc() {
             (end, start)
@@ -226,38 +251,40 @@ impl<K: ?Sized, const N: usize> FixedScan<K, N> {
             match range_after(alt, bodies.len, lower, upper, mode) {
                 Ok(range) => ranges.extend(range),
                 Err(NoRoom) => {
-                    return FixedRange::general(general_range(bodies.into_scan(), start, end, mode))
+                    return FixedPlan::general(general_range(bodies.into_scan(), start, end, mode))
                 }
             }
         }
         // Alternatives are sorted; a bound past a value's last key can reorder starts.
         sort_by_start(&mut ranges);
-        FixedRange {
-            layout,
-            fields,
-            plan: Final::Many(merged(ranges)),
+        FixedPlan {
+            lane: Lane::Ranges(Ranged {
+                layout,
+                fields,
+                ranges: merged(ranges),
+            }),
         }
     }
 }
 
-impl<K: ?Sized, const N: usize> Bind for FixedScan<K, N> {
+impl<K: ?Sized, const N: usize> Bind for FixedPlan<K, N> {
     type Key = K;
-    type Ranged = FixedRange<K, N>;
 
     #[inline(always)]
     fn start(layout: &'static ScanLayout) -> Self {
-        let lane = if layout.fixed && layout.prefix.is_none() && layout.text.is_none() {
-            Lane::One(Body {
-                layout,
-                bytes: [0; N],
-                len: 0,
-                fields: 0,
-                empty: false,
-            })
+        if layout.fixed && layout.prefix.is_none() && layout.text.is_none() {
+            FixedPlan {
+                lane: Lane::One(Body {
+                    layout,
+                    bytes: [0; N],
+                    len: 0,
+                    fields: 0,
+                    empty: false,
+                }),
+            }
         } else {
-            Lane::General(Box::new(Scan::start(layout)))
-        };
-        FixedScan { lane }
+            FixedPlan::general(Scan::start(layout))
+        }
     }
 
     #[inline(always)]
@@ -269,10 +296,7 @@ impl<K: ?Sized, const N: usize> Bind for FixedScan<K, N> {
                         Written::Bytes(n) => body.len += n,
                         Written::Unencodable => body.empty = true,
                         Written::NoRoom => {
-                            let scan = general_eq(body.into_scan(), value, mode);
-                            return FixedScan {
-                                lane: Lane::General(Box::new(scan)),
-                            };
+                            return FixedPlan::general(general_eq(body.into_scan(), value, mode));
                         }
                     }
                 }
@@ -280,9 +304,13 @@ impl<K: ?Sized, const N: usize> Bind for FixedScan<K, N> {
                 Lane::One(body)
             }
             Lane::Many(bodies) => bind_eq_many(bodies, value, mode),
-            Lane::General(scan) => Lane::General(Box::new(general_eq(*scan, value, mode))),
+            // A generated builder binds nothing after a range; the general planner answers
+            // whatever else does.
+            lane => {
+                return FixedPlan::general(general_eq(FixedPlan { lane }.into_scan(), value, mode))
+            }
         };
-        FixedScan { lane }
+        FixedPlan { lane }
     }
 
     fn bind_in<T: KeyField, I: IntoIterator<Item = T>>(self, values: I, mode: FieldMode) -> Self {
@@ -298,10 +326,8 @@ impl<K: ?Sized, const N: usize> Bind for FixedScan<K, N> {
                 (body.layout, base, body.len, body.fields)
             }
             Lane::Many(bodies) => (bodies.layout, bodies.alts, bodies.len, bodies.fields),
-            Lane::General(scan) => {
-                return FixedScan {
-                    lane: Lane::General(Box::new(general_in(*scan, values, mode))),
-                };
+            lane => {
+                return FixedPlan::general(general_in(FixedPlan { lane }.into_scan(), values, mode))
             }
         };
         let mut alts: Vec<[u8; N]> = Vec::with_capacity(base.len().saturating_mul(values.len()));
@@ -324,10 +350,11 @@ impl<K: ?Sized, const N: usize> Bind for FixedScan<K, N> {
                             len,
                             fields,
                         };
-                        let scan = general_in(bodies.into_scan::<K>(), values, mode);
-                        return FixedScan {
-                            lane: Lane::General(Box::new(scan)),
-                        };
+                        return FixedPlan::general(general_in(
+                            bodies.into_scan::<K>(),
+                            values,
+                            mode,
+                        ));
                     }
                 }
             }
@@ -337,7 +364,7 @@ impl<K: ?Sized, const N: usize> Bind for FixedScan<K, N> {
         // arrays compare as their bound bytes do.
         alts.sort_unstable_by(|a, b| cmp_short(a, b));
         alts.dedup();
-        FixedScan {
+        FixedPlan {
             lane: Lane::Many(Bodies {
                 layout,
                 alts,
@@ -353,16 +380,43 @@ impl<K: ?Sized, const N: usize> Bind for FixedScan<K, N> {
         start: Bound<&T>,
         end: Bound<&T>,
         mode: FieldMode,
-    ) -> FixedRange<K, N> {
+    ) -> Self {
         match self.lane {
-            Lane::One(body) => FixedScan::range_after_one(body, start, end, mode),
-            Lane::Many(bodies) => FixedScan::range_after_many(bodies, start, end, mode),
-            Lane::General(scan) => FixedRange::general(general_range(*scan, start, end, mode)),
+            Lane::One(body) => FixedPlan::range_after_one(body, start, end, mode),
+            Lane::Many(bodies) => FixedPlan::range_after_many(bodies, start, end, mode),
+            lane => FixedPlan::general(general_range(
+                FixedPlan { lane }.into_scan(),
+                start,
+                end,
+                mode,
+            )),
         }
     }
 
-    fn bind_prefix(self, prefix: &[u8], mode: FieldMode) -> Scan<K> {
-        self.into_scan().bind_prefix(prefix, mode)
+    fn bind_prefix(self, prefix: &[u8], mode: FieldMode) -> Self {
+        FixedPlan::general(self.into_scan().bind_prefix(prefix, mode))
+    }
+
+    #[inline(always)]
+    fn plan_ranges(&self) -> Ranges {
+        self.ranges()
+    }
+
+    fn plan_matches(&self, key: &[u8]) -> bool {
+        self.matches(key)
+    }
+
+    fn plan_is_exact(&self) -> bool {
+        self.is_exact()
+    }
+
+    fn plan_salt_len(&self) -> usize {
+        self.salt_len()
+    }
+
+    #[inline]
+    fn into_scan(self) -> Scan<K> {
+        FixedPlan::into_scan(self)
     }
 }
 
@@ -392,154 +446,23 @@ fn bind_eq_many<K: ?Sized, T: KeyField + ?Sized, const N: usize>(
     Lane::Many(bodies)
 }
 
-/// The general plan of the fields bound so far.
-impl<K: ?Sized, const N: usize> From<FixedScan<K, N>> for Scan<K> {
-    #[inline]
-    fn from(plan: FixedScan<K, N>) -> Scan<K> {
-        plan.into_scan()
-    }
-}
-
 /// A plan holds only bytes, so it clones whatever `K` is.
-impl<K: ?Sized, const N: usize> Clone for FixedScan<K, N> {
+impl<K: ?Sized, const N: usize> Clone for FixedPlan<K, N> {
     fn clone(&self) -> Self {
         let lane = match &self.lane {
             Lane::One(body) => Lane::One(*body),
             Lane::Many(bodies) => Lane::Many(bodies.clone()),
+            Lane::Range(r) => Lane::Range(r.clone()),
+            Lane::Ranges(r) => Lane::Ranges(r.clone()),
             Lane::General(scan) => Lane::General(scan.clone()),
         };
-        FixedScan { lane }
+        FixedPlan { lane }
     }
 }
 
-impl<K: ?Sized, const N: usize> core::fmt::Debug for FixedScan<K, N> {
+impl<K: ?Sized, const N: usize> core::fmt::Debug for FixedPlan<K, N> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        fmt_plan(f, "FixedScan", self.ranges(), self.is_exact())
-    }
-}
-
-/// The final state of a fixed layout's plan after a range on a field: its ranges, with one range
-/// kept as arrays of the key's length until [`ranges`](FixedRange::ranges) is asked for.
-/// Converts into the [`Scan`] it stands for.
-///
-/// ```
-/// use rowkey::{FixedRange, KeyRange, RowKey, Scan};
-///
-/// #[derive(RowKey)]
-/// struct K {
-///     user: u8,
-///     ts: u8,
-/// }
-///
-/// let plan: FixedRange<K, 2> = K::scan().user(2).ts_range(5..=19);
-/// assert_eq!(plan.ranges().collect::<Vec<_>>(), [KeyRange::new(&[2, 5], &[2, 20])]);
-/// assert!(plan.is_exact() && plan.matches(&[2, 19]) && !plan.matches(&[2, 20]));
-/// let scan: Scan<K> = plan.into();
-/// assert!(scan.matches(&[2, 5]));
-/// ```
-pub struct FixedRange<K: ?Sized, const N: usize> {
-    layout: &'static ScanLayout,
-    /// The fields bound, the range's included.
-    fields: usize,
-    plan: Final<K, N>,
-}
-
-enum Final<K: ?Sized, const N: usize> {
-    /// One range (or none), kept as arrays until `ranges()` is asked for.
-    One(Option<ArrayRange<N>>),
-    /// The ranges after every alternative of an IN list: sorted, merged, possibly none.
-    Many(Vec<KeyRange>),
-    /// A plan that left the fixed lane (boxed, as in [`FixedScan`]).
-    General(Box<Scan<K>>),
-}
-
-impl<K: ?Sized, const N: usize> FixedRange<K, N> {
-    fn general(scan: Scan<K>) -> Self {
-        FixedRange {
-            layout: scan.layout,
-            fields: 0,
-            plan: Final::General(Box::new(scan)),
-        }
-    }
-
-    #[inline(always)]
-    fn nothing(layout: &'static ScanLayout, fields: usize) -> Self {
-        FixedRange {
-            layout,
-            fields,
-            plan: Final::One(None),
-        }
-    }
-
-    /// Whether every key inside [`ranges`](FixedRange::ranges) matches (see [`Scan::is_exact`]).
-    pub fn is_exact(&self) -> bool {
-        match &self.plan {
-            Final::One(_) | Final::Many(_) => true,
-            Final::General(scan) => scan.is_exact(),
-        }
-    }
-
-    /// Exactly whether `key` satisfies the plan (see [`Scan::matches`]).
-    pub fn matches(&self, key: &[u8]) -> bool {
-        match &self.plan {
-            Final::One(range) => range.as_ref().is_some_and(|r| r.contains(key)),
-            Final::Many(ranges) => sorted_contain(ranges, key),
-            Final::General(scan) => scan.matches(key),
-        }
-    }
-
-    /// The ranges to scan (see [`Scan::ranges`]).
-    #[inline(always)]
-    pub fn ranges(&self) -> Ranges {
-        match &self.plan {
-            Final::One(Some(range)) => Ranges::one(range.to_key_range()),
-            Final::One(None) => Ranges::none(),
-            Final::Many(ranges) => Ranges::many(ranges.clone()),
-            Final::General(scan) => scan.ranges(),
-        }
-    }
-
-    /// The same query over the keys strictly after `key` (see [`Scan::after`]).
-    pub fn after(&self, key: &[u8]) -> Scan<K> {
-        Scan::from(self.clone()).after(key)
-    }
-
-    /// The plan cut into one plan per region (see [`Scan::split`]).
-    pub fn split<B: AsRef<[u8]>>(&self, boundaries: impl IntoIterator<Item = B>) -> Vec<Scan<K>> {
-        Scan::from(self.clone()).split(boundaries)
-    }
-}
-
-/// The plan of the same bindings and range: the ranges the lane built.
-impl<K: ?Sized, const N: usize> From<FixedRange<K, N>> for Scan<K> {
-    fn from(plan: FixedRange<K, N>) -> Scan<K> {
-        let spans = match plan.plan {
-            Final::General(scan) => return *scan,
-            Final::One(range) => range.map(ArrayRange::to_key_range).into_iter().collect(),
-            Final::Many(ranges) => ranges,
-        };
-        Scan::with_plan(plan.layout, FieldPlan::from_spans(plan.fields, spans))
-    }
-}
-
-impl<K: ?Sized, const N: usize> Clone for FixedRange<K, N> {
-    fn clone(&self) -> Self {
-        let plan = match &self.plan {
-            Final::One(range) => Final::One(*range),
-            Final::Many(ranges) => Final::Many(ranges.clone()),
-            Final::General(scan) => Final::General(scan.clone()),
-        };
-        FixedRange {
-            layout: self.layout,
-            fields: self.fields,
-            plan,
-        }
-    }
-}
-
-impl<K: ?Sized, const N: usize> core::fmt::Debug for FixedRange<K, N> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        fmt_plan(f, "FixedRange", self.ranges(), self.is_exact())
+        fmt_plan(f, "Scan", self.ranges(), self.is_exact())
     }
 }
 

@@ -8,10 +8,11 @@
 //! added last: one range per bucket, or only the buckets the bound sources give.
 //!
 //! `#[derive(RowKey)]` generates the typed builder (`K::scan()`). Its states plan in one of two
-//! lanes: [`FixedScan`] for layouts whose keys all have one length and no prefix (bound bytes go
-//! into arrays at known offsets), and the general planner (`plan.rs`, the state [`Scan`] itself)
-//! for the rest; a fixed-lane state converts into the `Scan` of the same bindings. Both answer
-//! with [`KeyRange`]s built, sorted, merged and searched by the same code (`range.rs`, `bytes.rs`).
+//! lanes, an implementation detail users never name: `FixedPlan` for layouts whose keys all have
+//! one length and no prefix (bound bytes go into arrays at known offsets), and the general planner
+//! (`plan.rs`, [`Scan`] itself) for the rest; every state converts into the `Scan` of the same
+//! query. Both answer with [`KeyRange`]s built, sorted, merged and searched by the same code
+//! (`range.rs`, `bytes.rs`), and resume and split through `Scan` alone.
 //!
 //! | file | idea |
 //! |---|---|
@@ -23,7 +24,7 @@
 //! | `bound.rs` | bounds in encoded space, and values a field cannot store |
 //! | `text.rs` | text segments filtered by content |
 //! | `plan.rs` | the general planner |
-//! | `fixed.rs`, `array.rs` | the fixed lane's builder states, and its ranges held in arrays |
+//! | `fixed.rs`, `array.rs` | the fixed lane's planner, and its ranges held in arrays |
 //! | `bind.rs` | the protocol generated builders call |
 
 mod alts;
@@ -46,7 +47,7 @@ use core::ops::Bound;
 
 pub use bind::{Bind, ScanState};
 pub use bytes::prefix_stop;
-pub use fixed::{FixedRange, FixedScan};
+pub use fixed::FixedPlan;
 pub use layout::ScanLayout;
 pub use range::{KeyRange, Ranges};
 
@@ -244,7 +245,7 @@ impl<K: ?Sized> Scan<K> {
     }
 
     /// The plan cut at `boundaries` (split points: region start keys such as
-    /// [`split_keys`](crate::SplitKeys::split_keys) gives, or the sample keys Bigtable's
+    /// [`split_keys`](crate::RowKey::split_keys) gives, or the sample keys Bigtable's
     /// SampleRowKeys returns) into one plan per region, for parallel workers: region 0 is
     /// everything before the first boundary, region `i` is `[boundary i-1, boundary i)`, the last
     /// runs to the end of the table. Boundaries are taken in any order; duplicates and the empty
@@ -323,12 +324,11 @@ impl<K: ?Sized> core::fmt::Debug for Scan<K> {
     }
 }
 
-/// The general lane: a `Scan` is also the state of the builders of layouts outside the fixed lane
-/// (a prefix component, the text format, keys of different lengths). A range or prefix ends a
-/// plan; the generated builder never binds past it.
+/// The general lane: a `Scan` is also the planner of the builders of layouts outside the fixed
+/// lane (a prefix component, the text format, keys of different lengths). A range or prefix ends
+/// a plan; the generated builder never binds past it.
 impl<K: ?Sized> Bind for Scan<K> {
     type Key = K;
-    type Ranged = Scan<K>;
 
     #[inline(always)]
     fn start(layout: &'static ScanLayout) -> Self {
@@ -366,6 +366,36 @@ impl<K: ?Sized> Bind for Scan<K> {
     fn bind_prefix(mut self, prefix: &[u8], mode: FieldMode) -> Scan<K> {
         self.plan.bind_prefix(prefix, mode);
         self
+    }
+
+    #[inline(always)]
+    fn plan_ranges(&self) -> Ranges {
+        self.ranges()
+    }
+
+    fn plan_matches(&self, key: &[u8]) -> bool {
+        self.matches(key)
+    }
+
+    fn plan_is_exact(&self) -> bool {
+        self.is_exact()
+    }
+
+    fn plan_salt_len(&self) -> usize {
+        self.salt_len()
+    }
+
+    #[inline(always)]
+    fn into_scan(self) -> Scan<K> {
+        self
+    }
+
+    fn plan_after(&self, key: &[u8]) -> Scan<K> {
+        self.after(key)
+    }
+
+    fn plan_split<B: AsRef<[u8]>>(&self, boundaries: impl IntoIterator<Item = B>) -> Vec<Scan<K>> {
+        self.split(boundaries)
     }
 }
 

@@ -46,7 +46,7 @@ pub fn decode_field_impl(
         #[automatically_derived]
         impl #impl_generics #p::DecodeField<'__rowkey_k> for #ident #ty_generics #where_clause {
             #[inline(always)]
-            fn decode(
+            fn decode_field(
                 __rowkey_input: &'__rowkey_k [u8],
                 __rowkey_mode: #p::FieldMode,
             ) -> #p::Result<(Self, usize), #p::DecodeError> {

@@ -48,7 +48,7 @@ pub fn key_field_impl(
             const SHAPE: #p::FieldShape = #shape;
 
             #[inline(always)]
-            fn encoded_len(&self, __rowkey_mode: #p::FieldMode) -> usize {
+            fn field_len(&self, __rowkey_mode: #p::FieldMode) -> usize {
                 #len
             }
 
@@ -96,7 +96,7 @@ pub fn shape_lens(s: &Struct, p: &syn::Ident) -> (TokenStream, TokenStream) {
 pub fn len_expr(s: &Struct, p: &syn::Ident, values: &[TokenStream]) -> TokenStream {
     let constant = constant_len(s);
     let modes: Vec<_> = s.fields.iter().map(|f| field_mode(f, p)).collect();
-    quote!(#constant #(+ #p::KeyField::encoded_len(#values, __rowkey_mode.nest(#modes)))*)
+    quote!(#constant #(+ #p::KeyField::field_len(#values, __rowkey_mode.nest(#modes)))*)
 }
 
 /// Writes the key whose fields are `values` (references) with the writer `__rowkey_w`.

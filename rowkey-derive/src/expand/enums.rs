@@ -34,7 +34,7 @@ pub fn expand(e: &Enum, p: &syn::Ident) -> TokenStream {
             const SHAPE: #p::FieldShape = #p::ENUM_SHAPE;
 
             #[inline(always)]
-            fn encoded_len(&self, __rowkey_mode: #p::FieldMode) -> usize {
+            fn field_len(&self, __rowkey_mode: #p::FieldMode) -> usize {
                 #p::discriminant_len(__rowkey_mode)
             }
 
@@ -52,7 +52,7 @@ pub fn expand(e: &Enum, p: &syn::Ident) -> TokenStream {
         #[automatically_derived]
         impl<'__rowkey_k> #p::DecodeField<'__rowkey_k> for #ident {
             #[inline(always)]
-            fn decode(
+            fn decode_field(
                 __rowkey_input: &'__rowkey_k [u8],
                 __rowkey_mode: #p::FieldMode,
             ) -> #p::Result<(Self, usize), #p::DecodeError> {

@@ -68,7 +68,7 @@ pub fn expand_key_traits(
 
             #[inline(always)]
             fn encoded_len(&self) -> usize {
-                #p::KeyField::encoded_len(self, #p::FieldMode::LAST)
+                #p::KeyField::field_len(self, #p::FieldMode::LAST)
             }
 
             #[inline(always)]

@@ -6,7 +6,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::scan::{chain, scan_layout, Lane};
+use super::scan::{chain, scan_layout, State};
 use super::{decode, encode, key, layout, tag_expr};
 use crate::ast::KeyedEnum;
 
@@ -109,7 +109,8 @@ pub fn expand(e: &KeyedEnum, p: &syn::Ident) -> TokenStream {
 }
 
 /// `Row::scan()`: a state over every key of the enum, whose methods name a variant and start
-/// that variant's chain of field states.
+/// that variant's chain of field states. Every state, of the whole enum or of a variant, is the
+/// one generic state type `RowScan<Next>` on the general planner (a tag comes first).
 fn scans(
     e: &KeyedEnum,
     p: &syn::Ident,
@@ -119,8 +120,9 @@ fn scans(
     let ident = &e.original.ident;
     let vis = &e.original.vis;
     let (impl_generics, ty_generics, where_clause) = e.original.generics.split_for_impl();
-    let scan = quote!(#p::Scan<#concrete>);
-    let whole = format_ident!("{}Scan", ident);
+    let name = ident.to_string();
+    let state = State::new(e.original, &name, concrete, quote!(#p::Scan<#concrete>));
+    let any = format_ident!("{}AnyVariant", name);
     let mut items = Vec::new();
     let mut methods = Vec::new();
     for (i, v) in e.variants.iter().enumerate() {
@@ -135,24 +137,15 @@ fn scans(
         ));
         let method = v.scan_method();
         let variant = crate::unraw::unraw(v.ident);
-        if v.key.fields.is_empty() {
-            let doc =
-                format!("Keys of the variant `{variant}`, which has no fields: its tag alone.");
-            methods.push(quote! {
-                #[doc = #doc]
-                #[inline]
-                pub fn #method(self) -> #scan {
-                    <#scan as #p::Bind>::start(&#layout_name)
-                }
-            });
-            continue;
-        }
-        let prefix = format!("{ident}{}", variant);
-        let chain = chain(&v.key, p, concrete, &prefix, Lane::General);
-        let (first, defs) = (&chain.first, &chain.defs);
-        let start = chain.start(quote!(<#scan as #p::Bind>::start(&#layout_name)));
-        items.push(defs.clone());
-        let doc = format!("Keys of the variant `{variant}`: bind its fields next, in key order.");
+        let chain = chain(&v.key, p, &state, &format!("{ident}{variant}"));
+        items.push(chain.defs);
+        let first = state.of(&chain.first);
+        let start = state.start(p, &layout_name);
+        let doc = if v.key.fields.is_empty() {
+            format!("Keys of the variant `{variant}`, which has no fields: its tag alone.")
+        } else {
+            format!("Keys of the variant `{variant}`: bind its fields next, in key order.")
+        };
         methods.push(quote! {
             #[doc = #doc]
             #[inline]
@@ -170,51 +163,32 @@ fn scans(
         "A scan over `{ident}` keys: name a variant (`{ident}::scan().{}()`), then bind its fields in key order; or take every key as it is.",
         e.variants.first().map(|v| v.scan_method().to_string()).unwrap_or_default().trim_start_matches("r#")
     );
-    let whole_doc = format!(
-        "A scan over every `{ident}` key, or, through its methods, the keys of one variant."
-    );
-    quote! {
-        #p::if_alloc! {
-            // One field that is never bound: every key of the enum, behind its tag if any.
-            const __ROWKEY_SCAN_LAYOUT: #p::ScanLayout =
-                #p::ScanLayout::new(#p::Prefix::None, &[false], false, false)#in_text #with_tag;
-            #(#items)*
+    let any_doc = format!("Marks a scan over every `{ident}` key, before a variant is named.");
+    let state_type = state.definition(p);
+    let whole = state.of(&any);
+    let start = state.start(p, &format_ident!("__ROWKEY_SCAN_LAYOUT"));
+    super::if_alloc(quote! {
+        // One field that is never bound: every key of the enum, behind its tag if any.
+        const __ROWKEY_SCAN_LAYOUT: #p::ScanLayout =
+            #p::ScanLayout::new(#p::Prefix::None, &[false], false, false)#in_text #with_tag;
+        #(#items)*
+        #state_type
 
-            #[doc = #whole_doc]
-            #[must_use]
-            #vis struct #whole(#scan);
+        #[doc = #any_doc]
+        #vis enum #any {}
 
-            impl #whole {
-                #(#methods)*
-            }
+        impl #whole {
+            #(#methods)*
+        }
 
-            #[automatically_derived]
-            impl ::core::ops::Deref for #whole {
-                type Target = #scan;
-                #[inline]
-                fn deref(&self) -> &#scan {
-                    &self.0
-                }
-            }
-
-            #[automatically_derived]
-            impl #p::ScanState for #whole {
-                type Key = #concrete;
-                #[inline]
-                fn into_scan(self) -> #scan {
-                    self.0
-                }
-            }
-
-            impl #impl_generics #ident #ty_generics #where_clause {
-                #[doc = #scan_doc]
-                #[inline]
-                pub fn scan() -> #whole {
-                    #whole(<#scan as #p::Bind>::start(&__ROWKEY_SCAN_LAYOUT))
-                }
+        impl #impl_generics #ident #ty_generics #where_clause {
+            #[doc = #scan_doc]
+            #[inline]
+            pub fn scan() -> #whole {
+                #start
             }
         }
-    }
+    })
 }
 
 /// `Row::LAYOUTS`, one layout per variant, and `Row::explain`.

@@ -64,8 +64,7 @@ pub fn explain_impl(
 ) -> TokenStream {
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    quote! {
-        #p::if_alloc! {
+    super::if_alloc(quote! {
             impl #impl_generics #ident #ty_generics #where_clause {
                 #[doc = #doc]
                 #[inline]
@@ -75,8 +74,7 @@ pub fn explain_impl(
                     #p::Ok(#body)
                 }
             }
-        }
-    }
+    })
 }
 
 /// The bytes every key of `s` starts with before its first field of varying length (the last
@@ -202,7 +200,7 @@ pub fn explain_rows(
             __rowkey_key,
             #lead,
             #delimiter,
-            [#((#names, #p::KeyField::encoded_len(#values, #modes), (&#p::Show(#values)).show())),*],
+            [#((#names, #p::KeyField::field_len(#values, #modes), (&#p::Show(#values)).show())),*],
         );
     }
 }

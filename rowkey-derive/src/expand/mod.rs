@@ -82,6 +82,16 @@ fn expand_struct(s: &Struct, p: &syn::Ident) -> TokenStream {
     }
 }
 
+/// `tokens` when the facade's `alloc` feature is on (it turns on this crate's), else nothing:
+/// the scan builder and `explain` need the runtime's allocating types.
+pub fn if_alloc(tokens: TokenStream) -> TokenStream {
+    if cfg!(feature = "alloc") {
+        tokens
+    } else {
+        TokenStream::new()
+    }
+}
+
 /// The constant `FieldMode` of a field as declared in its key (`text`: the layout's delimiter).
 pub fn field_mode(field: &Field, p: &syn::Ident) -> TokenStream {
     let mut mode = if field.last {
@@ -145,11 +155,11 @@ fn fallback(input: &DeriveInput, errors: syn::Error) -> TokenStream {
     let stubs = quote! {
         impl #impl_generics #p::KeyField for #ident #ty_generics #where_clause {
             const SHAPE: #p::FieldShape = #p::FieldShape::fixed(0);
-            fn encoded_len(&self, _: #p::FieldMode) -> usize { #stub }
+            fn field_len(&self, _: #p::FieldMode) -> usize { #stub }
             fn encode(&self, _: &mut [u8], _: #p::FieldMode) -> #p::Result<usize, #p::EncodeError> { #stub }
         }
         impl #decode_impl_generics #p::DecodeField<'__rowkey_k> for #ident #ty_generics #where_clause {
-            fn decode(_: &'__rowkey_k [u8], _: #p::FieldMode) -> #p::Result<(Self, usize), #p::DecodeError> { #stub }
+            fn decode_field(_: &'__rowkey_k [u8], _: #p::FieldMode) -> #p::Result<(Self, usize), #p::DecodeError> { #stub }
         }
         impl #impl_generics #p::RowKey for #ident #ty_generics #where_clause {
             const FIXED_LEN: #p::Option<usize> = #p::None;
@@ -163,6 +173,12 @@ fn fallback(input: &DeriveInput, errors: syn::Error) -> TokenStream {
     };
     // The inherent items too, where the type can name them, so code that uses them compiles.
     let name = crate::unraw::unraw(ident);
+    let explain = if_alloc(quote! {
+        impl #impl_generics #ident #ty_generics #where_clause {
+            #[doc(hidden)]
+            pub fn explain(_: &[u8]) -> #p::Result<#p::Explained, #p::DecodeError> { #stub }
+        }
+    });
     let inherent = generics::concrete_type(input).map(|_| {
         quote! {
             impl #impl_generics #ident #ty_generics #where_clause {
@@ -177,12 +193,7 @@ fn fallback(input: &DeriveInput, errors: syn::Error) -> TokenStream {
                     fixed_len: #p::None,
                 };
             }
-            #p::if_alloc! {
-                impl #impl_generics #ident #ty_generics #where_clause {
-                    #[doc(hidden)]
-                    pub fn explain(_: &[u8]) -> #p::Result<#p::Explained, #p::DecodeError> { #stub }
-                }
-            }
+            #explain
         }
     });
     let mut out = errors;

@@ -1,9 +1,9 @@
 //! `K::scan()`: the typed scan builder. One state per field position, each offering the methods
 //! of the field that comes next, so binding fields out of key order does not compile. The states
-//! are one generic type per key whose parameter marks the position. They forward to the core's
-//! planners, which hold the logic, and dereference to them for `ranges()`, `matches()` and
-//! `is_exact()`: `rowkey::FixedScan` for layouts of one length without a prefix, `rowkey::Scan`
-//! for the rest. Every state converts into `rowkey::Scan`.
+//! are one generic type per key whose parameter marks the position; every state, finished or
+//! not, has the plan methods (`ranges`, `matches`, `is_exact`, `after`, `split`, `salt_len`) and
+//! converts into `rowkey::Scan`. They forward to the core's planners, which hold the logic: the
+//! fixed-layout lane for layouts of one length without a prefix, `rowkey::Scan` for the rest.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -33,18 +33,19 @@ pub fn expand(s: &Struct, p: &syn::Ident) -> TokenStream {
         quote!(<#concrete as #p::RowKey>::PREFIX),
         quote!(<#concrete as #p::RowKey>::FIXED_LEN),
     );
-    let lane = if fixed_lane {
-        Lane::Fixed(quote! {
-            const __ROWKEY_LEN: usize = #p::fixed_or_zero(<#concrete as #p::RowKey>::FIXED_LEN);
-            type __RowkeyFixedScan = #p::FixedScan<#concrete, __ROWKEY_LEN>;
-            type __RowkeyFixedRange = #p::FixedRange<#concrete, __ROWKEY_LEN>;
-        })
+    let (planner, lane_len) = if fixed_lane {
+        (
+            quote!(#p::FixedPlan<#concrete, __ROWKEY_LEN>),
+            quote!(const __ROWKEY_LEN: usize = #p::fixed_or_zero(<#concrete as #p::RowKey>::FIXED_LEN);),
+        )
     } else {
-        Lane::General
+        (quote!(#p::Scan<#concrete>), TokenStream::new())
     };
-    let chain = chain(s, p, &concrete, &ident.to_string(), lane);
-    let (first, state_inner) = (&chain.first, &chain.inner);
-    let start = chain.start(quote!(<#state_inner as #p::Bind>::start(&#layout_name)));
+    let name = ident.to_string();
+    let state = State::new(s.original, &name, &concrete, planner);
+    let chain = chain(s, p, &state, &name);
+    let first = &chain.first;
+    let start = state.start(p, &layout_name);
     let field_list = s
         .fields
         .iter()
@@ -54,49 +55,161 @@ pub fn expand(s: &Struct, p: &syn::Ident) -> TokenStream {
     let scan_doc = format!(
         "A scan over `{ident}` keys: bind the fields in key order ({field_list}), each by value \
          (`f`), by a list of values (`f_in`), or, to finish, by a range (`f_range`) or a string \
-         prefix (`f_prefix`); then take `ranges()`."
+         prefix (`f_prefix`); then take `ranges()`, or `into()` a `Scan`."
     );
-    let defs = &chain.defs;
-    quote! {
-        #p::if_alloc! {
-            #layout
-            #defs
+    let state_type = state.definition(p);
+    let markers = &chain.defs;
+    let first_ty = state.of(first);
+    super::if_alloc(quote! {
+        #lane_len
+        #layout
+        #state_type
+        #markers
 
-            impl #impl_generics #ident #ty_generics #where_clause {
-                #[doc = #scan_doc]
+        impl #impl_generics #ident #ty_generics #where_clause {
+            #[doc = #scan_doc]
+            #[inline]
+            pub fn scan() -> #first_ty {
+                #start
+            }
+        }
+    })
+}
+
+/// The one generic state type of a key's scan builder, `{Key}Scan<Next>`: a planner (the fixed
+/// lane or `rowkey::Scan`) and a marker type naming the field to bind next, so that "no method
+/// `ts` found for `EventScan<EventNextUser>`" says which field must be bound first. Its plan
+/// methods and trait impls are written once per key; each is build time in every crate that
+/// derives, and each forwards to one tested runtime function.
+pub struct State {
+    pub ident: syn::Ident,
+    /// The marker of a finished plan: after a range, a prefix, or the last field.
+    pub done: syn::Ident,
+    vis: syn::Visibility,
+    key: String,
+    concrete: TokenStream,
+    planner: TokenStream,
+}
+
+impl State {
+    pub fn new(
+        input: &syn::DeriveInput,
+        name: &str,
+        concrete: &TokenStream,
+        planner: TokenStream,
+    ) -> State {
+        State {
+            ident: format_ident!("{}Scan", name),
+            done: format_ident!("{}Done", name),
+            vis: input.vis.clone(),
+            key: crate::unraw::unraw(&input.ident),
+            concrete: concrete.clone(),
+            planner,
+        }
+    }
+
+    /// The state whose next field is `marker`.
+    pub fn of(&self, marker: &syn::Ident) -> TokenStream {
+        let state = &self.ident;
+        quote!(#state<#marker>)
+    }
+
+    /// A state with a fresh planner on the layout `layout` (its marker is inferred).
+    pub fn start(&self, p: &syn::Ident, layout: &syn::Ident) -> TokenStream {
+        let (state, planner) = (&self.ident, &self.planner);
+        quote!(#state(<#planner as #p::Bind>::start(&#layout), #p::PhantomData))
+    }
+
+    /// The struct, its plan methods, conversion, `Clone` and `Debug`, and the finished marker.
+    pub fn definition(&self, p: &syn::Ident) -> TokenStream {
+        let State {
+            ident: state,
+            done,
+            vis,
+            key,
+            concrete,
+            planner,
+        } = self;
+        let scan = quote!(#p::Scan<#concrete>);
+        let state_doc = format!(
+            "A scan over `{key}` keys, a state of `{key}::scan()`; its parameter names the field \
+             to bind next. Every state has the plan methods of `rowkey::Scan` and converts into \
+             one with `into()`."
+        );
+        let done_doc = format!("Marks a finished scan over `{key}` keys: nothing more to bind.");
+        quote! {
+            #[doc = #state_doc]
+            #[must_use]
+            #vis struct #state<__RowkeyNext>(#planner, #p::PhantomData<__RowkeyNext>);
+
+            #[doc = #done_doc]
+            #vis enum #done {}
+
+            impl<__RowkeyNext> #state<__RowkeyNext> {
+                /// The ranges to scan, sorted and not overlapping: see `rowkey::Scan::ranges`.
                 #[inline]
-                pub fn scan() -> #first {
-                    #start
+                pub fn ranges(&self) -> #p::Ranges {
+                    #p::Bind::plan_ranges(&self.0)
+                }
+
+                /// Exactly whether `key` satisfies the scan: see `rowkey::Scan::matches`.
+                #[inline]
+                pub fn matches(&self, key: &[u8]) -> bool {
+                    #p::Bind::plan_matches(&self.0, key)
+                }
+
+                /// Whether every key inside `ranges()` matches: see `rowkey::Scan::is_exact`.
+                #[inline]
+                pub fn is_exact(&self) -> bool {
+                    #p::Bind::plan_is_exact(&self.0)
+                }
+
+                /// The same scan over the keys strictly after `key`: see `rowkey::Scan::after`.
+                #[inline]
+                pub fn after(&self, key: &[u8]) -> #scan {
+                    #p::Bind::plan_after(&self.0, key)
+                }
+
+                /// The scan cut into one scan per region: see `rowkey::Scan::split`.
+                #[inline]
+                pub fn split<B: #p::AsRef<[u8]>>(
+                    &self,
+                    boundaries: impl #p::IntoIterator<Item = B>,
+                ) -> #p::Vec<#scan> {
+                    #p::Bind::plan_split(&self.0, boundaries)
+                }
+
+                /// The bytes of salt that start every key: see `rowkey::Scan::salt_len`.
+                #[inline]
+                pub fn salt_len(&self) -> usize {
+                    #p::Bind::plan_salt_len(&self.0)
+                }
+            }
+
+            #[automatically_derived]
+            impl<__RowkeyNext> #p::ScanState for #state<__RowkeyNext> {
+                type Key = #concrete;
+                #[inline]
+                fn into_scan(self) -> #scan {
+                    #p::Bind::into_scan(self.0)
+                }
+            }
+
+            #[automatically_derived]
+            impl<__RowkeyNext> #p::Clone for #state<__RowkeyNext> {
+                #[inline]
+                fn clone(&self) -> Self {
+                    #state(#p::Clone::clone(&self.0), #p::PhantomData)
+                }
+            }
+
+            #[automatically_derived]
+            impl<__RowkeyNext> #p::Debug for #state<__RowkeyNext> {
+                fn fmt(&self, f: &mut #p::Formatter<'_>) -> #p::FmtResult {
+                    #p::Debug::fmt(&self.0, f)
                 }
             }
         }
-    }
-}
-
-/// The planner a chain of states runs on.
-pub enum Lane {
-    /// The fixed-layout lane, with the items that name its types.
-    Fixed(TokenStream),
-    /// The general planner, `rowkey::Scan`.
-    General,
-}
-
-/// The states of a scan builder over the fields of `s`, and the first of them.
-pub struct Chain {
-    pub defs: TokenStream,
-    /// The type of the first state.
-    pub first: TokenStream,
-    /// The generic state type (`{prefix}Scan`), whose tuple constructor wraps a planner.
-    pub state: syn::Ident,
-    /// The planner type the states wrap.
-    pub inner: TokenStream,
-}
-
-impl Chain {
-    /// The first state, holding the planner `start`.
-    pub fn start(&self, start: TokenStream) -> TokenStream {
-        let state = &self.state;
-        quote!(#state(#start, ::core::marker::PhantomData))
     }
 }
 
@@ -145,96 +258,51 @@ pub fn scan_layout(
     }
 }
 
-/// The states of a scan builder over the fields of `s`, planning on `lane`: one generic type
-/// `{prefix}Scan<Next>`, whose parameter is a marker `{prefix}Next{Field}` naming the field to
-/// bind next (so "no method `ts` found for `EventScan<EventNextUser>`" says which field must be
-/// bound first), and for each marker an alias `{prefix}ScanNext{Field}`. One generic type, not one
-/// type per field: its `Deref` and `ScanState` impls are written once per key, and each impl is
-/// build time in every crate that derives.
-pub fn chain(
-    s: &Struct,
-    p: &syn::Ident,
-    concrete: &TokenStream,
-    prefix: &str,
-    lane: Lane,
-) -> Chain {
-    let ident = &s.original.ident;
-    let vis = &s.original.vis;
-    let state = format_ident!("{}Scan", prefix);
+/// The markers of a chain of states over the fields of `s`, and their binding methods.
+pub struct Chain {
+    pub defs: TokenStream,
+    /// The marker of the first state (the finished marker when `s` has no fields).
+    pub first: syn::Ident,
+}
+
+/// The chain of states over the fields of `s` on `state`: for each field a marker
+/// `{prefix}Next{Field}` and the methods of the state it marks. The last field's methods, and
+/// every range or prefix, lead to the finished state.
+pub fn chain(s: &Struct, p: &syn::Ident, state: &State, prefix: &str) -> Chain {
+    let key = &state.key;
+    let vis = &state.vis;
     let markers: Vec<_> = s
         .fields
         .iter()
         .map(|f| format_ident!("{}Next{}", prefix, camel(&field_name(f))))
         .collect();
-    let scan = quote!(#p::Scan<#concrete>);
-    let (state_inner, range_final, lane_items) = match lane {
-        Lane::Fixed(items) => (quote!(__RowkeyFixedScan), quote!(__RowkeyFixedRange), items),
-        Lane::General => (scan.clone(), scan.clone(), TokenStream::new()),
-    };
-    let state_defs = s.fields.iter().enumerate().map(|(i, field)| {
+    let done = state.of(&state.done);
+    let state_ident = &state.ident;
+    let wrap = |e: TokenStream| quote!(#state_ident(#e, #p::PhantomData));
+    let defs = s.fields.iter().enumerate().map(|(i, field)| {
         let marker = &markers[i];
-        let alias = format_ident!("{}ScanNext{}", prefix, camel(&field_name(field)));
-        let (next, wrap_next): (TokenStream, &dyn Fn(TokenStream) -> TokenStream) =
-            match markers.get(i + 1) {
-                Some(n) => (quote!(#state<#n>), &|e| quote!(#state(#e, #p::PhantomData))),
-                None => (scan.clone(), &|e| quote!(#p::From::from(#e))),
-            };
-        let methods = field_methods(field, p, &next, wrap_next, &scan, &range_final);
+        let next = match markers.get(i + 1) {
+            Some(n) => state.of(n),
+            None => done.clone(),
+        };
+        let methods = field_methods(field, p, &next, &done, &wrap);
         let name = field_name(field);
-        let marker_doc = format!("Marks a scan over `{ident}` keys whose next field is `{name}`.");
-        let alias_doc = format!("A scan over `{ident}` keys whose next field is `{name}`.");
+        let marker_doc = format!("Marks a scan over `{key}` keys whose next field is `{name}`.");
         quote! {
             #[doc = #marker_doc]
             #vis enum #marker {}
 
-            #[doc = #alias_doc]
-            #vis type #alias = #state<#marker>;
-
-            impl #state<#marker> {
+            impl #state_ident<#marker> {
                 #methods
             }
         }
     });
-    let state_doc =
-        format!("A scan over `{ident}` keys; its parameter names the field to bind next.");
-    let defs = (!markers.is_empty()).then(|| {
-        quote! {
-            #lane_items
-
-            #[doc = #state_doc]
-            #[must_use]
-            #vis struct #state<__RowkeyNext>(#state_inner, #p::PhantomData<__RowkeyNext>);
-
-            #[automatically_derived]
-            impl<__RowkeyNext> #p::Deref for #state<__RowkeyNext> {
-                type Target = #state_inner;
-                #[inline]
-                fn deref(&self) -> &#state_inner {
-                    &self.0
-                }
-            }
-
-            #[automatically_derived]
-            impl<__RowkeyNext> #p::ScanState for #state<__RowkeyNext> {
-                type Key = #concrete;
-                #[inline]
-                fn into_scan(self) -> #scan {
-                    #p::From::from(self.0)
-                }
-            }
-
-            #(#state_defs)*
-        }
-    });
-    let first = match markers.first() {
-        Some(m) => quote!(#state<#m>),
-        None => quote!(#state),
-    };
     Chain {
-        defs: defs.unwrap_or_default(),
-        first,
-        state,
-        inner: state_inner,
+        defs: quote!(#(#defs)*),
+        first: markers
+            .first()
+            .cloned()
+            .unwrap_or_else(|| state.done.clone()),
     }
 }
 
@@ -260,9 +328,8 @@ fn field_methods(
     field: &Field,
     p: &syn::Ident,
     next: &TokenStream,
-    wrap_next: &dyn Fn(TokenStream) -> TokenStream,
-    scan: &TokenStream,
-    range_final: &TokenStream,
+    done: &TokenStream,
+    wrap: &dyn Fn(TokenStream) -> TokenStream,
 ) -> TokenStream {
     let name = field_name(field);
     // The field's own identifier, raw if it is (`r#type`), so the method parses.
@@ -277,8 +344,8 @@ fn field_methods(
     let prefix_doc = format!("Keys whose `{name}` starts with `prefix`. Ends the scan.");
     // Strings and bytes are taken borrowed, and IN lists of anything that reads as them.
     let borrowed = |target: TokenStream, bind_in: syn::Ident| {
-        let eq_next = wrap_next(quote!(#p::Bind::bind_eq(self.0, value, #mode)));
-        let in_next = wrap_next(quote!(#p::Bind::#bind_in(self.0, values, #mode)));
+        let eq_next = wrap(quote!(#p::Bind::bind_eq(self.0, value, #mode)));
+        let in_next = wrap(quote!(#p::Bind::#bind_in(self.0, values, #mode)));
         (
             quote! {
                 #[inline]
@@ -304,7 +371,7 @@ fn field_methods(
         Arg::Bytes => borrowed(quote!([u8]), format_ident!("bind_in_bytes")),
         Arg::Own(ty) => (
             {
-                let eq_next = wrap_next(quote!(#p::Bind::bind_eq(self.0, &value, #mode)));
+                let eq_next = wrap(quote!(#p::Bind::bind_eq(self.0, &value, #mode)));
                 quote! {
                     #[inline]
                     pub fn #f(self, value: #ty) -> #next {
@@ -313,7 +380,7 @@ fn field_methods(
                 }
             },
             {
-                let in_next = wrap_next(quote!(#p::Bind::bind_in(self.0, values, #mode)));
+                let in_next = wrap(quote!(#p::Bind::bind_in(self.0, values, #mode)));
                 quote! {
                     #[inline]
                     pub fn #f_in<I>(self, values: I) -> #next
@@ -333,15 +400,16 @@ fn field_methods(
         rowkey_core::timefmt::spec(&f.value).is_ok_and(|s| s.is_ordered())
     });
     let ordered = field.attrs.reverse.is_none() && format_ordered;
+    let range_next = wrap(quote!(#p::Bind::bind_range_of(self.0, range, #mode)));
     let range = ordered.then(|| {
         quote! {
             #[doc = #range_doc]
             #[inline]
-                pub fn #f_range<'__rowkey_r, R>(self, range: R) -> #range_final
+            pub fn #f_range<'__rowkey_r, R>(self, range: R) -> #done
             where
                 R: #p::RangeBounds<#range_ty>,
             {
-                #p::Bind::bind_range_of(self.0, range, #mode)
+                #range_next
             }
         }
     });
@@ -350,12 +418,17 @@ fn field_methods(
         TypeKind::Bytes { .. } => Some(quote!(&[u8])),
         _ => None,
     };
+    let prefix_next = wrap(quote!(#p::Bind::bind_prefix(
+        self.0,
+        #p::AsRef::<[u8]>::as_ref(prefix),
+        #mode
+    )));
     let prefix = prefix_arg.filter(|_| ordered).map(|arg| {
         quote! {
             #[doc = #prefix_doc]
             #[inline]
-                pub fn #f_prefix(self, prefix: #arg) -> #scan {
-                #p::Bind::bind_prefix(self.0, #p::AsRef::<[u8]>::as_ref(prefix), #mode)
+            pub fn #f_prefix(self, prefix: #arg) -> #done {
+                #prefix_next
             }
         }
     });
