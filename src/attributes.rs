@@ -359,7 +359,7 @@
 //! assert_eq!(Row::Gone.to_vec()?, [4]);
 //! assert_eq!(Row::decode(&[9]).unwrap_err().kind(), DecodeErrorKind::UnknownTag { name: "Row" });
 //! assert!(Row::scan().order().user(42).ts_range(0..10).matches(&key));
-//! assert_eq!(Row::LAYOUTS[1].name, "Row::Order");
+//! assert_eq!(Row::LAYOUT.variants[1].name, "Row::Order");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!

@@ -138,15 +138,19 @@
 //!
 //! # What the derive generates
 //!
-//! - [`RowKey`]: `FIXED_LEN`, `MAX_LEN`, `encoded_len`, `encode_into` (no allocation), `to_vec`;
-//! - [`DecodeKey`]: `decode`, which consumes the whole key and never panics; `K::decode` and
-//!   `encoded_len` are also inherent, so they resolve where [`DecodeField`] and [`KeyField`] are in
-//!   scope too;
-//! - [`KeyField`] and [`DecodeField`], so the type can be a field of another key;
-//! - `K::split_keys(regions)` (a provided method of [`RowKey`](trait@RowKey)) and, for salted layouts, [`SaltedKey`] and
-//!   [`DecodeSaltedKey`];
-//! - for fixed layouts, `K::LEN` and `K::to_key() -> Result<[u8; K::LEN], EncodeError>`.
+//! Trait impls, and a few inherent items so that the common path needs only `use rowkey::RowKey`:
 //!
+//! - [`RowKey`](trait@RowKey): `LAYOUT`, `FIXED_LEN`, `MAX_LEN`, `encoded_len`, `encode_into` (no
+//!   allocation), `to_vec`, `explain`, `split_keys`;
+//! - [`DecodeKey`]: `decode`, which consumes the whole key and never panics;
+//! - [`KeyField`] and [`DecodeField`], so the type can be a field of another key;
+//! - for salted layouts, [`SaltedKey`] and [`DecodeSaltedKey`];
+//! - inherent: `K::decode`, `K::LAYOUT` and `K::explain` (the trait's, reachable with no trait in
+//!   scope), `K::scan()`, and for fixed layouts `K::LEN` and `K::to_key() -> Result<[u8; K::LEN],
+//!   EncodeError>`. A type that already has an item of one of these names does not compile
+//!   ("duplicate definitions with name `scan`"): rename yours;
+//! - the builder states of `K::scan()`: one generic type per key, which users need not name.
+
 //! # Scans
 //!
 //! `K::scan()` walks the fields in key order. For the field `f` that comes next, `.f(v)` binds it,
@@ -155,10 +159,11 @@
 //! `ranges()`, the sorted, non-overlapping [`KeyRange`]s to scan, `matches(&[u8])`, which checks
 //! one key exactly, and `is_exact()`, which says whether every key in the ranges matches.
 //!
-//! Every state also converts into a [`Scan`] with `into()` (or `Scan::from`), the one type to pass
-//! a plan around as. A layout whose keys all have the same length and no salt or hash prefix plans
-//! in a fast lane ([`FixedScan`], and [`FixedRange`] after a range): the bound bytes go into arrays
-//! of the key's length, so a single-range plan costs about as much as an allocating `to_vec`.
+//! Every state, finished or not, also has `after`, `split` and `salt_len`, and converts into a
+//! [`Scan`] with `into()` (or `Scan::from`): the one type to pass a plan around as. A layout whose
+//! keys all have the same length and no salt or hash prefix plans in a fast lane inside the
+//! states (the bound bytes go into arrays of the key's length), so a single-range plan costs
+//! about as much as an allocating `to_vec`; nothing about it shows in the API.
 //!
 //! ```
 //! use rowkey::RowKey;

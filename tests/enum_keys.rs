@@ -1,7 +1,7 @@
 //! Enum keys (DESIGN section 9): the variant's tag, then its fields with every field attribute.
 //! Bytes against the JDK's (`Bytes.toBytes(long)`, `Long.MAX_VALUE - ts`), key order equal to
 //! (tag, fields) order and round trips (proptest), decode errors for unknown tags and malformed
-//! keys, scans by variant against a brute-force filter, `LAYOUTS` and `explain`.
+//! keys, scans by variant against a brute-force filter, `LAYOUT.variants` and `explain`.
 
 use std::collections::BTreeMap;
 
@@ -387,7 +387,7 @@ fn text_scans_under_the_enum_tag() {
 
 #[test]
 fn layouts_and_explain_show_the_tags() {
-    let [user, order, deleted] = Row::LAYOUTS else {
+    let [user, order, deleted] = Row::LAYOUT.variants else {
         panic!("one layout per variant");
     };
     assert_eq!(order.name, "Row::Order");
@@ -402,7 +402,7 @@ fn layouts_and_explain_show_the_tags() {
         "{table}"
     );
     assert!(table.contains("| 1 | ts | `i64` | 9 | 8 |"), "{table}");
-    let text = Account::LAYOUTS[1].to_string();
+    let text = Account::LAYOUT.variants[1].to_string();
     assert!(
         text.contains("| tag | tag | constant | 0 | 7 | the bytes 61 63 63 74 3A 6F (\"acct:o\"), then the delimiter | - |"),
         "{text}"

@@ -5,6 +5,9 @@
 use alloc::vec::Vec;
 
 use crate::error::{DecodeError, EncodeError};
+#[cfg(feature = "alloc")]
+use crate::layout::Explained;
+use crate::layout::Layout;
 use crate::prefix::Prefix;
 use crate::tag::Tag;
 
@@ -14,11 +17,12 @@ use crate::tag::Tag;
 /// Derive it; see the `rowkey` crate for the attributes.
 ///
 /// ```
-/// use rowkey_core::{EncodeError, FieldMode, KeyField, RowKey};
+/// use rowkey_core::{EncodeError, FieldMode, KeyField, Layout, RowKey};
 ///
-/// // What `#[derive(RowKey)]` writes for `struct Event { user_id: u64, #[rowkey(desc)] ts: i64 }`.
+/// // By hand, the bytes of `struct Event { user_id: u64, #[rowkey(desc)] ts: i64 }`.
 /// struct Event { user_id: u64, ts: i64 }
 /// impl RowKey for Event {
+///     const LAYOUT: Layout = Layout::new("Event").with_fixed_len(Some(16));
 ///     const FIXED_LEN: Option<usize> = Some(16);
 ///     const MAX_LEN: Option<usize> = Some(16);
 ///     fn encoded_len(&self) -> usize { 16 }
@@ -38,26 +42,44 @@ pub trait RowKey {
     /// The length of every key, when every field has a fixed width.
     ///
     /// ```
-    /// # use rowkey_core::doc_support::{Id, MaybeId};
-    /// # use rowkey_core::{EncodeError, FieldMode, KeyField, RowKey};
+    /// use rowkey::RowKey;
+    ///
+    /// #[derive(RowKey, Debug, PartialEq)]
+    /// struct Id {
+    ///     id: u32,
+    /// }
+    /// #[derive(RowKey, Debug, PartialEq)]
+    /// struct MaybeId {
+    ///     id: Option<u32>,
+    /// }
+    ///
     /// // `Id` is one u32 field; `MaybeId` one Option<u32> (1 or 5 bytes).
     /// assert_eq!(Id::FIXED_LEN, Some(4));
     /// let mut buf = [0u8; 4]; // a stack buffer is enough for every `Id`
-    /// assert_eq!(Id(7).encode_into(&mut buf)?, 4);
+    /// assert_eq!(Id { id: 7 }.encode_into(&mut buf)?, 4);
     /// assert_eq!(MaybeId::FIXED_LEN, None);
-    /// # Ok::<(), EncodeError>(())
+    /// # Ok::<(), rowkey::EncodeError>(())
     /// ```
     const FIXED_LEN: Option<usize>;
 
     /// An upper bound of the key length, when every field is bounded.
     ///
     /// ```
-    /// # use rowkey_core::doc_support::{Id, MaybeId};
-    /// # use rowkey_core::{EncodeError, FieldMode, KeyField, RowKey};
+    /// use rowkey::RowKey;
+    ///
+    /// #[derive(RowKey, Debug, PartialEq)]
+    /// struct Id {
+    ///     id: u32,
+    /// }
+    /// #[derive(RowKey, Debug, PartialEq)]
+    /// struct MaybeId {
+    ///     id: Option<u32>,
+    /// }
+    ///
     /// // `MaybeId` is one Option<u32>: `00`, or `01` and 4 bytes.
     /// assert_eq!(MaybeId::MAX_LEN, Some(5));
-    /// assert_eq!(MaybeId(None).encoded_len(), 1);
-    /// assert_eq!(MaybeId(Some(7)).encoded_len(), 5);
+    /// assert_eq!(MaybeId { id: None }.encoded_len(), 1);
+    /// assert_eq!(MaybeId { id: Some(7) }.encoded_len(), 5);
     /// assert_eq!(Id::MAX_LEN, Id::FIXED_LEN); // fixed keys are bounded by their length
     /// ```
     const MAX_LEN: Option<usize>;
@@ -68,8 +90,14 @@ pub trait RowKey {
     /// a fixed layout longer than it does not compile.
     ///
     /// ```
-    /// # use rowkey_core::doc_support::Host;
-    /// # use rowkey_core::{limits, RowKey};
+    /// use rowkey::{RowKey, limits};
+    ///
+    /// #[derive(RowKey, Debug, PartialEq)]
+    /// struct Host {
+    ///     name: String, // escaped, since the port follows it
+    ///     port: u16,
+    /// }
+    ///
     /// assert_eq!(Host::ROW_LIMIT, limits::HBASE);
     /// ```
     const ROW_LIMIT: usize = crate::limits::HBASE;
@@ -77,12 +105,18 @@ pub trait RowKey {
     /// The prefix component: a salt byte, an MD5 prefix, or none.
     ///
     /// ```
-    /// # use rowkey_core::doc_support::{Seq, SEQ_SALT};
-    /// # use rowkey_core::{EncodeError, EncodeErrorKind, FieldMode, KeyField, Prefix, RowKey, Salt, SaltHash, SaltedKey};
+    /// use rowkey::{RowKey, EncodeErrorKind, SaltedKey};
+    ///
+    /// #[derive(RowKey, Debug, PartialEq)]
+    /// struct Seq {
+    ///     #[rowkey(salt(buckets = 4, hash = "mod"))] // the bucket is seq % 4
+    ///     seq: u32,
+    /// }
+    ///
     /// // `Seq` is a u32 behind a one-byte salt, `seq % 4`.
     /// assert_eq!(Seq::PREFIX.encoded_len(), 1);
-    /// assert_eq!(Seq(7).to_vec()?, [3, 0, 0, 0, 7]); // 7 % 4 = 3
-    /// # Ok::<(), EncodeError>(())
+    /// assert_eq!(Seq { seq: 7 }.to_vec()?, [3, 0, 0, 0, 7]); // 7 % 4 = 3
+    /// # Ok::<(), rowkey::EncodeError>(())
     /// ```
     const PREFIX: Prefix = Prefix::None;
 
@@ -91,23 +125,53 @@ pub trait RowKey {
     /// for enum keys, whose tags tell their variants apart.
     ///
     /// ```
-    /// # use rowkey_core::doc_support::Id;
-    /// # use rowkey_core::{RowKey, Tag};
+    /// use rowkey::{RowKey, Tag};
+    ///
+    /// #[derive(RowKey, Debug, PartialEq)]
+    /// struct Id {
+    ///     id: u32,
+    /// }
+    ///
     /// assert_eq!(Id::TAG, Tag::NONE);
     /// ```
     const TAG: Tag = Tag::NONE;
 
+    /// The key's layout: every segment's name, type, place, encoding and order, the prefix, the
+    /// tag, and for an enum key each variant's layout. The derive also gives it as the inherent
+    /// `K::LAYOUT`; generic code reads it here.
+    ///
+    /// ```
+    /// use rowkey::{Layout, RowKey};
+    ///
+    /// #[derive(RowKey)]
+    /// struct Event {
+    ///     user_id: u64,
+    ///     host: String,
+    /// }
+    ///
+    /// fn segment_names<K: RowKey>() -> Vec<&'static str> {
+    ///     K::LAYOUT.segments.iter().map(|s| s.name).collect()
+    /// }
+    /// assert_eq!(segment_names::<Event>(), ["user_id", "host"]);
+    /// ```
+    const LAYOUT: Layout;
+
     /// The exact length [`encode_into`](RowKey::encode_into) writes.
     ///
     /// ```
-    /// # use rowkey_core::doc_support::{Host};
-    /// # use rowkey_core::{DecodeError, DecodeErrorKind, DecodeField, DecodeKey, EncodeError, FieldMode, KeyField, RowKey};
-    /// // `Host { name: String, port: u16 }`: the name escaped, since the port follows it.
+    /// use rowkey::{RowKey, DecodeErrorKind, DecodeKey};
+    ///
+    /// #[derive(RowKey, Debug, PartialEq)]
+    /// struct Host {
+    ///     name: String, // escaped, since the port follows it
+    ///     port: u16,
+    /// }
+    ///
     /// let host = Host { name: "a\0b".into(), port: 80 };
     /// assert_eq!(host.encoded_len(), 6 + 2); // 61 00 FF 62 00 01, then 00 50
     /// let mut buf = [0u8; 16];
     /// assert_eq!(host.encode_into(&mut buf)?, host.encoded_len());
-    /// # Ok::<(), EncodeError>(())
+    /// # Ok::<(), rowkey::EncodeError>(())
     /// ```
     fn encoded_len(&self) -> usize;
 
@@ -118,25 +182,36 @@ pub trait RowKey {
     /// unspecified.
     ///
     /// ```
-    /// # use rowkey_core::doc_support::{Host};
-    /// # use rowkey_core::{DecodeError, DecodeErrorKind, DecodeField, DecodeKey, EncodeError, FieldMode, KeyField, RowKey};
-    /// // `Host { name: String, port: u16 }`: the name escaped, since the port follows it.
+    /// use rowkey::{RowKey, DecodeErrorKind, DecodeKey};
+    ///
+    /// #[derive(RowKey, Debug, PartialEq)]
+    /// struct Host {
+    ///     name: String, // escaped, since the port follows it
+    ///     port: u16,
+    /// }
+    ///
     /// let host = Host { name: "a\0b".into(), port: 80 };
     /// let mut buf = [0u8; 16];
     /// let n = host.encode_into(&mut buf)?;
     /// assert_eq!(&buf[..n], [0x61, 0x00, 0xFF, 0x62, 0x00, 0x01, 0x00, 0x50]);
     /// // A short buffer is an error, not a panic.
     /// assert!(host.encode_into(&mut [0u8; 4]).is_err());
-    /// # Ok::<(), EncodeError>(())
+    /// # Ok::<(), rowkey::EncodeError>(())
     /// ```
     fn encode_into(&self, out: &mut [u8]) -> Result<usize, EncodeError>;
 
     /// The key as a new vector.
     ///
     /// ```
-    /// # use rowkey_core::doc_support::{Host};
-    /// # use rowkey_core::{DecodeError, DecodeErrorKind, DecodeField, DecodeKey, EncodeError, FieldMode, KeyField, RowKey};
-    /// // `Host { name: String, port: u16 }`: "web", its terminator 00 01, then 443 = 01 BB.
+    /// use rowkey::{RowKey, DecodeErrorKind, DecodeKey};
+    ///
+    /// #[derive(RowKey, Debug, PartialEq)]
+    /// struct Host {
+    ///     name: String, // escaped, since the port follows it
+    ///     port: u16,
+    /// }
+    ///
+    /// // "web", its terminator 00 01, then 443 = 01 BB.
     /// let key = Host { name: "web".into(), port: 443 }.to_vec()?;
     /// assert_eq!(key, b"web\x00\x01\x01\xBB");
     /// assert_eq!(Host::decode(&key)?, Host { name: "web".into(), port: 443 });
@@ -148,6 +223,34 @@ pub trait RowKey {
         let n = self.encode_into(&mut key)?;
         key.truncate(n);
         Ok(key)
+    }
+
+    /// A stored key shown segment by segment: each segment's bytes beside its decoded value (see
+    /// [`Explained`]). The derive also gives it as the inherent `K::explain`; generic code calls
+    /// it here. Fails as `decode` fails. The provided implementation, for keys written by hand,
+    /// shows the whole key as one segment without decoding it.
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    ///
+    /// #[derive(RowKey, Debug)]
+    /// struct Event {
+    ///     user_id: u8,
+    ///     host: String,
+    /// }
+    ///
+    /// fn show<K: RowKey>(key: &[u8]) -> String {
+    ///     K::explain(key).map_or_else(|e| e.to_string(), |x| x.to_string())
+    /// }
+    /// let shown = show::<Event>(b"\x07web");
+    /// assert!(shown.lines().any(|l| l.trim_start().starts_with("host") && l.ends_with("\"web\"")));
+    /// ```
+    #[cfg(feature = "alloc")]
+    fn explain(key: &[u8]) -> Result<Explained, DecodeError>
+    where
+        Self: Sized,
+    {
+        Ok(Explained::undecoded(Self::LAYOUT.name, key))
     }
 
     /// `regions - 1` sorted split points that divide the key space of a salted or hash-prefixed
@@ -162,8 +265,14 @@ pub trait RowKey {
     /// (exclusive), as in HBase.
     ///
     /// ```
-    /// # use rowkey_core::doc_support::{Seq, SEQ_SALT};
-    /// # use rowkey_core::{EncodeError, EncodeErrorKind, FieldMode, KeyField, Prefix, RowKey, Salt, SaltHash, SaltedKey};
+    /// use rowkey::{RowKey, EncodeErrorKind, SaltedKey};
+    ///
+    /// #[derive(RowKey, Debug, PartialEq)]
+    /// struct Seq {
+    ///     #[rowkey(salt(buckets = 4, hash = "mod"))] // the bucket is seq % 4
+    ///     seq: u32,
+    /// }
+    ///
     /// // `Seq` is a u32 behind a one-byte salt of 4 buckets.
     /// assert_eq!(Seq::split_keys(4), [[1], [2], [3]]); // one bucket per region
     /// assert_eq!(Seq::split_keys(2), [[2]]);           // buckets 0-1, then 2-3
@@ -194,53 +303,77 @@ pub trait RowKey {
 /// `#[derive(RowKey)]` implements it for layouts with a salt.
 ///
 /// ```
-/// # use rowkey_core::doc_support::{Seq, SEQ_SALT};
-/// # use rowkey_core::{EncodeError, EncodeErrorKind, FieldMode, KeyField, Prefix, RowKey, Salt, SaltHash, SaltedKey};
+/// use rowkey::{RowKey, EncodeErrorKind, SaltedKey};
+///
+/// #[derive(RowKey, Debug, PartialEq)]
+/// struct Seq {
+///     #[rowkey(salt(buckets = 4, hash = "mod"))] // the bucket is seq % 4
+///     seq: u32,
+/// }
+///
 /// // `Seq` is a u32 behind a salt byte, computed as `seq % 4` unless the writer chooses it.
-/// let key = Seq(7);
+/// let key = Seq { seq: 7 };
 /// assert_eq!(key.to_vec()?, [3, 0, 0, 0, 7]);
 /// assert_eq!(key.to_vec_in_bucket(1)?, [1, 0, 0, 0, 7]);
 /// // Readers cannot tell which bucket a writer chose: a Get tries all of them.
 /// assert_eq!(key.bucket_keys()?.len(), 4);
-/// # Ok::<(), EncodeError>(())
+/// # Ok::<(), rowkey::EncodeError>(())
 /// ```
 pub trait SaltedKey: RowKey {
     /// The number of salt buckets.
     ///
     /// ```
-    /// # use rowkey_core::doc_support::{Seq, SEQ_SALT};
-    /// # use rowkey_core::{EncodeError, EncodeErrorKind, FieldMode, KeyField, Prefix, RowKey, Salt, SaltHash, SaltedKey};
+    /// use rowkey::{RowKey, EncodeErrorKind, SaltedKey};
+    ///
+    /// #[derive(RowKey, Debug, PartialEq)]
+    /// struct Seq {
+    ///     #[rowkey(salt(buckets = 4, hash = "mod"))] // the bucket is seq % 4
+    ///     seq: u32,
+    /// }
+    ///
     /// // `Seq` is a u32 behind a salt byte of 4 buckets.
     /// assert_eq!(Seq::BUCKETS, 4);
-    /// assert!(Seq(7).to_vec_in_bucket((Seq::BUCKETS - 1) as u8).is_ok());
-    /// assert!(Seq(7).to_vec_in_bucket(Seq::BUCKETS as u8).is_err()); // not below the count
+    /// assert!(Seq { seq: 7 }.to_vec_in_bucket((Seq::BUCKETS - 1) as u8).is_ok());
+    /// assert!(Seq { seq: 7 }.to_vec_in_bucket(Seq::BUCKETS as u8).is_err()); // not below the count
     /// ```
     const BUCKETS: u16;
 
     /// Encodes the key with `bucket` as its salt byte instead of the computed one.
     ///
     /// ```
-    /// # use rowkey_core::doc_support::{Seq, SEQ_SALT};
-    /// # use rowkey_core::{EncodeError, EncodeErrorKind, FieldMode, KeyField, Prefix, RowKey, Salt, SaltHash, SaltedKey};
+    /// use rowkey::{RowKey, EncodeErrorKind, SaltedKey};
+    ///
+    /// #[derive(RowKey, Debug, PartialEq)]
+    /// struct Seq {
+    ///     #[rowkey(salt(buckets = 4, hash = "mod"))] // the bucket is seq % 4
+    ///     seq: u32,
+    /// }
+    ///
     /// // `Seq` is a u32 behind a salt byte of 4 buckets.
     /// let mut buf = [0u8; 5];
-    /// let n = Seq(7).encode_into_bucket(2, &mut buf)?;
+    /// let n = Seq { seq: 7 }.encode_into_bucket(2, &mut buf)?;
     /// assert_eq!(&buf[..n], [2, 0, 0, 0, 7]);
-    /// let err = Seq(7).encode_into_bucket(4, &mut buf).unwrap_err();
+    /// let err = Seq { seq: 7 }.encode_into_bucket(4, &mut buf).unwrap_err();
     /// assert_eq!(err.kind(), EncodeErrorKind::BucketOutOfRange { bucket: 4, buckets: 4 });
-    /// # Ok::<(), EncodeError>(())
+    /// # Ok::<(), rowkey::EncodeError>(())
     /// ```
     fn encode_into_bucket(&self, bucket: u8, out: &mut [u8]) -> Result<usize, EncodeError>;
 
     /// The key with `bucket` as its salt byte, as a new vector.
     ///
     /// ```
-    /// # use rowkey_core::doc_support::{Seq, SEQ_SALT};
-    /// # use rowkey_core::{EncodeError, EncodeErrorKind, FieldMode, KeyField, Prefix, RowKey, Salt, SaltHash, SaltedKey};
+    /// use rowkey::{RowKey, EncodeErrorKind, SaltedKey};
+    ///
+    /// #[derive(RowKey, Debug, PartialEq)]
+    /// struct Seq {
+    ///     #[rowkey(salt(buckets = 4, hash = "mod"))] // the bucket is seq % 4
+    ///     seq: u32,
+    /// }
+    ///
     /// // `Seq` is a u32 behind a salt byte of 4 buckets; 258 is 00 00 01 02.
-    /// assert_eq!(Seq(258).to_vec_in_bucket(0)?, [0, 0, 0, 1, 2]);
-    /// assert_eq!(Seq(258).to_vec()?, [2, 0, 0, 1, 2]); // the computed bucket: 258 % 4
-    /// # Ok::<(), EncodeError>(())
+    /// assert_eq!(Seq { seq: 258 }.to_vec_in_bucket(0)?, [0, 0, 0, 1, 2]);
+    /// assert_eq!(Seq { seq: 258 }.to_vec()?, [2, 0, 0, 1, 2]); // the computed bucket: 258 % 4
+    /// # Ok::<(), rowkey::EncodeError>(())
     /// ```
     #[cfg(feature = "alloc")]
     fn to_vec_in_bucket(&self, bucket: u8) -> Result<Vec<u8>, EncodeError> {
@@ -253,14 +386,20 @@ pub trait SaltedKey: RowKey {
     /// The key in every bucket, in bucket order: what a Get must try when writers choose buckets.
     ///
     /// ```
-    /// # use rowkey_core::doc_support::{Seq, SEQ_SALT};
-    /// # use rowkey_core::{EncodeError, EncodeErrorKind, FieldMode, KeyField, Prefix, RowKey, Salt, SaltHash, SaltedKey};
+    /// use rowkey::{RowKey, EncodeErrorKind, SaltedKey};
+    ///
+    /// #[derive(RowKey, Debug, PartialEq)]
+    /// struct Seq {
+    ///     #[rowkey(salt(buckets = 4, hash = "mod"))] // the bucket is seq % 4
+    ///     seq: u32,
+    /// }
+    ///
     /// // `Seq` is a u32 behind a salt byte of 4 buckets.
     /// assert_eq!(
-    ///     Seq(1).bucket_keys()?,
+    ///     Seq { seq: 1 }.bucket_keys()?,
     ///     [[0, 0, 0, 0, 1], [1, 0, 0, 0, 1], [2, 0, 0, 0, 1], [3, 0, 0, 0, 1]],
     /// );
-    /// # Ok::<(), EncodeError>(())
+    /// # Ok::<(), rowkey::EncodeError>(())
     /// ```
     #[cfg(feature = "alloc")]
     fn bucket_keys(&self) -> Result<Vec<Vec<u8>>, EncodeError> {
@@ -273,15 +412,20 @@ pub trait SaltedKey: RowKey {
 /// Decoding of [`SaltedKey`]s written with a writer-chosen bucket.
 ///
 /// ```
-/// # use rowkey_core::doc_support::{Seq, SEQ_SALT};
-/// # use rowkey_core::{EncodeError, EncodeErrorKind, FieldMode, KeyField, Prefix, RowKey, Salt, SaltHash, SaltedKey};
-/// # use rowkey_core::{DecodeError, DecodeErrorKind, DecodeField, DecodeKey, DecodeSaltedKey};
+/// use rowkey::{RowKey, DecodeErrorKind, DecodeKey, DecodeSaltedKey, EncodeErrorKind, SaltedKey};
+///
+/// #[derive(RowKey, Debug, PartialEq)]
+/// struct Seq {
+///     #[rowkey(salt(buckets = 4, hash = "mod"))] // the bucket is seq % 4
+///     seq: u32,
+/// }
+///
 /// // `Seq` is a u32 behind a salt byte, `seq % 4`; this writer put it in bucket 1.
-/// let key = Seq(7).to_vec_in_bucket(1)?;
+/// let key = Seq { seq: 7 }.to_vec_in_bucket(1)?;
 /// let err = Seq::decode(&key).unwrap_err(); // the salt byte is checked...
 /// assert_eq!(err.kind(), DecodeErrorKind::WrongSalt { expected: 3, found: 1 });
 /// let (seq, bucket) = Seq::decode_any_bucket(&key)?; // ...unless any bucket is accepted
-/// assert_eq!((seq.0, bucket), (7, 1));
+/// assert_eq!((seq.seq, bucket), (7, 1));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub trait DecodeSaltedKey<'k>: SaltedKey + DecodeKey<'k> {
@@ -289,15 +433,20 @@ pub trait DecodeSaltedKey<'k>: SaltedKey + DecodeKey<'k> {
     /// it with that bucket.
     ///
     /// ```
-    /// # use rowkey_core::doc_support::{Seq, SEQ_SALT};
-    /// # use rowkey_core::{EncodeError, EncodeErrorKind, FieldMode, KeyField, Prefix, RowKey, Salt, SaltHash, SaltedKey};
-    /// # use rowkey_core::{DecodeError, DecodeErrorKind, DecodeField, DecodeKey, DecodeSaltedKey};
+    /// use rowkey::{RowKey, DecodeErrorKind, DecodeKey, DecodeSaltedKey, EncodeErrorKind, SaltedKey};
+    ///
+    /// #[derive(RowKey, Debug, PartialEq)]
+    /// struct Seq {
+    ///     #[rowkey(salt(buckets = 4, hash = "mod"))] // the bucket is seq % 4
+    ///     seq: u32,
+    /// }
+    ///
     /// // `Seq` is a u32 behind a salt byte of 4 buckets.
     /// let (seq, bucket) = Seq::decode_any_bucket(&[2, 0, 0, 0, 9])?;
-    /// assert_eq!((seq.0, bucket), (9, 2));
+    /// assert_eq!((seq.seq, bucket), (9, 2));
     /// let err = Seq::decode_any_bucket(&[4, 0, 0, 0, 9]).unwrap_err(); // bucket 4 of 0..4
     /// assert_eq!(err.kind(), DecodeErrorKind::BucketOutOfRange { bucket: 4, buckets: 4 });
-    /// # Ok::<(), DecodeError>(())
+    /// # Ok::<(), rowkey::DecodeError>(())
     /// ```
     fn decode_any_bucket(key: &'k [u8]) -> Result<(Self, u8), DecodeError>;
 }
@@ -308,7 +457,7 @@ pub trait DecodeSaltedKey<'k>: SaltedKey + DecodeKey<'k> {
 /// ```
 /// use rowkey_core::{DecodeError, DecodeErrorKind, DecodeField, DecodeKey, FieldMode};
 ///
-/// // What `#[derive(RowKey)]` writes to decode `struct Page<'k> { url: &'k str }`.
+/// // By hand, the decoder of `struct Page<'k> { url: &'k str }`.
 /// struct Page<'k> { url: &'k str }
 /// impl<'k> DecodeKey<'k> for Page<'k> {
 ///     fn decode(key: &'k [u8]) -> Result<Self, DecodeError> {
@@ -321,22 +470,28 @@ pub trait DecodeSaltedKey<'k>: SaltedKey + DecodeKey<'k> {
 /// let page = Page::decode(&key)?;
 /// assert_eq!(page.url, "example.com/a");
 /// assert_eq!(page.url.as_ptr(), key.as_ptr()); // borrowed from the key, not copied
-/// # Ok::<(), DecodeError>(())
+/// # Ok::<(), rowkey::DecodeError>(())
 /// ```
 pub trait DecodeKey<'k>: Sized {
     /// Decodes a whole key: every byte must be consumed, and salt bytes and hash prefixes must
     /// match the fields. Never panics, whatever the input.
     ///
     /// ```
-    /// # use rowkey_core::doc_support::{Host};
-    /// # use rowkey_core::{DecodeError, DecodeErrorKind, DecodeField, DecodeKey, EncodeError, FieldMode, KeyField, RowKey};
-    /// // `Host { name: String, port: u16 }`: "web", its terminator 00 01, then 443 = 01 BB.
+    /// use rowkey::{RowKey, DecodeErrorKind, DecodeKey};
+    ///
+    /// #[derive(RowKey, Debug, PartialEq)]
+    /// struct Host {
+    ///     name: String, // escaped, since the port follows it
+    ///     port: u16,
+    /// }
+    ///
+    /// // "web", its terminator 00 01, then 443 = 01 BB.
     /// let host = Host::decode(b"web\x00\x01\x01\xBB")?;
     /// assert_eq!(host, Host { name: "web".into(), port: 443 });
     /// let err = Host::decode(b"web\x00\x01\x01\xBB\xFF").unwrap_err();
     /// assert_eq!(err.kind(), DecodeErrorKind::TrailingBytes { count: 1 });
     /// assert!(Host::decode(b"web").is_err()); // no terminator
-    /// # Ok::<(), DecodeError>(())
+    /// # Ok::<(), rowkey::DecodeError>(())
     /// ```
     fn decode(key: &'k [u8]) -> Result<Self, DecodeError>;
 }

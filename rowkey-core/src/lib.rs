@@ -46,8 +46,6 @@ extern crate alloc;
 extern crate std;
 
 mod codec;
-#[doc(hidden)]
-pub mod doc_support;
 mod encoding;
 mod error;
 #[cfg(feature = "async")]

@@ -4,6 +4,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 
 use super::key::{expand_fixed, expand_key_traits};
+use super::layout::Described;
 use crate::ast::Enum;
 
 pub fn expand(e: &Enum, p: &syn::Ident) -> TokenStream {
@@ -24,7 +25,14 @@ pub fn expand(e: &Enum, p: &syn::Ident) -> TokenStream {
             const #c: u8 = #ident::#v as u8;
         }
     });
-    let key_traits = expand_key_traits(e.original, None, None, quote!(0usize), p);
+    let key_traits = expand_key_traits(
+        e.original,
+        None,
+        None,
+        quote!(0usize),
+        Some(described(e, &consts, p)),
+        p,
+    );
     let fixed = expand_fixed(e.original, p);
     quote! {
         #(#defs)*
@@ -67,4 +75,35 @@ pub fn expand(e: &Enum, p: &syn::Ident) -> TokenStream {
         #key_traits
         #fixed
     }
+}
+
+/// `K::LAYOUT`, each variant a layout of no segments behind its discriminant byte, and
+/// `K::explain`.
+fn described(e: &Enum, consts: &[syn::Ident], p: &syn::Ident) -> Described {
+    let name = crate::unraw::unraw(&e.original.ident);
+    let variants = e.variants.iter().zip(consts).map(|(v, c)| {
+        let vname = format!("{name}::{}", crate::unraw::unraw(v));
+        quote!(#p::Layout::new(#vname).with_tag(#p::Tag::new(&[#c], "")).with_fixed_len(#p::Some(1)))
+    });
+    super::layout::describe(
+        e.original,
+        p,
+        quote! {{
+            const __ROWKEY_VARIANTS: &[#p::Layout] = &[#(#variants),*];
+            #p::Layout::new(#name)
+                .with_variants(__ROWKEY_VARIANTS)
+                .with_fixed_len(#p::Some(1))
+        }},
+        quote! {{
+            let mut __rowkey_e = #p::explain_start(#name, __rowkey_key);
+            #p::explain_segments(
+                &mut __rowkey_e,
+                __rowkey_key,
+                0,
+                0,
+                [(#name, 1, (&#p::Show(&__rowkey_v)).show())],
+            );
+            __rowkey_e
+        }},
+    )
 }

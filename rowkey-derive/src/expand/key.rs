@@ -6,14 +6,18 @@ use quote::quote;
 use syn::DeriveInput;
 
 use super::generics::{decode_generics, with_bound};
+use super::layout::Described;
 
 /// `RowKey` and `DecodeKey` for a type that implements `KeyField` and `DecodeField`; `head` is
 /// the bytes every key starts with before its first field of varying length (an expression).
+/// `described` gives `LAYOUT` and `explain` (and the inherent items that forward to them); a
+/// generic type's `LAYOUT` names it and its length, and its `explain` is the trait's own.
 pub fn expand_key_traits(
     input: &DeriveInput,
     row_limit: Option<usize>,
     tag: Option<TokenStream>,
     head: TokenStream,
+    described: Option<Described>,
     p: &syn::Ident,
 ) -> TokenStream {
     // `max_len = N`; otherwise the trait's default, HBase's limit.
@@ -27,13 +31,20 @@ pub fn expand_key_traits(
     let (dimpl_generics, _, dwhere_clause) = dgenerics.split_for_impl();
     let (own_impl_generics, _, own_where_clause) = input.generics.split_for_impl();
     let decode_doc = format!(
-        "Decodes a whole `{key_name}` key, as `DecodeKey::decode` does. Inherent, so `{key_name}::decode(&key)` resolves in a module that has both \
-         `DecodeKey` and `DecodeField` in scope."
+        "Decodes a whole `{key_name}` key, as `DecodeKey::decode` does; inherent, so that \
+         `{key_name}::decode(&key)` needs no trait in scope."
     );
-    let len_doc = format!(
-        "The length of this key's encoding, as `RowKey::encoded_len` gives it (inherent for the same reason as `{key_name}::decode`)."
-    );
+    let (layout, explain, inherent) = match described {
+        Some(d) => (d.layout, d.explain, d.inherent),
+        None => (
+            quote!(#p::Layout::new(#key_name).with_fixed_len(<Self as #p::RowKey>::FIXED_LEN)),
+            TokenStream::new(),
+            TokenStream::new(),
+        ),
+    };
     quote! {
+        #inherent
+
         impl #own_impl_generics #ident #ty_generics #own_where_clause {
             #[doc = #decode_doc]
             #[inline(always)]
@@ -46,14 +57,6 @@ pub fn expand_key_traits(
                 <Self as #p::DecodeKey<'__rowkey_k>>::decode(key)
             }
 
-            #[doc = #len_doc]
-            #[inline(always)]
-            pub fn encoded_len(&self) -> usize
-            where
-                Self: #p::RowKey,
-            {
-                <Self as #p::RowKey>::encoded_len(self)
-            }
         }
 
         #[automatically_derived]
@@ -63,8 +66,11 @@ pub fn expand_key_traits(
             const MAX_LEN: #p::Option<usize> =
                 <Self as #p::KeyField>::SHAPE.max_len(#p::FieldMode::LAST);
             const PREFIX: #p::Prefix = <Self as #p::KeyField>::SHAPE.prefix();
+            const LAYOUT: #p::Layout = #layout;
             #row_limit
             #tag
+
+            #explain
 
             #[inline(always)]
             fn encoded_len(&self) -> usize {
@@ -143,6 +149,7 @@ pub fn expand(s: &crate::ast::Struct, p: &syn::Ident) -> TokenStream {
         s.attrs.max_len.as_ref().map(|m| m.value),
         tag,
         super::layout::head_expr(s, p),
+        super::layout::described(s, p),
         p,
     );
     let fixed = if s.has_variable_field() {

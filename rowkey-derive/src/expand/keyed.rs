@@ -6,6 +6,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+use super::layout::Described;
 use super::scan::{chain, scan_layout, State};
 use super::{decode, encode, key, layout, tag_expr};
 use crate::ast::KeyedEnum;
@@ -53,6 +54,7 @@ pub fn expand(e: &KeyedEnum, p: &syn::Ident) -> TokenStream {
         e.attrs.max_len.as_ref().map(|m| m.value),
         None,
         quote!(0usize),
+        Some(layouts(e, p, &fixed_consts, &patterns)),
         p,
     );
     let all_fixed = e.variants.iter().all(|v| !v.key.has_variable_field());
@@ -92,7 +94,6 @@ pub fn expand(e: &KeyedEnum, p: &syn::Ident) -> TokenStream {
         },
     );
     let scans = scans(e, p, &concrete, &fixed_consts);
-    let layouts = layouts(e, p, &fixed_consts, &patterns);
     quote! {
         #(const #fixed_consts: #p::Option<usize> = #fixed;)*
 
@@ -102,7 +103,6 @@ pub fn expand(e: &KeyedEnum, p: &syn::Ident) -> TokenStream {
         #key_traits
         #fixed_items
         #scans
-        #layouts
 
         const _: () = { #(#checks)* };
     }
@@ -191,16 +191,15 @@ fn scans(
     })
 }
 
-/// `Row::LAYOUTS`, one layout per variant, and `Row::explain`.
+/// `Row::LAYOUT`, with one layout per variant, and `Row::explain`.
 fn layouts(
     e: &KeyedEnum,
     p: &syn::Ident,
     fixed_consts: &[syn::Ident],
     patterns: &[TokenStream],
-) -> TokenStream {
+) -> Described {
     let ident = &e.original.ident;
     let name = crate::unraw::unraw(ident);
-    let (impl_generics, ty_generics, where_clause) = e.original.generics.split_for_impl();
     let mut values = Vec::new();
     let mut explains = Vec::new();
     for (i, v) in e.variants.iter().enumerate() {
@@ -229,20 +228,15 @@ fn layouts(
             }
         });
     }
-    let doc = format!("The layouts of `{name}` keys, one per variant in declaration order: each variant's tag and fields. Their `Display` is a table.");
-    let explain_doc = format!("Decodes a stored `{name}` key and shows its tag and each segment's bytes beside its value, for a row seen in the HBase shell.");
-    let explain = layout::explain_impl(
+    layout::describe(
         e.original,
         p,
-        &explain_doc,
+        quote! {{
+            const __ROWKEY_VARIANTS: &[#p::Layout] = &[#(#values),*];
+            #p::Layout::new(#name)
+                .with_variants(__ROWKEY_VARIANTS)
+                .with_fixed_len(<#ident as #p::RowKey>::FIXED_LEN)
+        }},
         quote!(match &__rowkey_v { #(#explains)* }),
-    );
-    quote! {
-        impl #impl_generics #ident #ty_generics #where_clause {
-            #[doc = #doc]
-            pub const LAYOUTS: &'static [#p::Layout] = &[#(#values),*];
-        }
-
-        #explain
-    }
+    )
 }

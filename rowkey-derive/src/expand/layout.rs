@@ -7,17 +7,23 @@ use quote::{quote, ToTokens};
 use super::{field_mode, field_name};
 use crate::ast::{Prefix, Sources, Struct};
 
-pub fn expand(s: &Struct, p: &syn::Ident) -> TokenStream {
-    let Some(concrete) = super::generics::concrete_type(s.original) else {
-        return TokenStream::new();
-    };
-    let ident = &s.original.ident;
-    let name = crate::unraw::unraw(ident);
-    let (impl_generics, ty_generics, where_clause) = s.original.generics.split_for_impl();
-    let doc = format!(
-        "The layout of `{name}` keys: the prefix and every segment. Its `Display` is a table."
-    );
-    let explain_doc = format!("Decodes a stored `{name}` key (checking its prefix) and shows each segment's bytes beside its value, for a row seen in the HBase shell.");
+/// What the derive says of a key type beyond its bytes: its layout and how to explain a stored
+/// key. Both live in the `RowKey` impl, which generic code reaches; the inherent `K::LAYOUT` and
+/// `K::explain` forward to it, so a user's own item of either name is a clash on that item alone.
+pub struct Described {
+    /// The `Layout`, a constant expression.
+    pub layout: TokenStream,
+    /// `RowKey::explain`, with `alloc`.
+    pub explain: TokenStream,
+    /// The inherent forwarders.
+    pub inherent: TokenStream,
+}
+
+/// `Described` of a struct key; `None` for a type with type parameters, whose layout cannot be
+/// a constant of the derive's making.
+pub fn described(s: &Struct, p: &syn::Ident) -> Option<Described> {
+    let concrete = super::generics::concrete_type(s.original)?;
+    let name = crate::unraw::unraw(&s.original.ident);
     let layout = layout_value(
         s,
         p,
@@ -34,47 +40,58 @@ pub fn expand(s: &Struct, p: &syn::Ident) -> TokenStream {
         })
         .collect();
     let rows = explain_rows(s, p, quote!(<#concrete as #p::RowKey>::PREFIX), &values);
-    let explain = explain_impl(
+    Some(describe(
         s.original,
         p,
-        &explain_doc,
+        layout,
         quote! {{
             let mut __rowkey_e = #p::explain_start(#name, __rowkey_key);
             #rows
             __rowkey_e
         }},
-    );
-    quote! {
-        impl #impl_generics #ident #ty_generics #where_clause {
-            #[doc = #doc]
-            pub const LAYOUT: #p::Layout = #layout;
-        }
-
-        #explain
-    }
+    ))
 }
 
-/// `K::explain(&key)` (with `alloc`): decodes `__rowkey_key` into `__rowkey_v`, then `body`
-/// gives the `Explained` of it.
-pub fn explain_impl(
+/// `Described` from a layout and the body of `explain`, which decodes `__rowkey_key` into
+/// `__rowkey_v` first and gives the `Explained` of it.
+pub fn describe(
     input: &syn::DeriveInput,
     p: &syn::Ident,
-    doc: &str,
+    layout: TokenStream,
     body: TokenStream,
-) -> TokenStream {
+) -> Described {
     let ident = &input.ident;
+    let name = crate::unraw::unraw(ident);
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    super::if_alloc(quote! {
+    let doc = format!("The layout of `{name}` keys, as `RowKey::LAYOUT` gives it: the prefix, every segment, and for an enum each variant. Its `Display` is a table.");
+    let explain_doc = format!("Decodes a stored `{name}` key (checking its prefix) and shows each segment's bytes beside its value, for a row seen in the HBase shell; `RowKey::explain`.");
+    let explain = super::if_alloc(quote! {
+        #[inline]
+        fn explain(__rowkey_key: &[u8]) -> #p::Result<#p::Explained, #p::DecodeError> {
+            use #p::{ShowDebug as _, ShowOpaque as _};
+            let __rowkey_v = <#ident as #p::DecodeKey>::decode(__rowkey_key)?;
+            #p::Ok(#body)
+        }
+    });
+    let inherent_explain = super::if_alloc(quote! {
+        #[doc = #explain_doc]
+        #[inline]
+        pub fn explain(key: &[u8]) -> #p::Result<#p::Explained, #p::DecodeError> {
+            <Self as #p::RowKey>::explain(key)
+        }
+    });
+    Described {
+        layout,
+        explain,
+        inherent: quote! {
             impl #impl_generics #ident #ty_generics #where_clause {
                 #[doc = #doc]
-                #[inline]
-                pub fn explain(__rowkey_key: &[u8]) -> #p::Result<#p::Explained, #p::DecodeError> {
-                    use #p::{ShowDebug as _, ShowOpaque as _};
-                    let __rowkey_v = <#ident as #p::DecodeKey>::decode(__rowkey_key)?;
-                    #p::Ok(#body)
-                }
+                pub const LAYOUT: #p::Layout = <Self as #p::RowKey>::LAYOUT;
+
+                #inherent_explain
             }
-    })
+        },
+    }
 }
 
 /// The bytes every key of `s` starts with before its first field of varying length (the last
@@ -114,14 +131,11 @@ pub fn layout_value(
     prefix: TokenStream,
     fixed_len: TokenStream,
 ) -> TokenStream {
-    let text = match s.text() {
-        Some(d) => quote!(#p::Some(#d)),
-        None => quote!(#p::None),
-    };
-    let tag = match &s.tag {
-        Some(t) => super::tag_expr(t, p),
-        None => quote!(#p::Tag::NONE),
-    };
+    let text = s.text().map(|d| quote!(.with_text(#d)));
+    let tag = s.tag.as_ref().map(|t| {
+        let t = super::tag_expr(t, p);
+        quote!(.with_tag(#t))
+    });
     let delimiter = s.text().unwrap_or_default().len();
     let lead = lead(s);
     let sources: Vec<String> = match &s.prefix {
@@ -151,17 +165,17 @@ pub fn layout_value(
         };
         quote!(#p::segment::<#ty>(#name, #ty_name, #mode, #p::Order::#order))
     });
-    quote! {
-        #p::Layout {
-            name: #name,
-            text: #text,
-            tag: #tag,
-            prefix: #prefix,
-            prefix_sources: &[#(#sources),*],
-            segments: &#p::segments([#(#segments),*], #lead, #delimiter),
-            fixed_len: #fixed_len,
-        }
-    }
+    // The segments as a constant of their own, so the layout can borrow them for 'static.
+    quote! {{
+        const __ROWKEY_SEGMENTS: &[#p::Segment] =
+            &#p::segments([#(#segments),*], #lead, #delimiter);
+        #p::Layout::new(#name)
+            #text
+            #tag
+            .with_prefix(#prefix, &[#(#sources),*])
+            .with_segments(__ROWKEY_SEGMENTS)
+            .with_fixed_len(#fixed_len)
+    }}
 }
 
 /// Statements adding the rows of `s`'s key `__rowkey_key` to the explanation `__rowkey_e`, the

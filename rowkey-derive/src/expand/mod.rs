@@ -70,9 +70,7 @@ fn expand_struct(s: &Struct, p: &syn::Ident) -> TokenStream {
     let checks = checks::expand(s, p);
     let salted = prefix::salted_key_traits(s, p);
     let scan = scan::expand(s, p);
-    let layout = layout::expand(s, p);
     quote! {
-        #layout
         #encode
         #decode
         #key
@@ -152,6 +150,7 @@ fn fallback(input: &DeriveInput, errors: syn::Error) -> TokenStream {
         .insert(0, syn::parse_quote!('__rowkey_k));
     let (decode_impl_generics, _, _) = decode_generics.split_for_impl();
     let stub = quote!(::core::unreachable!("#[derive(RowKey)] failed to compile"));
+    let name = crate::unraw::unraw(ident);
     let stubs = quote! {
         impl #impl_generics #p::KeyField for #ident #ty_generics #where_clause {
             const SHAPE: #p::FieldShape = #p::FieldShape::fixed(0);
@@ -162,6 +161,7 @@ fn fallback(input: &DeriveInput, errors: syn::Error) -> TokenStream {
             fn decode_field(_: &'__rowkey_k [u8], _: #p::FieldMode) -> #p::Result<(Self, usize), #p::DecodeError> { #stub }
         }
         impl #impl_generics #p::RowKey for #ident #ty_generics #where_clause {
+            const LAYOUT: #p::Layout = #p::Layout::new(#name);
             const FIXED_LEN: #p::Option<usize> = #p::None;
             const MAX_LEN: #p::Option<usize> = #p::None;
             fn encoded_len(&self) -> usize { #stub }
@@ -172,7 +172,6 @@ fn fallback(input: &DeriveInput, errors: syn::Error) -> TokenStream {
         }
     };
     // The inherent items too, where the type can name them, so code that uses them compiles.
-    let name = crate::unraw::unraw(ident);
     let explain = if_alloc(quote! {
         impl #impl_generics #ident #ty_generics #where_clause {
             #[doc(hidden)]
@@ -183,15 +182,7 @@ fn fallback(input: &DeriveInput, errors: syn::Error) -> TokenStream {
         quote! {
             impl #impl_generics #ident #ty_generics #where_clause {
                 #[doc(hidden)]
-                pub const LAYOUT: #p::Layout = #p::Layout {
-                    name: #name,
-                    text: #p::None,
-                    tag: #p::Tag::NONE,
-                    prefix: #p::Prefix::None,
-                    prefix_sources: &[],
-                    segments: &[],
-                    fixed_len: #p::None,
-                };
+                pub const LAYOUT: #p::Layout = #p::Layout::new(#name);
             }
             #explain
         }
