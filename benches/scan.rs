@@ -122,7 +122,7 @@ fn planning(c: &mut Criterion) {
             let ranges: Vec<(Vec<u8>, Vec<u8>)> = keys
                 .into_iter()
                 .map(|k| {
-                    let stop = rowkey::prefix_stop(&k);
+                    let stop = rowkey::KeyRange::prefix(&k).stop().to_vec();
                     (k, stop)
                 })
                 .collect();

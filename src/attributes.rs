@@ -101,8 +101,11 @@
 //!
 //! On chrono's types in a text layout (feature `chrono`): the time as chrono formats it (strftime
 //! syntax) instead of its count, so `230611:063031` comes from typed date and time fields. The
-//! format must write every time in the same length ([`timefmt`](crate::timefmt) lists the
-//! specifiers; names such as `%A` or `%B` vary and are compile errors on the format), and keep
+//! format must write every time in the same length (the specifiers: `%Y` (4 digits), `%y`, `%m`,
+//! `%d`, `%e`, `%j`, `%H`, `%k`, `%I`, `%l`, `%M`, `%S`, `%f` and `%3f`/`%6f`/`%9f`,
+//! `%.3f`/`%.6f`/`%.9f`, `%b`/`%h`, `%a`, `%p`, `%u`, `%w`, `%F`, `%T`, `%R`, `%D`, `%%`, `%n`, `%t`,
+//! and any other character as itself; names such as `%A` or `%B` vary and are compile errors on
+//! the format), and keep
 //! what the type needs to be read back (a date: year, month and day, or year and day of the year;
 //! a time of day: hour and minute). Keys hold one rendering per value: decoding parses the text
 //! and checks it is what the value writes. `%Y` holds years 0 to 9999 and `%y` 1970 to 2069

@@ -220,7 +220,7 @@
 //! # Ok::<(), rowkey::EncodeError>(())
 //! ```
 #![no_std]
-#![deny(missing_docs)]
+#![deny(missing_docs, missing_debug_implementations)]
 #![forbid(unsafe_code)]
 
 #[cfg(feature = "alloc")]
@@ -233,7 +233,7 @@ pub use rowkey_core::{
     DecodeError, DecodeErrorKind, DecodeField, DecodeKey, DecodeSaltedKey, EncodeError,
     EncodeErrorKind, Encoding, FieldMode, FieldShape, HashPrefix, HashPrefixHasher, Hashed,
     KeyField, Layout, Order, Prefix, RowKey, Salt, SaltHash, SaltHasher, SaltedKey, Segment, Tag,
-    TextRule, ValueSink, WidthRule,
+    TextRule, TimeUnit, ValueSink, WidthRule,
 };
 /// Derives [`RowKey`](trait@RowKey), [`DecodeKey`], [`KeyField`] and [`DecodeField`] for a struct
 /// with named fields or a fieldless enum, plus `K::scan()`, `K::LAYOUT`, `K::explain`, and for
@@ -269,10 +269,8 @@ pub use rowkey_core::hbase;
 pub use rowkey_core::limits;
 #[cfg(feature = "alloc")]
 pub use rowkey_core::regions;
-pub use rowkey_core::tag;
-pub use rowkey_core::timefmt;
 #[cfg(feature = "alloc")]
-pub use rowkey_core::{merge, prefix_stop, Explained, ExplainedSegment, KeyRange, Ranges, Scan};
+pub use rowkey_core::{merge, Explained, ExplainedSegment, KeyRange, Ranges, Scan};
 
 /// Support for generated code. Not a public API.
 #[doc(hidden)]

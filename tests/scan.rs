@@ -1,7 +1,12 @@
 //! Scan plans byte for byte: the examples of DESIGN.md section 7, HBase's stop-row rule for 0xFF,
 //! bounds through `desc`, empty plans, IN lists, salted fan-out and hash-prefix exactness.
 
-use rowkey::{prefix_stop, KeyRange, RowKey, Scan};
+use rowkey::{KeyRange, RowKey, Scan};
+
+/// The stop row of a prefix scan.
+fn prefix_stop(prefix: &[u8]) -> Vec<u8> {
+    KeyRange::prefix(prefix).stop().to_vec()
+}
 
 /// Any state of the builder converts into the plan it stands for.
 fn ranges<K>(plan: impl Into<Scan<K>>) -> Vec<(Vec<u8>, Vec<u8>)> {

@@ -22,7 +22,7 @@ use std::cmp::Ordering;
 use std::fmt::Debug;
 use std::ops::Bound;
 
-use rowkey::{prefix_stop, DecodeKey, KeyRange, RowKey, Scan};
+use rowkey::{DecodeKey, KeyRange, RowKey, Scan};
 
 use crate::{mutate, Gen, Pick};
 
@@ -595,7 +595,7 @@ fn check_ranges<K: Layout>(ranges: &[KeyRange], query: &K::Query) {
                 r.start().len() >= n,
                 "a salted range {r:?} starts before its bucket\nquery: {query:?}"
             );
-            let bucket_end = prefix_stop(&r.start()[..n]);
+            let bucket_end = KeyRange::prefix(&r.start()[..n]).stop().to_vec();
             assert!(
                 bucket_end.is_empty() || (!r.stop().is_empty() && r.stop() <= &bucket_end[..]),
                 "the range {r:?} spans salt buckets\nquery: {query:?}"

@@ -172,6 +172,15 @@ pub struct ReadPlan<R, Fut, S, T, F> {
     failed: bool,
 }
 
+impl<R, Fut, S, T, F> core::fmt::Debug for ReadPlan<R, Fut, S, T, F> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("ReadPlan")
+            .field("ranges", &self.lanes.len())
+            .field("done", &self.first)
+            .finish_non_exhaustive()
+    }
+}
+
 /// Nothing in it is pinned in place: its futures and streams are boxed, and the reader, the key
 /// function and the rows are only ever reached through `&mut`.
 impl<R, Fut, S, T, F> Unpin for ReadPlan<R, Fut, S, T, F> {}

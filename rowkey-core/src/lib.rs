@@ -37,7 +37,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![no_std]
-#![deny(missing_docs)]
+#![deny(missing_docs, missing_debug_implementations)]
 #![forbid(unsafe_code)]
 
 #[cfg(feature = "alloc")]
@@ -68,9 +68,9 @@ pub mod regions;
 #[cfg(feature = "alloc")]
 mod scan;
 mod sink;
-pub mod tag;
+mod tag;
 mod time;
-pub mod timefmt;
+mod timefmt;
 mod unit;
 
 pub use encoding::Encoding;
@@ -83,7 +83,7 @@ pub use layout::{Explained, ExplainedSegment};
 pub use layout::{Layout, Order, Segment};
 pub use prefix::{HashPrefix, HashPrefixHasher, Prefix, Salt, SaltHash, SaltHasher};
 #[cfg(feature = "alloc")]
-pub use scan::{prefix_stop, KeyRange, Ranges, Scan};
+pub use scan::{KeyRange, Ranges, Scan};
 pub use sink::ValueSink;
 pub use tag::Tag;
 pub use unit::TimeUnit;

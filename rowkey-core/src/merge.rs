@@ -18,7 +18,7 @@ use alloc::collections::BinaryHeap;
 use alloc::vec::Vec;
 use core::cmp::{Ordering, Reverse};
 
-/// Merges `streams`, each sorted by the key that `key_of` gives after its first `prefix_len`
+/// Merges `streams`, each sorted by the key that `key_of` gives after its first `salt_len`
 /// bytes, into one stream in that order. Ties keep the order of the streams.
 ///
 /// Each stream is read lazily, one item ahead; the heap holds one item per stream.
@@ -35,7 +35,7 @@ use core::cmp::{Ordering, Reverse};
 /// // 5, 5, 7, 9; on the tie at 5, bucket 0's row comes first.
 /// assert_eq!(merged, ["a", "c", "d", "b"]);
 /// ```
-pub fn merge_by_key<I, F>(streams: Vec<I>, prefix_len: usize, key_of: F) -> MergeByKey<I, F>
+pub fn merge_by_key<I, F>(streams: Vec<I>, salt_len: usize, key_of: F) -> MergeByKey<I, F>
 where
     I: Iterator,
     F: Fn(&I::Item) -> &[u8],
@@ -43,7 +43,7 @@ where
     let mut merge = MergeByKey {
         streams,
         heap: BinaryHeap::new(),
-        prefix_len,
+        salt_len,
         key_of,
     };
     for i in 0..merge.streams.len() {
@@ -66,8 +66,17 @@ where
 pub struct MergeByKey<I: Iterator, F> {
     streams: Vec<I>,
     heap: BinaryHeap<Reverse<Head<I::Item>>>,
-    prefix_len: usize,
+    salt_len: usize,
     key_of: F,
+}
+
+impl<I: Iterator, F> core::fmt::Debug for MergeByKey<I, F> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("MergeByKey")
+            .field("streams", &self.streams.len())
+            .field("salt_len", &self.salt_len)
+            .finish_non_exhaustive()
+    }
 }
 
 /// The next item of stream `stream`, ordered by the key after its prefix (then by stream).
@@ -107,7 +116,7 @@ where
     fn refill(&mut self, stream: usize) {
         if let Some(item) = self.streams[stream].next() {
             let key = (self.key_of)(&item);
-            let sort_key = key.get(self.prefix_len..).unwrap_or_default().to_vec();
+            let sort_key = key.get(self.salt_len..).unwrap_or_default().to_vec();
             self.heap.push(Reverse(Head {
                 sort_key,
                 stream,

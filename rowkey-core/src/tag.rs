@@ -130,12 +130,6 @@ impl Tag {
 
 /// The bytes of the tag `tag = n` (an integer, 0..=255): the byte itself, or in text layouts its
 /// three decimal digits, as a fieldless enum's discriminant is written there.
-///
-/// ```
-/// use rowkey::tag::byte_tag;
-/// assert_eq!(byte_tag(7, false).as_slice(), [7]);
-/// assert_eq!(byte_tag(7, true).as_slice(), b"007");
-/// ```
 pub fn byte_tag(n: u8, text: bool) -> ByteTag {
     if text {
         ByteTag {
@@ -167,12 +161,6 @@ impl ByteTag {
 /// The first pair `(earlier, later)` of `tags` in which one is a prefix of the other (equal tags
 /// included), or `None` when they are prefix-free: then the tag at the start of a key names its
 /// variant, and keys of different variants never interleave.
-///
-/// ```
-/// use rowkey::tag::prefix_clash;
-/// assert_eq!(prefix_clash(&[b"u/", b"o/", b"ord"]), None);
-/// assert_eq!(prefix_clash(&[b"o", b"u/", b"ord"]), Some((0, 2)));
-/// ```
 pub fn prefix_clash(tags: &[&[u8]]) -> Option<(usize, usize)> {
     for later in 0..tags.len() {
         for earlier in 0..later {
@@ -183,4 +171,21 @@ pub fn prefix_clash(tags: &[&[u8]]) -> Option<(usize, usize)> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_integer_tag_is_a_byte_or_three_digits() {
+        assert_eq!(byte_tag(7, false).as_slice(), [7]);
+        assert_eq!(byte_tag(7, true).as_slice(), b"007");
+    }
+
+    #[test]
+    fn tags_that_prefix_each_other_clash() {
+        assert_eq!(prefix_clash(&[b"u/", b"o/", b"ord"]), None);
+        assert_eq!(prefix_clash(&[b"o", b"u/", b"ord"]), Some((0, 2)));
+    }
 }

@@ -6,15 +6,6 @@
 //! Supported: `%Y` (4 digits: years 0 to 9999), `%y`, `%m`, `%d`, `%e`, `%j`, `%H`, `%k`, `%I`,
 //! `%l`, `%M`, `%S`, `%f` and `%3f`/`%6f`/`%9f`, `%.3f`/`%.6f`/`%.9f`, `%b`/`%h`, `%a`, `%p`, `%u`,
 //! `%w`, `%F`, `%T`, `%R`, `%D`, `%%`, `%n`, `%t`, and any other character as itself.
-//!
-//! ```
-//! use rowkey::timefmt::{spec, Problem};
-//! let s = spec("%Y-%m-%d %H:%M").unwrap();
-//! assert_eq!(s.len(), 16);
-//! assert!(s.is_ordered());
-//! assert!(!spec("%d%m%y").unwrap().is_ordered()); // day first: not time order
-//! assert_eq!(spec("%A").unwrap_err(), Problem::Variable { at: 0 }); // "Monday", "Friday"
-//! ```
 
 /// Why a format cannot be a key's field: where in the format, and what.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -239,6 +230,7 @@ pub const fn len_of(fmt: &str) -> usize {
 
 /// Which formats a time type takes: what its value must keep to be read back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(feature = "chrono"), allow(dead_code))]
 pub enum Takes {
     /// No `format` (everything but chrono's types).
     Nothing,
@@ -250,16 +242,6 @@ pub enum Takes {
 }
 
 /// Whether a type that `takes` formats can be written with `fmt` and read back.
-///
-/// ```
-/// use rowkey::timefmt::{fits, Takes};
-/// assert!(fits("%y%m%d", Takes::Date));
-/// assert!(fits("%H%M%S", Takes::TimeOfDay));
-/// assert!(!fits("%H%M", Takes::Date)); // no date
-/// assert!(!fits("%Y%m%d", Takes::TimeOfDay)); // a time of day has no date
-/// assert!(!fits("%Y%m", Takes::Date)); // no day
-/// assert!(!fits("%Y%m%d", Takes::Nothing));
-/// ```
 pub const fn fits(fmt: &str, takes: Takes) -> bool {
     use parts::*;
     let Ok(s) = spec(fmt) else {
@@ -275,5 +257,29 @@ pub const fn fits(fmt: &str, takes: Takes) -> bool {
         Takes::Nothing => false,
         Takes::Date => date && (!any_time || time),
         Takes::TimeOfDay => time && !any_date,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_spec_tells_length_order_and_problems() {
+        let s = spec("%Y-%m-%d %H:%M").unwrap();
+        assert_eq!(s.len(), 16);
+        assert!(s.is_ordered());
+        assert!(!spec("%d%m%y").unwrap().is_ordered()); // day first: not time order
+        assert_eq!(spec("%A").unwrap_err(), Problem::Variable { at: 0 }); // "Monday", "Friday"
+    }
+
+    #[test]
+    fn a_format_fits_what_the_type_keeps() {
+        assert!(fits("%y%m%d", Takes::Date));
+        assert!(fits("%H%M%S", Takes::TimeOfDay));
+        assert!(!fits("%H%M", Takes::Date)); // no date
+        assert!(!fits("%Y%m%d", Takes::TimeOfDay)); // a time of day has no date
+        assert!(!fits("%Y%m", Takes::Date)); // no day
+        assert!(!fits("%Y%m%d", Takes::Nothing));
     }
 }

@@ -9,6 +9,7 @@
 
 /// The unit a time field counts in, named by the field attribute `unit = "..."`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum TimeUnit {
     /// `"s"`
     Seconds,

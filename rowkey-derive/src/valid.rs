@@ -334,7 +334,7 @@ fn check_field(cx: &Ctxt, field: &Field, text: bool) {
 /// type is one of chrono's, and the format keeps what it needs, is checked by its shape when the
 /// crate compiles (expand::checks).
 fn check_format(cx: &Ctxt, field: &Field, kind: &TypeKind, text: bool) {
-    use rowkey_core::timefmt::{spec, Problem};
+    use rowkey_core::private::timefmt::{spec, Problem};
     let attrs = &field.attrs;
     let Some(format) = &attrs.format else {
         return;

@@ -52,6 +52,14 @@ use crate::sink::ValueSink;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 ///
+/// Scan planning asks three more questions of a field type, with answers the provided methods read
+/// from `SHAPE`, so a type that copies a built-in type's `SHAPE` and delegates `encode` to it (as
+/// above) plans exactly as that type does: which stored value stands in for a value with no
+/// encoding (`encode_stand_in`), whether a value lies beyond every storable one (`beyond_width`),
+/// and whether `encode` rounds (`stores_exactly`). They are hidden from these docs; a type whose
+/// shape cannot tell (`FieldShape::fixed`) may leave them: a bound the planner cannot place is
+/// dropped, and the plan is wider than the query (`is_exact()` false), never narrower.
+///
 /// The contract an implementation keeps: the bytes sort as the values do; `encode` writes exactly
 /// `field_len(mode)` bytes and returns that count, or [`EncodeErrorKind::BufferTooSmall`]
 /// (with any `needed`) when `out` is shorter; in a mode where [`FieldMode::is_delimited`] holds,
@@ -138,6 +146,7 @@ pub trait KeyField {
         }
     }
 
+    #[doc(hidden)] // a scan planner hook: its contract is above, its defaults fit most types
     /// For a value with no encoding of its own in `mode` that still falls among the values the field
     /// stores: writes the encoding of the stored value just below it, so that the value lies
     /// strictly between that one and the next. Scan planning turns a range bound `>= v` into
@@ -166,6 +175,7 @@ pub trait KeyField {
         shape::stand_in_by_shape(self, out, mode)
     }
 
+    #[doc(hidden)] // a scan planner hook: its contract is above, its defaults fit most types
     /// For a value the field cannot store in `mode` (too wide for its `width`, or for a text
     /// number, negative or longer than its digits): whether it lies below (`Less`) or above
     /// (`Greater`) every value the field can store. Scan planning uses it to clamp a range bound
@@ -193,6 +203,7 @@ pub trait KeyField {
         shape::beyond_by_shape(self, mode)
     }
 
+    #[doc(hidden)] // a scan planner hook: its contract is above, its defaults fit most types
     /// Whether `encode` writes the value as it is (`true`), or rounds it to a value the field
     /// stores (a time finer than the field's `unit`, truncated). Scan planning keeps a range
     /// exact over the stored values: a lower bound `>= v` that is rounded down becomes `> v`'s

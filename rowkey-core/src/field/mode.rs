@@ -161,7 +161,8 @@ impl FieldMode {
     }
 
     /// The same mode, for a chrono time written in text layouts as chrono formats it with `format`
-    /// (strftime syntax), which must have one length for every time (see [`timefmt`](crate::timefmt)).
+    /// (strftime syntax), which must have one length for every time (the `format` attribute of the
+    /// `rowkey` crate lists the specifiers).
     ///
     /// ```
     /// use rowkey_core::FieldMode;

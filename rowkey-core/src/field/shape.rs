@@ -17,6 +17,7 @@ use crate::timefmt::Takes;
 /// assert_eq!(<bool as KeyField>::SHAPE.width_rule(), WidthRule::None);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum WidthRule {
     /// `width` does not apply.
     None,
@@ -66,6 +67,7 @@ pub struct FieldShape {
 /// assert_eq!(<f64 as KeyField>::SHAPE.text_rule(), TextRule::None);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum TextRule {
     /// Not in text layouts.
     None,

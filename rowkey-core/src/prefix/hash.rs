@@ -162,6 +162,14 @@ pub struct HashPrefixHasher {
     md5: Md5,
 }
 
+impl core::fmt::Debug for HashPrefixHasher {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("HashPrefixHasher")
+            .field("len", &self.len)
+            .finish_non_exhaustive()
+    }
+}
+
 impl ValueSink for HashPrefixHasher {
     #[inline]
     fn write(&mut self, bytes: &[u8]) {

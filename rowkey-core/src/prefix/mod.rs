@@ -23,6 +23,7 @@ pub use salt::{Salt, SaltHash, SaltHasher};
 /// assert_eq!(hash.encoded_len(), 4);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Prefix {
     /// No prefix.
     None,

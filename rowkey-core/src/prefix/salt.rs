@@ -20,6 +20,7 @@ use crate::sink::ValueSink;
 /// assert_eq!(bucket(SaltHash::Md5), 11);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum SaltHash {
     /// `u32::from_be_bytes(md5(src)[0..4]) % N`: well spread for any source (the default).
     Md5,
@@ -305,6 +306,14 @@ impl Salt {
 pub struct SaltHasher {
     buckets: u16,
     state: SaltState,
+}
+
+impl core::fmt::Debug for SaltHasher {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("SaltHasher")
+            .field("buckets", &self.buckets)
+            .finish_non_exhaustive()
+    }
 }
 
 #[derive(Clone)]

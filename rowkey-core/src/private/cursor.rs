@@ -8,6 +8,7 @@ use crate::key::RowKey;
 use crate::tag::Tag;
 
 /// Writes fields one after another into an output buffer.
+#[derive(Debug)]
 pub struct KeyWriter<'o> {
     out: &'o mut [u8],
     pos: usize,
@@ -89,6 +90,7 @@ impl<'o> KeyWriter<'o> {
 }
 
 /// Reads fields one after another from a key.
+#[derive(Debug)]
 pub struct KeyReader<'k> {
     input: &'k [u8],
     pos: usize,

@@ -8,6 +8,7 @@ use super::read_salt;
 
 /// A value to show in `explain`: `Debug` when the type has it, a placeholder otherwise (chosen by
 /// method resolution: `(&Show(&v)).show()` finds `ShowDebug` first, then `ShowOpaque` by autoref).
+#[allow(missing_debug_implementations)] // a probe of method resolution, never shown
 pub struct Show<'a, T: ?Sized>(pub &'a T);
 
 /// `Show` for types with `Debug`.

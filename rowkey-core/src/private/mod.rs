@@ -30,8 +30,13 @@ pub use crate::prefix::{HashPrefix, Prefix, Salt, SaltHash};
 #[cfg(feature = "alloc")]
 pub use crate::scan::{Bind, FixedPlan, Ranges, Scan, ScanLayout, ScanState};
 pub use crate::sink::ValueSink;
-pub use crate::tag::Tag;
+pub use crate::tag::{byte_tag, prefix_clash, ByteTag, Tag};
 pub use crate::unit::TimeUnit;
+
+/// The rules of time formats (`format = "..."`), which the derive checks attributes against.
+pub mod timefmt {
+    pub use crate::timefmt::{spec, Problem, Spec};
+}
 
 /// The methods every state of a generated scan builder has, besides binding its next field
 /// (`ranges`, `matches`, `is_exact`, `after`, `split`, `salt_len`, and `into` from `Into`): the

@@ -40,15 +40,9 @@ pub(crate) fn next_prefix(key: &mut [u8]) -> usize {
 
 /// The first key after every key that starts with `prefix`: `prefix` with its trailing `FF` bytes
 /// removed and its last byte incremented; empty (the end of the table) when `prefix` is empty or
-/// all `FF`. HBase's `ClientUtil.calculateTheClosestNextRowKeyForPrefix`.
-///
-/// ```
-/// use rowkey_core::prefix_stop;
-/// assert_eq!(prefix_stop(&[0x02]), [0x03]);
-/// assert_eq!(prefix_stop(&[0x02, 0xFF, 0xFF]), [0x03]);
-/// assert_eq!(prefix_stop(&[0xFF, 0xFF]), []);
-/// ```
-pub fn prefix_stop(prefix: &[u8]) -> alloc::vec::Vec<u8> {
+/// all `FF`. HBase's `ClientUtil.calculateTheClosestNextRowKeyForPrefix`; public as the stop of
+/// [`KeyRange::prefix`](super::KeyRange::prefix).
+pub(crate) fn prefix_stop(prefix: &[u8]) -> alloc::vec::Vec<u8> {
     let mut stop = prefix.to_vec();
     let n = next_prefix(&mut stop);
     stop.truncate(n);

@@ -46,7 +46,6 @@ use core::marker::PhantomData;
 use core::ops::Bound;
 
 pub use bind::{Bind, ScanState};
-pub use bytes::prefix_stop;
 pub use fixed::FixedPlan;
 pub use layout::ScanLayout;
 pub use range::{KeyRange, Ranges};

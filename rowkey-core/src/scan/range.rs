@@ -106,13 +106,27 @@ impl KeyRange {
         self.start.as_slice()
     }
 
+    /// Every key that starts with `prefix`: from `prefix` to the first key after all of them,
+    /// which is `prefix` with its trailing `FF` bytes removed and its last byte incremented, or
+    /// the end of the table when `prefix` is empty or all `FF` (HBase's
+    /// `ClientUtil.calculateTheClosestNextRowKeyForPrefix`, the stop row a prefix scan needs).
+    ///
+    /// ```
+    /// use rowkey_core::KeyRange;
+    /// assert_eq!(KeyRange::prefix(&[0x02]), KeyRange::new(&[0x02], &[0x03]));
+    /// assert_eq!(KeyRange::prefix(&[0x02, 0xFF, 0xFF]).stop(), [0x03]);
+    /// assert!(KeyRange::prefix(&[0xFF, 0xFF]).stop().is_empty()); // to the end of the table
+    /// ```
+    pub fn prefix(prefix: &[u8]) -> KeyRange {
+        KeyRange::new(prefix, &super::bytes::prefix_stop(prefix))
+    }
+
     /// The key after the range (exclusive); empty for the end of the table.
     ///
     /// ```
-    /// use rowkey_core::{prefix_stop, KeyRange};
+    /// use rowkey_core::KeyRange;
     /// // Every key that starts with 02 FF: the stop drops the trailing FF and increments.
-    /// let r = KeyRange::new(&[0x02, 0xFF], &prefix_stop(&[0x02, 0xFF]));
-    /// assert_eq!(r.stop(), [0x03]);
+    /// assert_eq!(KeyRange::prefix(&[0x02, 0xFF]).stop(), [0x03]);
     /// assert!(KeyRange::new(&[0x80], &[]).stop().is_empty());
     /// ```
     #[inline]
@@ -275,10 +289,12 @@ impl Span for KeyRange {
 /// let starts: Vec<Vec<u8>> = ranges.map(|r| r.start().to_vec()).collect();
 /// assert_eq!(starts, [[1], [5], [9]]);
 /// ```
+#[derive(Clone, Debug)]
 pub struct Ranges {
     inner: RangesInner,
 }
 
+#[derive(Clone, Debug)]
 enum RangesInner {
     One(Option<KeyRange>),
     Many(alloc::vec::IntoIter<KeyRange>),

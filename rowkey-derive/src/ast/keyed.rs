@@ -102,7 +102,7 @@ impl<'a> KeyedEnum<'a> {
                 Some(tag) => stored_tag(cx, tag, text.as_deref()).map(|b| (b, tag.span)),
                 None => match discriminant.map(u8::try_from) {
                     Some(Ok(d)) => Some((
-                        rowkey_core::tag::byte_tag(d, text.is_some())
+                        rowkey_core::private::byte_tag(d, text.is_some())
                             .as_slice()
                             .to_vec(),
                         v.ident.span(),
@@ -153,7 +153,7 @@ impl<'a> KeyedEnum<'a> {
         }
         let tags: Vec<&[u8]> = raw_tags.iter().map(|(t, ..)| t.as_slice()).collect();
         // Reported on the later tag of the first clash.
-        if let Some((earlier, later)) = rowkey_core::tag::prefix_clash(&tags) {
+        if let Some((earlier, later)) = rowkey_core::private::prefix_clash(&tags) {
             let show = |t: &[u8]| {
                 String::from_utf8(t.to_vec())
                     .ok()

@@ -69,7 +69,7 @@ fn stored_tag(cx: &Ctxt, tag: &TagAttr, text: Option<&str>) -> Option<Vec<u8>> {
         (TagValue::Bytes(b), None) => Some(b.clone()),
         (TagValue::Str(s), Some(_)) => Some(s.clone().into_bytes()),
         (TagValue::Byte(b), text) => Some(
-            rowkey_core::tag::byte_tag(*b, text.is_some())
+            rowkey_core::private::byte_tag(*b, text.is_some())
                 .as_slice()
                 .to_vec(),
         ),

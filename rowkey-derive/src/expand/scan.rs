@@ -397,7 +397,7 @@ fn field_methods(
     // A reversed field gave up its order, and so did a time written in a format that does not
     // sort as times do (`%d%m%Y`, `%y`): only equality and IN lists apply.
     let format_ordered = field.attrs.format.as_ref().map_or(true, |f| {
-        rowkey_core::timefmt::spec(&f.value).is_ok_and(|s| s.is_ordered())
+        rowkey_core::private::timefmt::spec(&f.value).is_ok_and(|s| s.is_ordered())
     });
     let ordered = field.attrs.reverse.is_none() && format_ordered;
     let range_next = wrap(quote!(#p::Bind::bind_range_of(self.0, range, #mode)));
