@@ -344,3 +344,11 @@ impl Iterator for Ranges {
 }
 
 impl ExactSizeIterator for Ranges {}
+
+/// Hashes the two ends as byte strings, as `Eq` compares them.
+impl core::hash::Hash for KeyRange {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.start().hash(state);
+        self.stop().hash(state);
+    }
+}
