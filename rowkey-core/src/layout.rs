@@ -65,6 +65,9 @@ pub struct Segment {
     pub encoding: Encoding,
     /// How the segment sorts.
     pub order: Order,
+    /// The layout of the field's type when it is a key itself (a struct or enum deriving
+    /// `RowKey`, or an `Option` of one), whose segments stand in this one's place.
+    pub nested: Option<&'static Layout>,
 }
 
 impl Segment {
@@ -83,6 +86,7 @@ impl Segment {
             len: None,
             encoding,
             order,
+            nested: None,
         }
     }
 
@@ -96,6 +100,12 @@ impl Segment {
     #[must_use]
     pub const fn with_len(self, len: Option<usize>) -> Segment {
         Segment { len, ..self }
+    }
+
+    /// The same segment, holding a key of the layout `nested` in its place.
+    #[must_use]
+    pub const fn with_nested(self, nested: Option<&'static Layout>) -> Segment {
+        Segment { nested, ..self }
     }
 }
 

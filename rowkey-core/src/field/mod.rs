@@ -13,6 +13,7 @@ pub(crate) use shape::Form;
 pub use shape::{FieldShape, TextRule, WidthRule};
 
 use crate::error::{DecodeError, EncodeError, EncodeErrorKind};
+use crate::layout::Layout;
 use crate::sink::ValueSink;
 
 /// A type that can be one field of a row key (the encoding half).
@@ -77,6 +78,11 @@ pub trait KeyField {
     /// assert!(<i32 as KeyField>::SHAPE.accepts_width(2));
     /// ```
     const SHAPE: FieldShape;
+
+    /// The layout of a field type that is a key itself (a type deriving `RowKey`), so that a
+    /// key's layout describes the nested key's segments too; `None` for the other types.
+    #[doc(hidden)]
+    const NESTED_LAYOUT: Option<&'static Layout> = None;
 
     /// The number of bytes [`encode`](KeyField::encode) writes in `mode`.
     ///

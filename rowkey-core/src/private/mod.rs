@@ -351,6 +351,7 @@ pub const fn segment<T: KeyField + ?Sized>(
         len: T::SHAPE.fixed_len(mode),
         encoding: Encoding::of(T::SHAPE, mode),
         order,
+        nested: T::NESTED_LAYOUT,
     }
 }
 

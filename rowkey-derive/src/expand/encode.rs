@@ -46,6 +46,8 @@ pub fn key_field_impl(
         #[automatically_derived]
         impl #impl_generics #p::KeyField for #ident #ty_generics #where_clause {
             const SHAPE: #p::FieldShape = #shape;
+            const NESTED_LAYOUT: #p::Option<&'static #p::Layout> =
+                #p::Some(&<Self as #p::RowKey>::LAYOUT);
 
             #[inline(always)]
             fn field_len(&self, __rowkey_mode: #p::FieldMode) -> usize {

@@ -40,6 +40,8 @@ pub fn expand(e: &Enum, p: &syn::Ident) -> TokenStream {
         #[automatically_derived]
         impl #p::KeyField for #ident {
             const SHAPE: #p::FieldShape = #p::ENUM_SHAPE;
+            const NESTED_LAYOUT: #p::Option<&'static #p::Layout> =
+                #p::Some(&<Self as #p::RowKey>::LAYOUT);
 
             #[inline(always)]
             fn field_len(&self, __rowkey_mode: #p::FieldMode) -> usize {
