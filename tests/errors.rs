@@ -345,3 +345,53 @@ fn a_buffer_shorter_than_the_head_gets_what_the_whole_key_needs() {
     }
     every_buffer_length(&event());
 }
+
+#[derive(RowKey, Debug, PartialEq)]
+#[rowkey(max_len = 4)]
+struct Short {
+    a: u8,
+    s: String,
+}
+
+#[derive(RowKey, Debug, PartialEq)]
+struct Unlimited {
+    s: String,
+}
+
+#[test]
+fn decode_refuses_a_key_longer_than_the_layout_limit() {
+    // What decodes must encode back to the same bytes: encode refuses 5 bytes under max_len = 4.
+    let five = [0x01, b'a', b'b', b'c', b'd'];
+    let encoded = Short {
+        a: 1,
+        s: "abcd".into(),
+    }
+    .to_vec()
+    .unwrap_err();
+    assert_eq!(
+        encoded.kind(),
+        EncodeErrorKind::RowTooLong { len: 5, max: 4 }
+    );
+    let err = Short::decode(&five).unwrap_err();
+    assert_eq!(err.kind(), DecodeErrorKind::RowTooLong { len: 5, max: 4 });
+    assert_eq!(err.key(), "Short");
+    assert_eq!(
+        Short::decode(&five[..4]).unwrap(),
+        Short {
+            a: 1,
+            s: "abc".into()
+        }
+    );
+    // The default limit, HBase's 32767.
+    let long = vec![b'x'; 40_001];
+    let err = Unlimited::decode(&long).unwrap_err();
+    assert_eq!(
+        err.kind(),
+        DecodeErrorKind::RowTooLong {
+            len: 40_001,
+            max: 32_767
+        }
+    );
+    assert!(Unlimited::decode(&long[..32_767]).is_ok());
+    assert!(err.to_string().contains("40001"), "{err}");
+}

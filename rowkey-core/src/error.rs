@@ -328,6 +328,14 @@ pub enum DecodeErrorKind {
     },
     /// The hash prefix is not the MD5 prefix of the key's sources.
     WrongHashPrefix,
+    /// The key is longer than the layout's row limit (`max_len`, or HBase's 32767): encoding
+    /// refuses such a key, so no value decodes from it.
+    RowTooLong {
+        /// The key's length.
+        len: usize,
+        /// The layout's row limit.
+        max: usize,
+    },
     /// The salt byte is not below the layout's bucket count.
     BucketOutOfRange {
         /// The salt byte in the key.
@@ -504,6 +512,10 @@ impl fmt::Display for DecodeErrorKind {
             DecodeErrorKind::WrongHashPrefix => {
                 f.write_str("hash prefix does not match the MD5 of the key's fields")
             }
+            DecodeErrorKind::RowTooLong { len, max } => write!(
+                f,
+                "key of {len} bytes is longer than the layout's row limit of {max} (max_len)"
+            ),
             DecodeErrorKind::BucketOutOfRange { bucket, buckets } => write!(
                 f,
                 "salt byte {bucket} is not below the layout's {buckets} buckets"

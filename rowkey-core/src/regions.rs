@@ -122,8 +122,11 @@ pub const MAX_SPLIT_REGIONS: usize = 1 << 16;
 fn distinct_regions(prefix: Prefix) -> usize {
     let bits = match prefix {
         Prefix::None => return 0,
-        // The bucket, then 4 bytes of fraction through it.
-        Prefix::Salt(salt) => return usize::from(salt.buckets()).saturating_mul(1 << 32),
+        // The bucket, then 4 bytes of fraction through it (counted in u64: past a 32-bit usize).
+        Prefix::Salt(salt) => {
+            let count = u64::from(salt.buckets()) << 32;
+            return usize::try_from(count).unwrap_or(usize::MAX);
+        }
         Prefix::Hash(hash) if hash.is_text() => 4 * hash.prefix_len().min(15),
         Prefix::Hash(hash) => 8 * hash.prefix_len().min(8),
     };

@@ -257,13 +257,19 @@ fn locate_encode_error<K: RowKey + ?Sized>(
 }
 
 #[cold]
+fn decode_too_long(len: usize, max: usize, name: &'static str) -> DecodeError {
+    DecodeError::new(DecodeErrorKind::RowTooLong { len, max }, 0).in_key(name)
+}
+
+#[cold]
 fn row_too_long(len: usize, max: usize, name: &'static str) -> EncodeError {
     EncodeError::new(EncodeErrorKind::RowTooLong { len, max }).in_key(name)
 }
 
-/// `DecodeKey::decode` of a derived key: the key is its own field, and must use every byte.
+/// `DecodeKey::decode` of a derived key: the key is its own field, and must use every byte, and be
+/// no longer than the layout's row limit, as encoding requires.
 #[inline(always)]
-pub fn decode_key<'k, K: DecodeField<'k>>(
+pub fn decode_key<'k, K: DecodeField<'k> + RowKey>(
     input: &'k [u8],
     name: &'static str,
 ) -> Result<K, DecodeError> {
@@ -272,7 +278,7 @@ pub fn decode_key<'k, K: DecodeField<'k>>(
 
 /// [`decode_key`] in `mode` (which may accept any salt bucket).
 #[inline(always)]
-pub fn decode_key_in<'k, K: DecodeField<'k>>(
+pub fn decode_key_in<'k, K: DecodeField<'k> + RowKey>(
     input: &'k [u8],
     mode: FieldMode,
     name: &'static str,
@@ -286,6 +292,10 @@ pub fn decode_key_in<'k, K: DecodeField<'k>>(
                 return Ok(key);
             }
         }
+    }
+    // A fixed layout within the limit (the derive checks it) took the path above.
+    if input.len() > K::ROW_LIMIT {
+        return Err(decode_too_long(input.len(), K::ROW_LIMIT, name));
     }
     let (key, n) = K::decode_field(input, mode).map_err(|e| e.in_key(name))?;
     if n != input.len() {
