@@ -28,7 +28,9 @@ pub use crate::layout::Explained;
 pub use crate::layout::{Layout, Order, Segment};
 pub use crate::prefix::{HashPrefix, Prefix, Salt, SaltHash};
 #[cfg(feature = "alloc")]
-pub use crate::scan::{Bind, FixedPlan, Ranges, Scan, ScanLayout, ScanState};
+pub use crate::scan::{
+    Bind, FixedPlan, FixedRanged, Marker, Plan, Ranges, Scan, ScanLayout, ScanState,
+};
 pub use crate::sink::ValueSink;
 pub use crate::tag::{byte_tag, prefix_clash, ByteTag, Tag};
 pub use crate::unit::TimeUnit;

@@ -14,34 +14,12 @@ use crate::error::EncodeError;
 use crate::field::{FieldMode, FieldShape, KeyField};
 use crate::sink::ValueSink;
 
-/// What a generated builder state calls on its planner (the general one, [`Scan`], or the
-/// fixed-layout lane): binding the next field, and the plan methods every state offers. Each
-/// binding returns the planner itself, so a state after a range is a state like any other.
-pub trait Bind: Sized + Clone {
+/// What every planner a generated builder state holds answers: the plan methods each state
+/// offers, one call each, and the [`Scan`] of the same query. Resuming and splitting are planned
+/// once, on that `Scan`.
+pub trait Plan: Sized + Clone + core::fmt::Debug {
     /// The key type the plan scans.
     type Key: ?Sized;
-
-    /// A plan over the whole table of the layout: where the generated `K::scan()` starts.
-    fn start(layout: &'static ScanLayout) -> Self;
-
-    /// Binds the next field to `value`, placed with `mode`.
-    fn bind_eq<T: KeyField + ?Sized>(self, value: &T, mode: FieldMode) -> Self;
-
-    /// Binds the next field to any of `values`, placed with `mode`.
-    fn bind_in<T: KeyField, I: IntoIterator<Item = T>>(self, values: I, mode: FieldMode) -> Self;
-
-    /// Restricts the next field to values between `start` and `end` (in the field's own order),
-    /// placed with `mode`. Ends the plan: the generated builder binds nothing after it.
-    fn bind_range<T: KeyField + ?Sized>(
-        self,
-        start: Bound<&T>,
-        end: Bound<&T>,
-        mode: FieldMode,
-    ) -> Self;
-
-    /// Restricts the next field, a string or bytes field placed with `mode`, to content that
-    /// starts with `prefix`. Ends the plan.
-    fn bind_prefix(self, prefix: &[u8], mode: FieldMode) -> Self;
 
     /// [`Scan::ranges`] of the plan.
     fn plan_ranges(&self) -> Ranges;
@@ -58,18 +36,54 @@ pub trait Bind: Sized + Clone {
     /// The [`Scan`] of the same query.
     fn into_scan(self) -> Scan<Self::Key>;
 
-    /// [`Scan::after`]: resuming is planned once, on the [`Scan`] of the same query.
+    /// [`Scan::after`], on the [`Scan`] of the same query.
     fn plan_after(&self, key: &[u8]) -> Scan<Self::Key> {
         self.clone().into_scan().after(key)
     }
 
-    /// [`Scan::split`]: splitting is planned once, on the [`Scan`] of the same query.
+    /// [`Scan::split`], on the [`Scan`] of the same query.
     fn plan_split<B: AsRef<[u8]>>(
         &self,
         boundaries: impl IntoIterator<Item = B>,
     ) -> Vec<Scan<Self::Key>> {
         self.clone().into_scan().split(boundaries)
     }
+}
+
+/// A marker of a generated builder state, naming the field to bind next (or a finished plan),
+/// and the planner the state holds there: the one that binds, or after a range its ranged form.
+pub trait Marker {
+    /// The planner of the state this marks.
+    type Plan: Plan;
+}
+
+/// What a generated builder state calls on its planner (the general one, [`Scan`], or the
+/// fixed-layout lane) to bind the next field.
+pub trait Bind: Plan {
+    /// What a range or prefix on the next field finishes the plan as.
+    type Ranged: Plan<Key = Self::Key>;
+
+    /// A plan over the whole table of the layout: where the generated `K::scan()` starts.
+    fn start(layout: &'static ScanLayout) -> Self;
+
+    /// Binds the next field to `value`, placed with `mode`.
+    fn bind_eq<T: KeyField + ?Sized>(self, value: &T, mode: FieldMode) -> Self;
+
+    /// Binds the next field to any of `values`, placed with `mode`.
+    fn bind_in<T: KeyField, I: IntoIterator<Item = T>>(self, values: I, mode: FieldMode) -> Self;
+
+    /// Restricts the next field to values between `start` and `end` (in the field's own order),
+    /// placed with `mode`. Ends the plan.
+    fn bind_range<T: KeyField + ?Sized>(
+        self,
+        start: Bound<&T>,
+        end: Bound<&T>,
+        mode: FieldMode,
+    ) -> Self::Ranged;
+
+    /// Restricts the next field, a string or bytes field placed with `mode`, to content that
+    /// starts with `prefix`. Ends the plan.
+    fn bind_prefix(self, prefix: &[u8], mode: FieldMode) -> Self::Ranged;
 
     /// [`bind_range`](Bind::bind_range) from any `RangeBounds`. A bound the field rounds when it
     /// stores it ([`KeyField::stores_exactly`]: a time finer than its unit) keeps exactly the
@@ -79,7 +93,7 @@ pub trait Bind: Sized + Clone {
         self,
         range: R,
         mode: FieldMode,
-    ) -> Self {
+    ) -> Self::Ranged {
         let start = match range.start_bound() {
             Bound::Included(v) if !v.stores_exactly(mode) => Bound::Excluded(v),
             bound => bound,

@@ -7,15 +7,17 @@
 //! string prefix, a bound the field cannot store, or a layout that turned out not to be fixed.
 //! Both lanes build, merge and search their ranges with the same code (`range.rs`, `bytes.rs`),
 //! and resume and split through the same [`Scan`]; `tests/scan_lanes.rs` checks them against each
-//! other and brute force. Not a public type: generated builder states hold it, and users see the
-//! state's methods and [`Scan`].
+//! other and brute force. Not public types: generated builder states hold them, and users see the
+//! state's methods and [`Scan`]. Two types, not one: a state is moved through every builder step,
+//! and an enum of the bound fields or the final ranges would be moved through memory where each of
+//! these stays in registers.
 
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 use core::ops::Bound;
 
 use super::array::{merged, range_after, write, ArrayRange, NoRoom, Written};
-use super::bind::Bind;
+use super::bind::{Bind, Plan};
 use super::bytes::cmp_short;
 use super::layout::ScanLayout;
 use super::plan::FieldPlan;
@@ -23,9 +25,9 @@ use super::range::{sort_by_start, sorted_contain, KeyRange, Ranges, Span};
 use super::{fmt_plan, Scan};
 use crate::field::{FieldMode, KeyField};
 
-/// The plan of a generated builder state for a fixed layout of `N` bytes without a prefix
-/// component: the fields bound so far, or, after a range, the ranges. Converts into the [`Scan`]
-/// of the same query.
+/// The planner of a generated builder state for a fixed layout of `N` bytes without a prefix
+/// component, while fields are bound by value or list: the bound bytes in arrays of the key's
+/// length. A range on the next field finishes it as a [`FixedRanged`].
 pub struct FixedPlan<K: ?Sized, const N: usize> {
     lane: Lane<K, N>,
 }
@@ -35,22 +37,9 @@ enum Lane<K: ?Sized, const N: usize> {
     One(Body<N>),
     /// Several: an IN list was bound.
     Many(Bodies<N>),
-    /// A range after one alternative (or none: nothing matches), kept as arrays until `ranges()`
-    /// is asked for.
-    Range(Ranged<Option<ArrayRange<N>>>),
-    /// The ranges after every alternative of an IN list: sorted, merged, possibly none.
-    Ranges(Ranged<Vec<KeyRange>>),
-    /// Boxed so that the lane stays small to move through the builder's steps. Only a string
-    /// prefix, or a layout that is not fixed after all, takes this lane.
+    /// Boxed so that the fixed lane stays small to move through the builder's steps. Only a
+    /// string prefix, or a layout that is not fixed after all, takes this lane.
     General(Box<Scan<K>>),
-}
-
-/// What a range finished: the ranges, and the fields bound (the range's included).
-#[derive(Clone)]
-struct Ranged<R> {
-    layout: &'static ScanLayout,
-    fields: usize,
-    ranges: R,
 }
 
 /// The fields bound by equality so far, encoded in place.
@@ -122,38 +111,24 @@ impl<const N: usize> Bodies<N> {
 }
 
 impl<K: ?Sized, const N: usize> FixedPlan<K, N> {
-    #[inline(always)]
-    fn general(scan: Scan<K>) -> Self {
-        FixedPlan {
-            lane: Lane::General(Box::new(scan)),
-        }
-    }
-
-    /// The general plan of the same query.
-    pub(crate) fn into_scan(self) -> Scan<K> {
+    /// The general plan of the same bindings.
+    fn into_scan(self) -> Scan<K> {
         match self.lane {
             Lane::One(body) => body.into_scan(),
             Lane::Many(bodies) => bodies.into_scan(),
-            Lane::Range(r) => {
-                let spans = r.ranges.map(ArrayRange::to_key_range).into_iter().collect();
-                Scan::with_plan(r.layout, FieldPlan::from_spans(r.fields, spans))
-            }
-            Lane::Ranges(r) => Scan::with_plan(r.layout, FieldPlan::from_spans(r.fields, r.ranges)),
             Lane::General(scan) => *scan,
         }
     }
 
-    /// See [`Scan::is_exact`]: the lane holds only what it plans exactly.
+    /// Whether every key inside [`ranges`](FixedPlan::ranges) matches (see [`Scan::is_exact`]).
     pub(crate) fn is_exact(&self) -> bool {
         match &self.lane {
+            Lane::One(_) | Lane::Many(_) => true,
             Lane::General(scan) => scan.is_exact(),
-            _ => true,
         }
     }
 
-    /// See [`Scan::matches`]: whether a range of the plan holds `key`, by the same containment
-    /// and search as the general planner's (`range.rs`). The bound alternatives of a fixed layout
-    /// are the ranges of every key that starts with them.
+    /// Exactly whether `key` satisfies the plan (see [`Scan::matches`]).
     pub(crate) fn matches(&self, key: &[u8]) -> bool {
         match &self.lane {
             Lane::One(body) => {
@@ -165,13 +140,11 @@ impl<K: ?Sized, const N: usize> FixedPlan<K, N> {
                     .binary_search_by(|alt| alt[..bodies.len].cmp(head))
                     .is_ok()
             }),
-            Lane::Range(r) => r.ranges.as_ref().is_some_and(|range| range.contains(key)),
-            Lane::Ranges(r) => sorted_contain(&r.ranges, key),
             Lane::General(scan) => scan.matches(key),
         }
     }
 
-    /// See [`Scan::ranges`].
+    /// The ranges to scan (see [`Scan::ranges`]).
     #[inline(always)]
     pub(crate) fn ranges(&self) -> Ranges {
         match &self.lane {
@@ -180,20 +153,7 @@ impl<K: ?Sized, const N: usize> FixedPlan<K, N> {
                 None => Ranges::none(),
             },
             Lane::Many(bodies) => Ranges::many(bodies.ranges()),
-            Lane::Range(r) => match r.ranges {
-                Some(range) => Ranges::one(range.to_key_range()),
-                None => Ranges::none(),
-            },
-            Lane::Ranges(r) => Ranges::many(r.ranges.clone()),
             Lane::General(scan) => scan.ranges(),
-        }
-    }
-
-    /// See [`Scan::salt_len`]: a layout in this lane has no salt.
-    pub(crate) fn salt_len(&self) -> usize {
-        match &self.lane {
-            Lane::General(scan) => scan.salt_len(),
-            _ => 0,
         }
     }
 
@@ -205,10 +165,10 @@ impl<K: ?Sized, const N: usize> FixedPlan<K, N> {
         start: Bound<&T>,
         end: Bound<&T>,
         mode: FieldMode,
-    ) -> Self {
+    ) -> FixedRanged<K, N> {
         let (layout, fields) = (body.layout, body.fields + 1);
         if body.empty {
-            return FixedPlan::ranged(layout, fields, None);
+            return FixedRanged::nothing(layout, fields);
         }
         // Descending fields reverse the byte order: a lower value bound is an upper bytes bound.
         let (lower, upper) = if mode.is_desc() {
@@ -217,19 +177,12 @@ impl<K: ?Sized, const N: usize> FixedPlan<K, N> {
             (start, end)
         };
         match range_after(&body.bytes, body.len, lower, upper, mode) {
-            Ok(range) => FixedPlan::ranged(layout, fields, range),
-            Err(NoRoom) => FixedPlan::general(general_range(body.into_scan(), start, end, mode)),
-        }
-    }
-
-    #[inline(always)]
-    fn ranged(layout: &'static ScanLayout, fields: usize, range: Option<ArrayRange<N>>) -> Self {
-        FixedPlan {
-            lane: Lane::Range(Ranged {
+            Ok(range) => FixedRanged {
                 layout,
                 fields,
-                ranges: range,
-            }),
+                plan: Final::One(range),
+            },
+            Err(NoRoom) => FixedRanged::general(general_range(body.into_scan(), start, end, mode)),
         }
     }
 
@@ -239,7 +192,7 @@ impl<K: ?Sized, const N: usize> FixedPlan<K, N> {
         start: Bound<&T>,
         end: Bound<&T>,
         mode: FieldMode,
-    ) -> Self {
+    ) -> FixedRanged<K, N> {
         let (layout, fields) = (bodies.layout, bodies.fields + 1);
         let (lower, upper) = if mode.is_desc() {
             (end, start)
@@ -251,40 +204,42 @@ impl<K: ?Sized, const N: usize> FixedPlan<K, N> {
             match range_after(alt, bodies.len, lower, upper, mode) {
                 Ok(range) => ranges.extend(range),
                 Err(NoRoom) => {
-                    return FixedPlan::general(general_range(bodies.into_scan(), start, end, mode))
+                    return FixedRanged::general(general_range(
+                        bodies.into_scan(),
+                        start,
+                        end,
+                        mode,
+                    ))
                 }
             }
         }
         // Alternatives are sorted; a bound past a value's last key can reorder starts.
         sort_by_start(&mut ranges);
-        FixedPlan {
-            lane: Lane::Ranges(Ranged {
-                layout,
-                fields,
-                ranges: merged(ranges),
-            }),
+        FixedRanged {
+            layout,
+            fields,
+            plan: Final::Many(merged(ranges)),
         }
     }
 }
 
 impl<K: ?Sized, const N: usize> Bind for FixedPlan<K, N> {
-    type Key = K;
+    type Ranged = FixedRanged<K, N>;
 
     #[inline(always)]
     fn start(layout: &'static ScanLayout) -> Self {
-        if layout.fixed && layout.prefix.is_none() && layout.text.is_none() {
-            FixedPlan {
-                lane: Lane::One(Body {
-                    layout,
-                    bytes: [0; N],
-                    len: 0,
-                    fields: 0,
-                    empty: false,
-                }),
-            }
+        let lane = if layout.fixed && layout.prefix.is_none() && layout.text.is_none() {
+            Lane::One(Body {
+                layout,
+                bytes: [0; N],
+                len: 0,
+                fields: 0,
+                empty: false,
+            })
         } else {
-            FixedPlan::general(Scan::start(layout))
-        }
+            Lane::General(Box::new(Scan::start(layout)))
+        };
+        FixedPlan { lane }
     }
 
     #[inline(always)]
@@ -296,7 +251,10 @@ impl<K: ?Sized, const N: usize> Bind for FixedPlan<K, N> {
                         Written::Bytes(n) => body.len += n,
                         Written::Unencodable => body.empty = true,
                         Written::NoRoom => {
-                            return FixedPlan::general(general_eq(body.into_scan(), value, mode));
+                            let scan = general_eq(body.into_scan(), value, mode);
+                            return FixedPlan {
+                                lane: Lane::General(Box::new(scan)),
+                            };
                         }
                     }
                 }
@@ -304,11 +262,7 @@ impl<K: ?Sized, const N: usize> Bind for FixedPlan<K, N> {
                 Lane::One(body)
             }
             Lane::Many(bodies) => bind_eq_many(bodies, value, mode),
-            // A generated builder binds nothing after a range; the general planner answers
-            // whatever else does.
-            lane => {
-                return FixedPlan::general(general_eq(FixedPlan { lane }.into_scan(), value, mode))
-            }
+            Lane::General(scan) => Lane::General(Box::new(general_eq(*scan, value, mode))),
         };
         FixedPlan { lane }
     }
@@ -326,8 +280,10 @@ impl<K: ?Sized, const N: usize> Bind for FixedPlan<K, N> {
                 (body.layout, base, body.len, body.fields)
             }
             Lane::Many(bodies) => (bodies.layout, bodies.alts, bodies.len, bodies.fields),
-            lane => {
-                return FixedPlan::general(general_in(FixedPlan { lane }.into_scan(), values, mode))
+            Lane::General(scan) => {
+                return FixedPlan {
+                    lane: Lane::General(Box::new(general_in(*scan, values, mode))),
+                };
             }
         };
         let mut alts: Vec<[u8; N]> = Vec::with_capacity(base.len().saturating_mul(values.len()));
@@ -350,11 +306,10 @@ impl<K: ?Sized, const N: usize> Bind for FixedPlan<K, N> {
                             len,
                             fields,
                         };
-                        return FixedPlan::general(general_in(
-                            bodies.into_scan::<K>(),
-                            values,
-                            mode,
-                        ));
+                        let scan = general_in(bodies.into_scan::<K>(), values, mode);
+                        return FixedPlan {
+                            lane: Lane::General(Box::new(scan)),
+                        };
                     }
                 }
             }
@@ -380,43 +335,16 @@ impl<K: ?Sized, const N: usize> Bind for FixedPlan<K, N> {
         start: Bound<&T>,
         end: Bound<&T>,
         mode: FieldMode,
-    ) -> Self {
+    ) -> FixedRanged<K, N> {
         match self.lane {
             Lane::One(body) => FixedPlan::range_after_one(body, start, end, mode),
             Lane::Many(bodies) => FixedPlan::range_after_many(bodies, start, end, mode),
-            lane => FixedPlan::general(general_range(
-                FixedPlan { lane }.into_scan(),
-                start,
-                end,
-                mode,
-            )),
+            Lane::General(scan) => FixedRanged::general(general_range(*scan, start, end, mode)),
         }
     }
 
-    fn bind_prefix(self, prefix: &[u8], mode: FieldMode) -> Self {
-        FixedPlan::general(self.into_scan().bind_prefix(prefix, mode))
-    }
-
-    #[inline(always)]
-    fn plan_ranges(&self) -> Ranges {
-        self.ranges()
-    }
-
-    fn plan_matches(&self, key: &[u8]) -> bool {
-        self.matches(key)
-    }
-
-    fn plan_is_exact(&self) -> bool {
-        self.is_exact()
-    }
-
-    fn plan_salt_len(&self) -> usize {
-        self.salt_len()
-    }
-
-    #[inline]
-    fn into_scan(self) -> Scan<K> {
-        FixedPlan::into_scan(self)
+    fn bind_prefix(self, prefix: &[u8], mode: FieldMode) -> FixedRanged<K, N> {
+        FixedRanged::general(self.into_scan().bind_prefix(prefix, mode))
     }
 }
 
@@ -446,14 +374,42 @@ fn bind_eq_many<K: ?Sized, T: KeyField + ?Sized, const N: usize>(
     Lane::Many(bodies)
 }
 
+impl<K: ?Sized, const N: usize> Plan for FixedPlan<K, N> {
+    type Key = K;
+
+    #[inline(always)]
+    fn plan_ranges(&self) -> Ranges {
+        self.ranges()
+    }
+
+    fn plan_matches(&self, key: &[u8]) -> bool {
+        self.matches(key)
+    }
+
+    fn plan_is_exact(&self) -> bool {
+        self.is_exact()
+    }
+
+    fn plan_salt_len(&self) -> usize {
+        match &self.lane {
+            Lane::General(scan) => scan.salt_len(),
+            _ => 0,
+        }
+    }
+
+    /// The general plan of the fields bound so far.
+    #[inline]
+    fn into_scan(self) -> Scan<K> {
+        FixedPlan::into_scan(self)
+    }
+}
+
 /// A plan holds only bytes, so it clones whatever `K` is.
 impl<K: ?Sized, const N: usize> Clone for FixedPlan<K, N> {
     fn clone(&self) -> Self {
         let lane = match &self.lane {
             Lane::One(body) => Lane::One(*body),
             Lane::Many(bodies) => Lane::Many(bodies.clone()),
-            Lane::Range(r) => Lane::Range(r.clone()),
-            Lane::Ranges(r) => Lane::Ranges(r.clone()),
             Lane::General(scan) => Lane::General(scan.clone()),
         };
         FixedPlan { lane }
@@ -461,6 +417,126 @@ impl<K: ?Sized, const N: usize> Clone for FixedPlan<K, N> {
 }
 
 impl<K: ?Sized, const N: usize> core::fmt::Debug for FixedPlan<K, N> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        fmt_plan(f, "Scan", self.ranges(), self.is_exact())
+    }
+}
+
+/// The planner of a fixed layout's builder state after a range on a field: its ranges, one range
+/// kept as arrays of the key's length until `ranges()` is asked for.
+pub struct FixedRanged<K: ?Sized, const N: usize> {
+    layout: &'static ScanLayout,
+    /// The fields bound, the range's included.
+    fields: usize,
+    plan: Final<K, N>,
+}
+
+enum Final<K: ?Sized, const N: usize> {
+    /// One range (or none), kept as arrays until `ranges()` is asked for.
+    One(Option<ArrayRange<N>>),
+    /// The ranges after every alternative of an IN list: sorted, merged, possibly none.
+    Many(Vec<KeyRange>),
+    /// A plan that left the fixed lane (boxed, as in [`FixedPlan`]).
+    General(Box<Scan<K>>),
+}
+
+impl<K: ?Sized, const N: usize> FixedRanged<K, N> {
+    fn general(scan: Scan<K>) -> Self {
+        FixedRanged {
+            layout: scan.layout,
+            fields: 0,
+            plan: Final::General(Box::new(scan)),
+        }
+    }
+
+    #[inline(always)]
+    fn nothing(layout: &'static ScanLayout, fields: usize) -> Self {
+        FixedRanged {
+            layout,
+            fields,
+            plan: Final::One(None),
+        }
+    }
+
+    /// Whether every key inside [`ranges`](FixedRanged::ranges) matches (see [`Scan::is_exact`]).
+    pub(crate) fn is_exact(&self) -> bool {
+        match &self.plan {
+            Final::One(_) | Final::Many(_) => true,
+            Final::General(scan) => scan.is_exact(),
+        }
+    }
+
+    /// Exactly whether `key` satisfies the plan (see [`Scan::matches`]).
+    pub(crate) fn matches(&self, key: &[u8]) -> bool {
+        match &self.plan {
+            Final::One(range) => range.as_ref().is_some_and(|r| r.contains(key)),
+            Final::Many(ranges) => sorted_contain(ranges, key),
+            Final::General(scan) => scan.matches(key),
+        }
+    }
+
+    /// The ranges to scan (see [`Scan::ranges`]).
+    #[inline(always)]
+    pub(crate) fn ranges(&self) -> Ranges {
+        match &self.plan {
+            Final::One(Some(range)) => Ranges::one(range.to_key_range()),
+            Final::One(None) => Ranges::none(),
+            Final::Many(ranges) => Ranges::many(ranges.clone()),
+            Final::General(scan) => scan.ranges(),
+        }
+    }
+}
+
+impl<K: ?Sized, const N: usize> Plan for FixedRanged<K, N> {
+    type Key = K;
+
+    #[inline(always)]
+    fn plan_ranges(&self) -> Ranges {
+        self.ranges()
+    }
+
+    fn plan_matches(&self, key: &[u8]) -> bool {
+        self.matches(key)
+    }
+
+    fn plan_is_exact(&self) -> bool {
+        self.is_exact()
+    }
+
+    fn plan_salt_len(&self) -> usize {
+        match &self.plan {
+            Final::General(scan) => scan.salt_len(),
+            _ => 0,
+        }
+    }
+
+    /// The plan of the same bindings and range: the ranges the lane built.
+    fn into_scan(self) -> Scan<K> {
+        let spans = match self.plan {
+            Final::General(scan) => return *scan,
+            Final::One(range) => range.map(ArrayRange::to_key_range).into_iter().collect(),
+            Final::Many(ranges) => ranges,
+        };
+        Scan::with_plan(self.layout, FieldPlan::from_spans(self.fields, spans))
+    }
+}
+
+impl<K: ?Sized, const N: usize> Clone for FixedRanged<K, N> {
+    fn clone(&self) -> Self {
+        let plan = match &self.plan {
+            Final::One(range) => Final::One(*range),
+            Final::Many(ranges) => Final::Many(ranges.clone()),
+            Final::General(scan) => Final::General(scan.clone()),
+        };
+        FixedRanged {
+            layout: self.layout,
+            fields: self.fields,
+            plan,
+        }
+    }
+}
+
+impl<K: ?Sized, const N: usize> core::fmt::Debug for FixedRanged<K, N> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         fmt_plan(f, "Scan", self.ranges(), self.is_exact())
     }

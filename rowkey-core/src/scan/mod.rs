@@ -8,7 +8,7 @@
 //! added last: one range per bucket, or only the buckets the bound sources give.
 //!
 //! `#[derive(RowKey)]` generates the typed builder (`K::scan()`). Its states plan in one of two
-//! lanes, an implementation detail users never name: `FixedPlan` for layouts whose keys all have
+//! lanes, an implementation detail users never name: `FixedPlan` (then `FixedRanged`) for layouts whose keys all have
 //! one length and no prefix (bound bytes go into arrays at known offsets), and the general planner
 //! (`plan.rs`, [`Scan`] itself) for the rest; every state converts into the `Scan` of the same
 //! query. Both answer with [`KeyRange`]s built, sorted, merged and searched by the same code
@@ -45,8 +45,8 @@ use alloc::vec::Vec;
 use core::marker::PhantomData;
 use core::ops::Bound;
 
-pub use bind::{Bind, ScanState};
-pub use fixed::FixedPlan;
+pub use bind::{Bind, Marker, Plan, ScanState};
+pub use fixed::{FixedPlan, FixedRanged};
 pub use layout::ScanLayout;
 pub use range::{KeyRange, Ranges};
 
@@ -327,7 +327,7 @@ impl<K: ?Sized> core::fmt::Debug for Scan<K> {
 /// lane (a prefix component, the text format, keys of different lengths). A range or prefix ends
 /// a plan; the generated builder never binds past it.
 impl<K: ?Sized> Bind for Scan<K> {
-    type Key = K;
+    type Ranged = Scan<K>;
 
     #[inline(always)]
     fn start(layout: &'static ScanLayout) -> Self {
@@ -366,6 +366,10 @@ impl<K: ?Sized> Bind for Scan<K> {
         self.plan.bind_prefix(prefix, mode);
         self
     }
+}
+
+impl<K: ?Sized> Plan for Scan<K> {
+    type Key = K;
 
     #[inline(always)]
     fn plan_ranges(&self) -> Ranges {

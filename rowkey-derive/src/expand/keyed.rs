@@ -118,10 +118,10 @@ fn scans(
     fixed_consts: &[syn::Ident],
 ) -> TokenStream {
     let ident = &e.original.ident;
-    let vis = &e.original.vis;
     let (impl_generics, ty_generics, where_clause) = e.original.generics.split_for_impl();
     let name = ident.to_string();
-    let state = State::new(e.original, &name, concrete, quote!(#p::Scan<#concrete>));
+    let scan = quote!(#p::Scan<#concrete>);
+    let state = State::new(e.original, &name, concrete, scan.clone(), scan);
     let any = format_ident!("{}AnyVariant", name);
     let mut items = Vec::new();
     let mut methods = Vec::new();
@@ -165,6 +165,7 @@ fn scans(
     );
     let any_doc = format!("Marks a scan over every `{ident}` key, before a variant is named.");
     let state_type = state.definition(p);
+    let any_marker = state.marker(p, &any, &any_doc);
     let whole = state.of(&any);
     let start = state.start(p, &format_ident!("__ROWKEY_SCAN_LAYOUT"));
     super::if_alloc(quote! {
@@ -174,8 +175,7 @@ fn scans(
         #(#items)*
         #state_type
 
-        #[doc = #any_doc]
-        #vis enum #any {}
+        #any_marker
 
         impl #whole {
             #(#methods)*

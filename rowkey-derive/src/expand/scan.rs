@@ -33,16 +33,18 @@ pub fn expand(s: &Struct, p: &syn::Ident) -> TokenStream {
         quote!(<#concrete as #p::RowKey>::PREFIX),
         quote!(<#concrete as #p::RowKey>::FIXED_LEN),
     );
-    let (planner, lane_len) = if fixed_lane {
+    let (planner, ranged, lane_len) = if fixed_lane {
         (
             quote!(#p::FixedPlan<#concrete, __ROWKEY_LEN>),
+            quote!(#p::FixedRanged<#concrete, __ROWKEY_LEN>),
             quote!(const __ROWKEY_LEN: usize = #p::fixed_or_zero(<#concrete as #p::RowKey>::FIXED_LEN);),
         )
     } else {
-        (quote!(#p::Scan<#concrete>), TokenStream::new())
+        let scan = quote!(#p::Scan<#concrete>);
+        (scan.clone(), scan, TokenStream::new())
     };
     let name = ident.to_string();
-    let state = State::new(s.original, &name, &concrete, planner);
+    let state = State::new(s.original, &name, &concrete, planner, ranged);
     let chain = chain(s, p, &state, &name);
     let first = &chain.first;
     let start = state.start(p, &layout_name);
@@ -76,19 +78,25 @@ pub fn expand(s: &Struct, p: &syn::Ident) -> TokenStream {
     })
 }
 
-/// The one generic state type of a key's scan builder, `{Key}Scan<Next>`: a planner (the fixed
-/// lane or `rowkey::Scan`) and a marker type naming the field to bind next, so that "no method
-/// `ts` found for `EventScan<EventNextUser>`" says which field must be bound first. Its plan
-/// methods and trait impls are written once per key; each is build time in every crate that
-/// derives, and each forwards to one tested runtime function.
+/// The one generic state type of a key's scan builder, `{Key}Scan<Next>`: its parameter is a
+/// marker type naming the field to bind next, so that "no method `ts` found for
+/// `EventScan<EventNextUser>`" says which field must be bound first, and the marker names the
+/// planner the state holds: the one that binds (the fixed lane or `rowkey::Scan`), or after a
+/// range or prefix its ranged form (`{Key}Ranged`). Its plan methods and trait impls are written once per
+/// key; each is build time in every crate that derives, and each forwards to one tested runtime
+/// function.
 pub struct State {
     pub ident: syn::Ident,
-    /// The marker of a finished plan: after a range, a prefix, or the last field.
+    /// The marker of a finished plan: after the last field.
     pub done: syn::Ident,
+    /// The marker of a plan finished by a range or a prefix.
+    pub ranged_marker: syn::Ident,
     vis: syn::Visibility,
     key: String,
     concrete: TokenStream,
     planner: TokenStream,
+    /// The planner of a state finished by a range or prefix.
+    ranged: TokenStream,
 }
 
 impl State {
@@ -97,14 +105,17 @@ impl State {
         name: &str,
         concrete: &TokenStream,
         planner: TokenStream,
+        ranged: TokenStream,
     ) -> State {
         State {
             ident: format_ident!("{}Scan", name),
             done: format_ident!("{}Done", name),
+            ranged_marker: format_ident!("{}Ranged", name),
             vis: input.vis.clone(),
             key: crate::unraw::unraw(&input.ident),
             concrete: concrete.clone(),
             planner,
+            ranged,
         }
     }
 
@@ -112,6 +123,24 @@ impl State {
     pub fn of(&self, marker: &syn::Ident) -> TokenStream {
         let state = &self.ident;
         quote!(#state<#marker>)
+    }
+
+    /// The state finished by a range or a prefix.
+    pub fn ranged(&self) -> TokenStream {
+        self.of(&self.ranged_marker)
+    }
+
+    /// A marker type, documented, naming the binding planner.
+    pub fn marker(&self, p: &syn::Ident, marker: &syn::Ident, doc: &str) -> TokenStream {
+        let (vis, planner) = (&self.vis, &self.planner);
+        quote! {
+            #[doc = #doc]
+            #vis enum #marker {}
+
+            impl #p::Marker for #marker {
+                type Plan = #planner;
+            }
+        }
     }
 
     /// A state with a fresh planner on the layout `layout` (its marker is inferred).
@@ -128,7 +157,9 @@ impl State {
             vis,
             key,
             concrete,
-            planner,
+            planner: _,
+            ranged,
+            ranged_marker,
         } = self;
         let scan = quote!(#p::Scan<#concrete>);
         let state_doc = format!(
@@ -137,37 +168,51 @@ impl State {
              one with `into()`."
         );
         let done_doc = format!("Marks a finished scan over `{key}` keys: nothing more to bind.");
+        let done_marker = self.marker(p, done, &done_doc);
+        let ranged_doc = format!("Marks a scan over `{key}` keys finished by a range or a prefix.");
         quote! {
             #[doc = #state_doc]
             #[must_use]
-            #vis struct #state<__RowkeyNext>(#planner, #p::PhantomData<__RowkeyNext>);
+            #vis struct #state<__RowkeyNext: #p::Marker>(
+                <__RowkeyNext as #p::Marker>::Plan,
+                #p::PhantomData<__RowkeyNext>,
+            );
 
-            #[doc = #done_doc]
-            #vis enum #done {}
+            #done_marker
 
-            impl<__RowkeyNext> #state<__RowkeyNext> {
+            #[doc = #ranged_doc]
+            #vis enum #ranged_marker {}
+
+            impl #p::Marker for #ranged_marker {
+                type Plan = #ranged;
+            }
+
+            impl<__RowkeyNext: #p::Marker> #state<__RowkeyNext>
+            where
+                <__RowkeyNext as #p::Marker>::Plan: #p::Plan<Key = #concrete>,
+            {
                 /// The ranges to scan, sorted and not overlapping: see `rowkey::Scan::ranges`.
                 #[inline]
                 pub fn ranges(&self) -> #p::Ranges {
-                    #p::Bind::plan_ranges(&self.0)
+                    #p::Plan::plan_ranges(&self.0)
                 }
 
                 /// Exactly whether `key` satisfies the scan: see `rowkey::Scan::matches`.
                 #[inline]
                 pub fn matches(&self, key: &[u8]) -> bool {
-                    #p::Bind::plan_matches(&self.0, key)
+                    #p::Plan::plan_matches(&self.0, key)
                 }
 
                 /// Whether every key inside `ranges()` matches: see `rowkey::Scan::is_exact`.
                 #[inline]
                 pub fn is_exact(&self) -> bool {
-                    #p::Bind::plan_is_exact(&self.0)
+                    #p::Plan::plan_is_exact(&self.0)
                 }
 
                 /// The same scan over the keys strictly after `key`: see `rowkey::Scan::after`.
                 #[inline]
                 pub fn after(&self, key: &[u8]) -> #scan {
-                    #p::Bind::plan_after(&self.0, key)
+                    #p::Plan::plan_after(&self.0, key)
                 }
 
                 /// The scan cut into one scan per region: see `rowkey::Scan::split`.
@@ -176,27 +221,33 @@ impl State {
                     &self,
                     boundaries: impl #p::IntoIterator<Item = B>,
                 ) -> #p::Vec<#scan> {
-                    #p::Bind::plan_split(&self.0, boundaries)
+                    #p::Plan::plan_split(&self.0, boundaries)
                 }
 
                 /// The bytes of salt that start every key: see `rowkey::Scan::salt_len`.
                 #[inline]
                 pub fn salt_len(&self) -> usize {
-                    #p::Bind::plan_salt_len(&self.0)
+                    #p::Plan::plan_salt_len(&self.0)
                 }
             }
 
             #[automatically_derived]
-            impl<__RowkeyNext> #p::ScanState for #state<__RowkeyNext> {
+            impl<__RowkeyNext: #p::Marker> #p::ScanState for #state<__RowkeyNext>
+            where
+                <__RowkeyNext as #p::Marker>::Plan: #p::Plan<Key = #concrete>,
+            {
                 type Key = #concrete;
                 #[inline]
                 fn into_scan(self) -> #scan {
-                    #p::Bind::into_scan(self.0)
+                    #p::Plan::into_scan(self.0)
                 }
             }
 
             #[automatically_derived]
-            impl<__RowkeyNext> #p::Clone for #state<__RowkeyNext> {
+            impl<__RowkeyNext: #p::Marker> #p::Clone for #state<__RowkeyNext>
+            where
+                <__RowkeyNext as #p::Marker>::Plan: #p::Plan<Key = #concrete>,
+            {
                 #[inline]
                 fn clone(&self) -> Self {
                     #state(#p::Clone::clone(&self.0), #p::PhantomData)
@@ -204,7 +255,10 @@ impl State {
             }
 
             #[automatically_derived]
-            impl<__RowkeyNext> #p::Debug for #state<__RowkeyNext> {
+            impl<__RowkeyNext: #p::Marker> #p::Debug for #state<__RowkeyNext>
+            where
+                <__RowkeyNext as #p::Marker>::Plan: #p::Plan<Key = #concrete>,
+            {
                 fn fmt(&self, f: &mut #p::Formatter<'_>) -> #p::FmtResult {
                     #p::Debug::fmt(&self.0, f)
                 }
@@ -270,13 +324,13 @@ pub struct Chain {
 /// every range or prefix, lead to the finished state.
 pub fn chain(s: &Struct, p: &syn::Ident, state: &State, prefix: &str) -> Chain {
     let key = &state.key;
-    let vis = &state.vis;
     let markers: Vec<_> = s
         .fields
         .iter()
         .map(|f| format_ident!("{}Next{}", prefix, camel(&field_name(f))))
         .collect();
     let done = state.of(&state.done);
+    let ranged = state.ranged();
     let state_ident = &state.ident;
     let wrap = |e: TokenStream| quote!(#state_ident(#e, #p::PhantomData));
     let defs = s.fields.iter().enumerate().map(|(i, field)| {
@@ -285,12 +339,12 @@ pub fn chain(s: &Struct, p: &syn::Ident, state: &State, prefix: &str) -> Chain {
             Some(n) => state.of(n),
             None => done.clone(),
         };
-        let methods = field_methods(field, p, &next, &done, &wrap);
+        let methods = field_methods(field, p, &next, &ranged, &wrap);
         let name = field_name(field);
         let marker_doc = format!("Marks a scan over `{key}` keys whose next field is `{name}`.");
+        let marker_def = state.marker(p, marker, &marker_doc);
         quote! {
-            #[doc = #marker_doc]
-            #vis enum #marker {}
+            #marker_def
 
             impl #state_ident<#marker> {
                 #methods
