@@ -11,7 +11,7 @@ use crate::field::{FieldMode, FieldShape, Form, TextRule, WidthRule};
 /// `Display`, and comparable with a string.
 ///
 /// ```
-/// use rowkey_core::{Encoding, FieldMode, KeyField};
+/// use rowkey::{Encoding, FieldMode, KeyField};
 /// let ts = Encoding::of(<i64 as KeyField>::SHAPE, FieldMode::INNER.with_desc());
 /// assert_eq!(
 ///     ts.to_string(),

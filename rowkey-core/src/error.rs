@@ -10,7 +10,7 @@ use core::fmt;
 /// Why a key could not be encoded.
 ///
 /// ```
-/// use rowkey_core::{EncodeErrorKind, FieldMode, KeyField};
+/// use rowkey::{EncodeErrorKind, FieldMode, KeyField};
 /// let mut buf = [0u8; 2];
 /// let err = 7u32.encode(&mut buf, FieldMode::LAST).unwrap_err();
 /// assert_eq!(err.kind(), EncodeErrorKind::BufferTooSmall { needed: 4, available: 2 });
@@ -29,10 +29,10 @@ pub struct EncodeError {
 /// What went wrong while encoding.
 ///
 /// ```
-/// use rowkey_core::{EncodeErrorKind, FieldMode, KeyField};
+/// use rowkey::{EncodeErrorKind, FieldMode, KeyField};
 /// let mut buf = [0u8; 8];
 /// let (width1, text) = (FieldMode::LAST.with_width(1), FieldMode::INNER.with_text(":"));
-/// let kind = |r: Result<usize, rowkey_core::EncodeError>| r.unwrap_err().kind();
+/// let kind = |r: Result<usize, rowkey::EncodeError>| r.unwrap_err().kind();
 /// // 300 does not fit one byte.
 /// assert_eq!(kind(300u32.encode(&mut buf, width1)), EncodeErrorKind::TooWide { width: 1 });
 /// // Text layouts write numbers as unsigned digits, and segments end at the delimiter.
@@ -88,7 +88,7 @@ impl EncodeError {
     /// An error of `kind`, not yet located in a key.
     ///
     /// ```
-    /// use rowkey_core::{EncodeError, EncodeErrorKind};
+    /// use rowkey::{EncodeError, EncodeErrorKind};
     /// let err = EncodeError::new(EncodeErrorKind::TooWide { width: 2 });
     /// assert_eq!(err.kind(), EncodeErrorKind::TooWide { width: 2 });
     /// assert_eq!((err.key(), err.field()), ("", "")); // not located yet
@@ -106,7 +106,7 @@ impl EncodeError {
     /// The problem.
     ///
     /// ```
-    /// use rowkey_core::{EncodeErrorKind, FieldMode, KeyField};
+    /// use rowkey::{EncodeErrorKind, FieldMode, KeyField};
     /// let mut buf = [0u8; 19];
     /// let err = (-5i64).encode(&mut buf, FieldMode::LAST.with_text(":")).unwrap_err();
     /// assert_eq!(err.kind(), EncodeErrorKind::Negative);
@@ -119,7 +119,7 @@ impl EncodeError {
     /// The key type whose field failed, or `""` when the error was not located.
     ///
     /// ```
-    /// use rowkey_core::{EncodeError, EncodeErrorKind};
+    /// use rowkey::{EncodeError, EncodeErrorKind};
     /// let err = EncodeError::new(EncodeErrorKind::EndsWithPad);
     /// assert_eq!(err.key(), "");
     /// assert_eq!(err.in_field("Page", "url").key(), "Page");
@@ -131,7 +131,7 @@ impl EncodeError {
     /// The field that failed (the innermost one for nested keys), or `""` for errors of the whole key.
     ///
     /// ```
-    /// use rowkey_core::{EncodeError, EncodeErrorKind};
+    /// use rowkey::{EncodeError, EncodeErrorKind};
     /// let err = EncodeError::new(EncodeErrorKind::EndsWithPad);
     /// assert_eq!(err.in_field("Page", "url").field(), "url");
     /// let whole = EncodeError::new(EncodeErrorKind::RowTooLong { len: 40_000, max: 32_767 });
@@ -144,7 +144,7 @@ impl EncodeError {
     /// Names the field the error came from, unless a nested key already named a deeper one.
     ///
     /// ```
-    /// use rowkey_core::{EncodeError, EncodeErrorKind};
+    /// use rowkey::{EncodeError, EncodeErrorKind};
     /// // The nested key `Inner` names its field first; the outer key keeps that location.
     /// let err = EncodeError::new(EncodeErrorKind::TooWide { width: 2 })
     ///     .in_field("Inner", "code")
@@ -164,7 +164,7 @@ impl EncodeError {
     /// Names the key type for errors of the whole key (buffer size, row limit).
     ///
     /// ```
-    /// use rowkey_core::{EncodeError, EncodeErrorKind};
+    /// use rowkey::{EncodeError, EncodeErrorKind};
     /// let kind = EncodeErrorKind::RowTooLong { len: 40_000, max: 32_767 };
     /// let err = EncodeError::new(kind).in_key("Event");
     /// assert_eq!((err.key(), err.field()), ("Event", ""));
@@ -238,7 +238,7 @@ impl fmt::Display for EncodeErrorKind {
 /// Why bytes could not be decoded as a key.
 ///
 /// ```
-/// use rowkey_core::{DecodeErrorKind, DecodeField, FieldMode};
+/// use rowkey::{DecodeErrorKind, DecodeField, FieldMode};
 /// // A u32 field that starts 2 bytes into a key with only 3 bytes left.
 /// let err = u32::decode_field(&[0x00, 0x00, 0x01], FieldMode::LAST).unwrap_err();
 /// assert_eq!(err.kind(), DecodeErrorKind::Truncated { needed: 4, available: 3 });
@@ -257,9 +257,9 @@ pub struct DecodeError {
 /// What is wrong with the bytes.
 ///
 /// ```
-/// use rowkey_core::{DecodeErrorKind, DecodeField, FieldMode};
+/// use rowkey::{DecodeErrorKind, DecodeField, FieldMode};
 /// use FieldMode as M;
-/// let kind = |e: rowkey_core::DecodeError| e.kind();
+/// let kind = |e: rowkey::DecodeError| e.kind();
 /// assert_eq!(kind(bool::decode_field(&[2], M::LAST).unwrap_err()), DecodeErrorKind::InvalidBool(2));
 /// let tag = Option::<u8>::decode_field(&[7, 0], M::LAST).unwrap_err();
 /// assert_eq!(kind(tag), DecodeErrorKind::InvalidOptionTag(7));
@@ -355,7 +355,7 @@ impl DecodeError {
     /// An error of `kind` at `offset` bytes into the field, not yet located in a key.
     ///
     /// ```
-    /// use rowkey_core::{DecodeError, DecodeErrorKind};
+    /// use rowkey::{DecodeError, DecodeErrorKind};
     /// let err = DecodeError::new(DecodeErrorKind::InvalidBool(2), 0);
     /// assert_eq!(err.kind(), DecodeErrorKind::InvalidBool(2));
     /// assert_eq!((err.key(), err.field(), err.offset()), ("", "", 0));
@@ -373,7 +373,7 @@ impl DecodeError {
     /// The problem.
     ///
     /// ```
-    /// use rowkey_core::{DecodeErrorKind, DecodeField, FieldMode};
+    /// use rowkey::{DecodeErrorKind, DecodeField, FieldMode};
     /// let err = String::decode_field(&[0xFF], FieldMode::LAST).unwrap_err();
     /// assert_eq!(err.kind(), DecodeErrorKind::InvalidUtf8);
     /// assert!(err.to_string().contains("UTF-8"));
@@ -385,7 +385,7 @@ impl DecodeError {
     /// The key type whose field failed, or `""` when the error was not located.
     ///
     /// ```
-    /// use rowkey_core::{DecodeError, DecodeErrorKind};
+    /// use rowkey::{DecodeError, DecodeErrorKind};
     /// let err = DecodeError::new(DecodeErrorKind::InvalidUtf8, 0);
     /// assert_eq!(err.key(), "");
     /// assert_eq!(err.in_field("Page", "url", 4).key(), "Page");
@@ -397,7 +397,7 @@ impl DecodeError {
     /// The field that failed (the innermost one for nested keys), or `""` for errors of the whole key.
     ///
     /// ```
-    /// use rowkey_core::{DecodeError, DecodeErrorKind};
+    /// use rowkey::{DecodeError, DecodeErrorKind};
     /// let err = DecodeError::new(DecodeErrorKind::InvalidUtf8, 0);
     /// assert_eq!(err.in_field("Page", "url", 4).field(), "url");
     /// let trailing = DecodeError::new(DecodeErrorKind::TrailingBytes { count: 1 }, 8);
@@ -410,7 +410,7 @@ impl DecodeError {
     /// The byte offset in the key where the problem was found.
     ///
     /// ```
-    /// use rowkey_core::{DecodeError, DecodeErrorKind};
+    /// use rowkey::{DecodeError, DecodeErrorKind};
     /// // Byte 1 of a field that starts at byte 8 of the key.
     /// let err = DecodeError::new(DecodeErrorKind::InvalidUtf8, 1).in_field("Page", "url", 8);
     /// assert_eq!(err.offset(), 9);
@@ -424,7 +424,7 @@ impl DecodeError {
     /// already named a deeper one.
     ///
     /// ```
-    /// use rowkey_core::{DecodeError, DecodeErrorKind};
+    /// use rowkey::{DecodeError, DecodeErrorKind};
     /// // A bad bool at byte 0 of `Inner.flag`, which starts 3 bytes into `Inner`,
     /// // which starts 5 bytes into `Outer`: the offsets add up, the innermost name stays.
     /// let err = DecodeError::new(DecodeErrorKind::InvalidBool(2), 0)
@@ -446,7 +446,7 @@ impl DecodeError {
     /// Names the key type for errors of the whole key (trailing bytes).
     ///
     /// ```
-    /// use rowkey_core::{DecodeError, DecodeErrorKind};
+    /// use rowkey::{DecodeError, DecodeErrorKind};
     /// let err = DecodeError::new(DecodeErrorKind::TrailingBytes { count: 2 }, 8).in_key("Event");
     /// assert_eq!((err.key(), err.field(), err.offset()), ("Event", "", 8));
     /// assert!(err.to_string().contains("`Event`"));

@@ -5,7 +5,7 @@
 //! layouts `2N` lowercase hex digits, which sort as the bytes do.
 //!
 //! ```
-//! use rowkey_core::Hashed;
+//! use rowkey::Hashed;
 //!
 //! // `echo -n myserver1.mycompany.com | md5sum` prints 158c93e0eca9fd1206753a1972c261ed.
 //! let host = Hashed::<4>::of("myserver1.mycompany.com");
@@ -27,7 +27,7 @@ use crate::prefix::HashPrefix;
 /// with the digest of the value they look for.
 ///
 /// ```
-/// use rowkey_core::Hashed;
+/// use rowkey::Hashed;
 /// // `echo -n login | md5sum` prints d56b699830e77ba53855679cb1d252da.
 /// assert_eq!(Hashed::<2>::of("login").as_bytes(), &[0xd5, 0x6b]);
 /// assert_eq!(format!("{:?}", Hashed::<3>::of("login")), "Hashed(d56b69)");
@@ -45,7 +45,7 @@ impl<const N: usize> Hashed<N> {
     /// The first `N` bytes of MD5 of `value`'s bytes.
     ///
     /// ```
-    /// use rowkey_core::Hashed;
+    /// use rowkey::Hashed;
     /// let full = Hashed::<16>::of(b"login");
     /// let short = Hashed::<2>::of("login");
     /// assert_eq!(short.as_bytes()[..], full.as_bytes()[..2]);
@@ -61,7 +61,7 @@ impl<const N: usize> Hashed<N> {
     /// The digest bytes as they are, for a digest computed elsewhere.
     ///
     /// ```
-    /// use rowkey_core::Hashed;
+    /// use rowkey::Hashed;
     /// let h = Hashed::<4>::of("x");
     /// assert_eq!(Hashed::from_bytes(*h.as_bytes()), h);
     /// ```

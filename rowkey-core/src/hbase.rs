@@ -1,7 +1,7 @@
 //! What HBase imposes on row keys, and helpers for working beside the HBase shell.
 //!
 //! ```
-//! use rowkey_core::hbase::{from_string_binary, to_string_binary};
+//! use rowkey::hbase::{from_string_binary, to_string_binary};
 //! // The key 00 00 00 2A "web" as the HBase shell prints it (0x2A is `*`), and back.
 //! let key = [0x00, 0x00, 0x00, 0x2A, b'w', b'e', b'b'];
 //! assert_eq!(to_string_binary(&key), r"\x00\x00\x00*web");
@@ -14,7 +14,7 @@
 /// does not compile.
 ///
 /// ```
-/// use rowkey_core::{hbase::MAX_ROW_LENGTH, EncodeError, EncodeErrorKind};
+/// use rowkey::{hbase::MAX_ROW_LENGTH, EncodeError, EncodeErrorKind};
 /// assert_eq!(MAX_ROW_LENGTH, i16::MAX as usize); // Java's Short.MAX_VALUE
 /// let err = EncodeError::new(EncodeErrorKind::RowTooLong { len: 40_000, max: MAX_ROW_LENGTH });
 /// assert!(err.to_string().contains("40000 bytes, longer than the row limit of 32767"));
@@ -28,7 +28,7 @@ use alloc::{string::String, vec::Vec};
 /// byte as `\xHH` in uppercase hex. This is how the HBase shell prints row keys.
 ///
 /// ```
-/// use rowkey_core::hbase::to_string_binary;
+/// use rowkey::hbase::to_string_binary;
 /// assert_eq!(to_string_binary(b"user\x00\x01\xFF\\"), r"user\x00\x01\xFF\x5C");
 /// ```
 #[cfg(feature = "alloc")]
@@ -54,7 +54,7 @@ pub fn to_string_binary(bytes: &[u8]) -> String {
 /// nothing typed is lost.
 ///
 /// ```
-/// use rowkey_core::hbase::from_string_binary;
+/// use rowkey::hbase::from_string_binary;
 /// assert_eq!(from_string_binary(r"user\x00\x01\xff"), b"user\x00\x01\xFF");
 /// assert_eq!(from_string_binary(r"a\xZZ"), br"a\xZZ");
 /// ```
@@ -89,7 +89,7 @@ pub fn from_string_binary(text: &str) -> Vec<u8> {
 /// and `#` escaped too so the shell neither ends the string nor interpolates.
 ///
 /// ```
-/// use rowkey_core::hbase::shell_string;
+/// use rowkey::hbase::shell_string;
 /// assert_eq!(shell_string(b"a\"#\x00"), r#""a\x22\x23\x00""#);
 /// ```
 #[cfg(feature = "alloc")]
@@ -123,7 +123,7 @@ fn shell_name(name: &str) -> String {
 /// An HBase shell `create` statement for a table pre-split at `splits`.
 ///
 /// ```
-/// use rowkey_core::hbase::create_statement;
+/// use rowkey::hbase::create_statement;
 /// let splits = vec![vec![0x04], vec![0x08], vec![0x0C]];
 /// assert_eq!(
 ///     create_statement("events", &["d"], &splits),
@@ -155,7 +155,7 @@ pub fn create_statement(table: &str, families: &[&str], splits: &[Vec<u8>]) -> S
 /// `start` or `stop` leaves that end open.
 ///
 /// ```
-/// use rowkey_core::hbase::scan_command;
+/// use rowkey::hbase::scan_command;
 /// assert_eq!(
 ///     scan_command("events", &[0x02], &[0x03]),
 ///     r#"scan 'events', {STARTROW => "\x02", STOPROW => "\x03"}"#

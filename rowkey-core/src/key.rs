@@ -17,7 +17,7 @@ use crate::tag::Tag;
 /// Derive it; see the `rowkey` crate for the attributes.
 ///
 /// ```
-/// use rowkey_core::{EncodeError, FieldMode, KeyField, Layout, RowKey};
+/// use rowkey::{EncodeError, FieldMode, KeyField, Layout, RowKey};
 ///
 /// // By hand, the bytes of `struct Event { user_id: u64, #[rowkey(desc)] ts: i64 }`.
 /// struct Event { user_id: u64, ts: i64 }
@@ -455,7 +455,7 @@ pub trait DecodeSaltedKey<'k>: SaltedKey + DecodeKey<'k> {
 /// `&str`, `&[u8]` and `Cow` fields borrow.
 ///
 /// ```
-/// use rowkey_core::{DecodeError, DecodeErrorKind, DecodeField, DecodeKey, FieldMode};
+/// use rowkey::{DecodeError, DecodeErrorKind, DecodeField, DecodeKey, FieldMode};
 ///
 /// // By hand, the decoder of `struct Page<'k> { url: &'k str }`.
 /// struct Page<'k> { url: &'k str }

@@ -25,7 +25,7 @@
 //! Every field type writes itself in its position of a key, as the generated code does it:
 //!
 //! ```
-//! use rowkey_core::{DecodeField, FieldMode, KeyField};
+//! use rowkey::{DecodeField, FieldMode, KeyField};
 //! // `user_id: u64`, then `#[rowkey(desc)] ts: i64` (newest first).
 //! let ts = 1_700_000_000_000i64;
 //! let mut key = [0u8; 16];

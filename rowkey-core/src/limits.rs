@@ -4,7 +4,7 @@
 //! ([`EncodeErrorKind::RowTooLong`]) before any request.
 //!
 //! ```
-//! use rowkey_core::limits;
+//! use rowkey::limits;
 //! assert_eq!(limits::HBASE, i16::MAX as usize); // Java's Short.MAX_VALUE
 //! assert_eq!(limits::BIGTABLE, 4 * 1024);
 //! assert!(limits::check(&[0u8; 4096], limits::BIGTABLE).is_ok());
@@ -33,7 +33,7 @@ pub const DYNAMODB_SORT_KEY: usize = 1_024;
 /// [`EncodeErrorKind::RowTooLong`] with the key's length.
 ///
 /// ```
-/// use rowkey_core::{limits, EncodeErrorKind};
+/// use rowkey::{limits, EncodeErrorKind};
 /// let err = limits::check(&[0u8; 1025], limits::DYNAMODB_SORT_KEY).unwrap_err();
 /// assert_eq!(err.kind(), EncodeErrorKind::RowTooLong { len: 1025, max: 1024 });
 /// ```

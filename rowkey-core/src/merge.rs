@@ -4,7 +4,7 @@
 //! `MergeSortRowKeyResultIterator` and OpenTSDB's `SaltScanner` do.
 //!
 //! ```
-//! use rowkey_core::merge::merge_by_key;
+//! use rowkey::merge::merge_by_key;
 //!
 //! // Two buckets, each sorted by the key after its one-byte salt.
 //! let bucket0 = vec![vec![0, 1], vec![0, 4]];
@@ -24,7 +24,7 @@ use core::cmp::{Ordering, Reverse};
 /// Each stream is read lazily, one item ahead; the heap holds one item per stream.
 ///
 /// ```
-/// use rowkey_core::merge::merge_by_key;
+/// use rowkey::merge::merge_by_key;
 /// // Rows of two salt buckets, each sorted by the key after its one-byte salt.
 /// let bucket0 = vec![(vec![0, 5], "a"), (vec![0, 9], "b")];
 /// let bucket1 = vec![(vec![1, 5], "c"), (vec![1, 7], "d")];
@@ -55,7 +55,7 @@ where
 /// The iterator of [`merge_by_key`].
 ///
 /// ```
-/// use rowkey_core::merge::merge_by_key;
+/// use rowkey::merge::merge_by_key;
 /// let streams = vec![vec![[0u8, 2]].into_iter(), vec![[1, 1], [1, 3]].into_iter()];
 /// let mut merged = merge_by_key(streams, 1, |k: &[u8; 2]| &k[..]);
 /// assert_eq!(merged.next(), Some([1, 1]));

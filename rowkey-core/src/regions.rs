@@ -3,7 +3,7 @@
 //! points for a prefixed layout and to see how a workload's keys fall over the regions.
 //!
 //! ```
-//! use rowkey_core::regions::Regions;
+//! use rowkey::regions::Regions;
 //! let regions = Regions::new(vec![vec![0x40], vec![0x80], vec![0xC0]])?;
 //! assert_eq!(regions.len(), 4);
 //! assert_eq!(regions.region_of(&[0x00, 0xFF]), 0);
@@ -15,7 +15,7 @@
 //! }
 //! assert_eq!(counts.counts(), &[1, 1, 1, 1]);
 //! assert_eq!(counts.skew(), Some(1.0));
-//! # Ok::<(), rowkey_core::regions::SplitError>(())
+//! # Ok::<(), rowkey::regions::SplitError>(())
 //! ```
 
 use alloc::vec::Vec;
@@ -28,8 +28,8 @@ use crate::prefix::Prefix;
 /// tag in front of each point; the points here are of keys without a tag.
 ///
 /// ```
-/// use rowkey_core::regions::split_points;
-/// use rowkey_core::{HashPrefix, Prefix, Salt, SaltHash};
+/// use rowkey::regions::split_points;
+/// use rowkey::{HashPrefix, Prefix, Salt, SaltHash};
 /// let salt = |n| Prefix::Salt(Salt::new(n, SaltHash::Md5).unwrap());
 /// // 16 buckets in 4 regions: boundaries at buckets 4, 8 and 12.
 /// assert_eq!(split_points(salt(16), 4), [[4], [8], [12]]);
@@ -47,8 +47,8 @@ use crate::prefix::Prefix;
 /// many, instead of aborting on a list no memory holds).
 ///
 /// ```
-/// use rowkey_core::regions::{split_points, MAX_SPLIT_REGIONS};
-/// use rowkey_core::{HashPrefix, Prefix};
+/// use rowkey::regions::{split_points, MAX_SPLIT_REGIONS};
+/// use rowkey::{HashPrefix, Prefix};
 /// let one_byte = Prefix::Hash(HashPrefix::new(1).unwrap());
 /// assert_eq!(split_points(one_byte, 1000).len(), 255); // 256 values, 256 regions
 /// assert_eq!(split_points(one_byte, usize::MAX).len(), 255);
@@ -136,7 +136,7 @@ fn distinct_regions(prefix: Prefix) -> usize {
 /// Split points that are not strictly increasing, or an empty split point.
 ///
 /// ```
-/// use rowkey_core::regions::Regions;
+/// use rowkey::regions::Regions;
 /// let err = Regions::new(vec![vec![0x80], vec![0x40]]).unwrap_err();
 /// assert!(err.to_string().contains("split point 1"));
 /// assert!(Regions::new(vec![vec![0x40], vec![0x40]]).is_err()); // repeated
@@ -163,13 +163,13 @@ impl std::error::Error for SplitError {}
 /// A table split into regions by sorted split points.
 ///
 /// ```
-/// use rowkey_core::regions::Regions;
+/// use rowkey::regions::Regions;
 /// let regions = Regions::new(vec![b"g".to_vec(), b"p".to_vec()])?;
 /// assert_eq!(regions.len(), 3);
 /// assert_eq!(regions.region_of(b"apple"), 0);
 /// assert_eq!(regions.region_of(b"g"), 1); // a split point starts its region
 /// assert_eq!(regions.region_of(b"zebra"), 2);
-/// # Ok::<(), rowkey_core::regions::SplitError>(())
+/// # Ok::<(), rowkey::regions::SplitError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Regions {
@@ -181,11 +181,11 @@ impl Regions {
     /// order. No split points make one region.
     ///
     /// ```
-    /// use rowkey_core::regions::Regions;
+    /// use rowkey::regions::Regions;
     /// assert_eq!(Regions::new(vec![vec![0x80]])?.len(), 2);
     /// assert_eq!(Regions::new(vec![])?.len(), 1); // the whole table
     /// assert!(Regions::new(vec![vec![0x80], vec![0x40]]).is_err()); // out of order
-    /// # Ok::<(), rowkey_core::regions::SplitError>(())
+    /// # Ok::<(), rowkey::regions::SplitError>(())
     /// ```
     pub fn new(splits: Vec<Vec<u8>>) -> Result<Regions, SplitError> {
         for (index, s) in splits.iter().enumerate() {
@@ -199,11 +199,11 @@ impl Regions {
     /// The number of regions: one more than the split points.
     ///
     /// ```
-    /// use rowkey_core::regions::Regions;
+    /// use rowkey::regions::Regions;
     /// let regions = Regions::new(vec![vec![0x40], vec![0x80], vec![0xC0]])?;
     /// assert_eq!(regions.len(), 4);
     /// assert_eq!(regions.len(), regions.splits().len() + 1);
-    /// # Ok::<(), rowkey_core::regions::SplitError>(())
+    /// # Ok::<(), rowkey::regions::SplitError>(())
     /// ```
     pub fn len(&self) -> usize {
         self.splits.len() + 1
@@ -212,11 +212,11 @@ impl Regions {
     /// Always false: a table has at least one region.
     ///
     /// ```
-    /// use rowkey_core::regions::Regions;
+    /// use rowkey::regions::Regions;
     /// let one = Regions::new(vec![])?;
     /// assert!(!one.is_empty());
     /// assert_eq!(one.len(), 1);
-    /// # Ok::<(), rowkey_core::regions::SplitError>(())
+    /// # Ok::<(), rowkey::regions::SplitError>(())
     /// ```
     pub fn is_empty(&self) -> bool {
         false
@@ -225,11 +225,11 @@ impl Regions {
     /// The split points.
     ///
     /// ```
-    /// use rowkey_core::regions::Regions;
+    /// use rowkey::regions::Regions;
     /// let splits = vec![vec![0x40], vec![0x80]];
     /// let regions = Regions::new(splits.clone())?;
     /// assert_eq!(regions.splits(), splits.as_slice());
-    /// # Ok::<(), rowkey_core::regions::SplitError>(())
+    /// # Ok::<(), rowkey::regions::SplitError>(())
     /// ```
     pub fn splits(&self) -> &[Vec<u8>] {
         &self.splits
@@ -238,13 +238,13 @@ impl Regions {
     /// The region that holds `key`.
     ///
     /// ```
-    /// use rowkey_core::regions::Regions;
+    /// use rowkey::regions::Regions;
     /// let regions = Regions::new(vec![vec![0x40], vec![0x80]])?;
     /// assert_eq!(regions.region_of(&[]), 0);
     /// assert_eq!(regions.region_of(&[0x3F, 0xFF]), 0);
     /// assert_eq!(regions.region_of(&[0x40]), 1); // split points are inclusive starts
     /// assert_eq!(regions.region_of(&[0xFF]), 2);
-    /// # Ok::<(), rowkey_core::regions::SplitError>(())
+    /// # Ok::<(), rowkey::regions::SplitError>(())
     /// ```
     pub fn region_of(&self, key: &[u8]) -> usize {
         self.splits.partition_point(|s| s.as_slice() <= key)
@@ -254,13 +254,13 @@ impl Regions {
     /// the last), or `None` past the last region.
     ///
     /// ```
-    /// use rowkey_core::regions::Regions;
+    /// use rowkey::regions::Regions;
     /// let regions = Regions::new(vec![vec![0x40], vec![0x80]])?;
     /// assert_eq!(regions.bounds(0), Some((&[][..], &[0x40][..])));
     /// assert_eq!(regions.bounds(1), Some((&[0x40][..], &[0x80][..])));
     /// assert_eq!(regions.bounds(2), Some((&[0x80][..], &[][..])));
     /// assert_eq!(regions.bounds(3), None);
-    /// # Ok::<(), rowkey_core::regions::SplitError>(())
+    /// # Ok::<(), rowkey::regions::SplitError>(())
     /// ```
     pub fn bounds(&self, i: usize) -> Option<(&[u8], &[u8])> {
         if i >= self.len() {
@@ -278,13 +278,13 @@ impl Regions {
     /// A counter of keys per region.
     ///
     /// ```
-    /// use rowkey_core::regions::Regions;
+    /// use rowkey::regions::Regions;
     /// let regions = Regions::new(vec![vec![0x80]])?;
     /// let mut counts = regions.counter();
     /// assert_eq!(counts.counts(), &[0, 0]);
     /// counts.add(&[0x90]);
     /// assert_eq!(counts.counts(), &[0, 1]);
-    /// # Ok::<(), rowkey_core::regions::SplitError>(())
+    /// # Ok::<(), rowkey::regions::SplitError>(())
     /// ```
     pub fn counter(&self) -> RegionCounts<'_> {
         RegionCounts {
@@ -297,7 +297,7 @@ impl Regions {
 /// How many keys fall in each region.
 ///
 /// ```
-/// use rowkey_core::regions::Regions;
+/// use rowkey::regions::Regions;
 /// // Sequential keys all land in the last region: a hotspot.
 /// let regions = Regions::new(vec![vec![0x40], vec![0x80], vec![0xC0]])?;
 /// let mut counts = regions.counter();
@@ -306,7 +306,7 @@ impl Regions {
 /// }
 /// assert_eq!(counts.counts(), &[0, 0, 0, 8]);
 /// assert_eq!(counts.skew(), Some(4.0)); // 8 over a mean of 2
-/// # Ok::<(), rowkey_core::regions::SplitError>(())
+/// # Ok::<(), rowkey::regions::SplitError>(())
 /// ```
 #[derive(Clone, Debug)]
 pub struct RegionCounts<'r> {
@@ -318,14 +318,14 @@ impl RegionCounts<'_> {
     /// Counts `key` in its region.
     ///
     /// ```
-    /// use rowkey_core::regions::Regions;
+    /// use rowkey::regions::Regions;
     /// let regions = Regions::new(vec![b"m".to_vec()])?;
     /// let mut counts = regions.counter();
     /// for key in ["apple", "kiwi", "mango", "pear", "plum"] {
     ///     counts.add(key.as_bytes());
     /// }
     /// assert_eq!(counts.counts(), &[2, 3]);
-    /// # Ok::<(), rowkey_core::regions::SplitError>(())
+    /// # Ok::<(), rowkey::regions::SplitError>(())
     /// ```
     pub fn add(&mut self, key: &[u8]) {
         let i = self.regions.region_of(key);
@@ -335,14 +335,14 @@ impl RegionCounts<'_> {
     /// The count of each region, in region order.
     ///
     /// ```
-    /// use rowkey_core::regions::Regions;
+    /// use rowkey::regions::Regions;
     /// let regions = Regions::new(vec![vec![0x80]])?;
     /// let mut counts = regions.counter();
     /// counts.add(&[0x00]);
     /// counts.add(&[0x80]);
     /// counts.add(&[0x81]);
     /// assert_eq!(counts.counts(), &[1, 2]);
-    /// # Ok::<(), rowkey_core::regions::SplitError>(())
+    /// # Ok::<(), rowkey::regions::SplitError>(())
     /// ```
     pub fn counts(&self) -> &[u64] {
         &self.counts
@@ -351,14 +351,14 @@ impl RegionCounts<'_> {
     /// The number of keys counted.
     ///
     /// ```
-    /// use rowkey_core::regions::Regions;
+    /// use rowkey::regions::Regions;
     /// let regions = Regions::new(vec![vec![0x80]])?;
     /// let mut counts = regions.counter();
     /// assert_eq!(counts.total(), 0);
     /// counts.add(&[0x01]);
     /// counts.add(&[0x02]);
     /// assert_eq!(counts.total(), 2);
-    /// # Ok::<(), rowkey_core::regions::SplitError>(())
+    /// # Ok::<(), rowkey::regions::SplitError>(())
     /// ```
     pub fn total(&self) -> u64 {
         self.counts.iter().sum()
@@ -368,7 +368,7 @@ impl RegionCounts<'_> {
     /// of regions means one region takes everything (a hotspot). `None` before any key.
     ///
     /// ```
-    /// use rowkey_core::regions::Regions;
+    /// use rowkey::regions::Regions;
     /// let regions = Regions::new(vec![vec![0x80]])?;
     /// let mut counts = regions.counter();
     /// assert_eq!(counts.skew(), None);
@@ -376,7 +376,7 @@ impl RegionCounts<'_> {
     /// assert_eq!(counts.skew(), Some(2.0)); // 1 over a mean of 0.5: everything on one of 2
     /// counts.add(&[0x81]);
     /// assert_eq!(counts.skew(), Some(1.0));
-    /// # Ok::<(), rowkey_core::regions::SplitError>(())
+    /// # Ok::<(), rowkey::regions::SplitError>(())
     /// ```
     pub fn skew(&self) -> Option<f64> {
         let total = self.total();

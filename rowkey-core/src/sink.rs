@@ -5,7 +5,7 @@
 /// Receives the value bytes of a prefix's source fields, in declaration order.
 ///
 /// ```
-/// use rowkey_core::{FieldMode, KeyField, ValueSink};
+/// use rowkey::{FieldMode, KeyField, ValueSink};
 /// // A sink that only counts: a u64 gives 8 value bytes, a string its content.
 /// struct Count(usize);
 /// impl ValueSink for Count {
@@ -15,13 +15,13 @@
 /// 42u64.value_bytes(FieldMode::INNER, &mut n)?;
 /// "user".value_bytes(FieldMode::LAST, &mut n)?;
 /// assert_eq!(n.0, 12);
-/// # Ok::<(), rowkey_core::EncodeError>(())
+/// # Ok::<(), rowkey::EncodeError>(())
 /// ```
 pub trait ValueSink {
     /// Appends `bytes` to the source.
     ///
     /// ```
-    /// use rowkey_core::{Salt, SaltHash, ValueSink};
+    /// use rowkey::{Salt, SaltHash, ValueSink};
     /// // The `mod` bucket of the big-endian number 04 D2 (1234), given in two pieces.
     /// let mut h = Salt::new(16, SaltHash::Mod).unwrap().hasher();
     /// h.write(&[0x04]);

@@ -2,7 +2,7 @@
 //! the derive accepts and the scale the time codecs use.
 //!
 //! ```
-//! use rowkey_core::TimeUnit;
+//! use rowkey::TimeUnit;
 //! assert_eq!(TimeUnit::from_name("us"), Some(TimeUnit::Micros));
 //! assert_eq!(TimeUnit::Millis.name(), "ms");
 //! ```

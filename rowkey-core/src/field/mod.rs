@@ -24,7 +24,7 @@ use crate::sink::ValueSink;
 /// has the order you want:
 ///
 /// ```
-/// use rowkey_core::{DecodeError, DecodeField, EncodeError, FieldMode, FieldShape, KeyField};
+/// use rowkey::{DecodeError, DecodeField, EncodeError, FieldMode, FieldShape, KeyField};
 ///
 /// /// Milliseconds since the epoch, keyed like an `i64`.
 /// #[derive(Debug, PartialEq)]
@@ -71,7 +71,7 @@ pub trait KeyField {
     /// Length facts, and which attributes the type accepts.
     ///
     /// ```
-    /// use rowkey_core::{FieldMode, KeyField};
+    /// use rowkey::{FieldMode, KeyField};
     /// assert_eq!(<u64 as KeyField>::SHAPE.fixed_len(FieldMode::LAST), Some(8));
     /// assert_eq!(<bool as KeyField>::SHAPE.fixed_len(FieldMode::LAST), Some(1));
     /// assert_eq!(<char as KeyField>::SHAPE.fixed_len(FieldMode::LAST), Some(4));
@@ -87,7 +87,7 @@ pub trait KeyField {
     /// The number of bytes [`encode`](KeyField::encode) writes in `mode`.
     ///
     /// ```
-    /// use rowkey_core::{FieldMode, KeyField};
+    /// use rowkey::{FieldMode, KeyField};
     /// // Last: the 3 bytes as they are. Inner: 61 00 FF 62 00 01.
     /// assert_eq!("a\0b".field_len(FieldMode::LAST), 3);
     /// assert_eq!("a\0b".field_len(FieldMode::INNER), 6);
@@ -99,7 +99,7 @@ pub trait KeyField {
     /// Writes the field at the start of `out` and returns the number of bytes written.
     ///
     /// ```
-    /// use rowkey_core::{FieldMode, KeyField};
+    /// use rowkey::{FieldMode, KeyField};
     /// // ("a\0b", 7u8) is 61 00 FF 62 00 01 07: fields are written one after another.
     /// let mut key = [0u8; 7];
     /// let n = "a\0b".encode(&mut key, FieldMode::INNER)?;
@@ -109,7 +109,7 @@ pub trait KeyField {
     /// // Signed integers flip the sign bit, so -1 sorts before 0.
     /// (-1i32).encode(&mut key, FieldMode::LAST)?;
     /// assert_eq!(key[..4], [0x7F, 0xFF, 0xFF, 0xFF]);
-    /// # Ok::<(), rowkey_core::EncodeError>(())
+    /// # Ok::<(), rowkey::EncodeError>(())
     /// ```
     fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError>;
 
@@ -121,7 +121,7 @@ pub trait KeyField {
     /// be longer override it.
     ///
     /// ```
-    /// use rowkey_core::{FieldMode, KeyField, ValueSink};
+    /// use rowkey::{FieldMode, KeyField, ValueSink};
     /// struct Collect(Vec<u8>);
     /// impl ValueSink for Collect {
     ///     fn write(&mut self, bytes: &[u8]) { self.0.extend_from_slice(bytes) }
@@ -130,7 +130,7 @@ pub trait KeyField {
     /// 7u32.value_bytes(FieldMode::INNER.with_desc(), &mut src)?; // big-endian, before `desc`
     /// "ab".value_bytes(FieldMode::INNER, &mut src)?;             // the content, no terminator
     /// assert_eq!(src.0, [0, 0, 0, 7, b'a', b'b']);
-    /// # Ok::<(), rowkey_core::EncodeError>(())
+    /// # Ok::<(), rowkey::EncodeError>(())
     /// ```
     fn value_bytes<S: ValueSink + ?Sized>(
         &self,
@@ -169,7 +169,7 @@ pub trait KeyField {
     /// a type whose shape cannot tell (such as [`FieldShape::fixed`]).
     ///
     /// ```
-    /// use rowkey_core::{FieldMode, KeyField};
+    /// use rowkey::{FieldMode, KeyField};
     /// let w3 = FieldMode::INNER.with_width(3);
     /// let mut out = [0u8; 8];
     /// // "abcdef" has no 3-byte encoding; every 3-byte content above "abc" is above it too.
@@ -195,7 +195,7 @@ pub trait KeyField {
     ///
     /// ```
     /// use core::cmp::Ordering;
-    /// use rowkey_core::{FieldMode, KeyField};
+    /// use rowkey::{FieldMode, KeyField};
     /// let w2 = FieldMode::LAST.with_width(2);
     /// assert_eq!(70_000u32.beyond_width(w2), Some(Ordering::Greater));
     /// assert_eq!((-40_000i32).beyond_width(w2), Some(Ordering::Less));
@@ -218,7 +218,7 @@ pub trait KeyField {
     ///
     /// ```
     /// use std::time::{Duration, UNIX_EPOCH};
-    /// use rowkey_core::{FieldMode, KeyField};
+    /// use rowkey::{FieldMode, KeyField};
     /// let ms = FieldMode::LAST; // milliseconds
     /// assert!((UNIX_EPOCH + Duration::from_millis(1_500)).stores_exactly(ms));
     /// assert!(!(UNIX_EPOCH + Duration::from_micros(1_500_500)).stores_exactly(ms));
@@ -235,26 +235,26 @@ pub trait KeyField {
 /// `'k` is the lifetime of the key bytes: `&'k str` and `Cow<'k, str>` borrow from them.
 ///
 /// ```
-/// use rowkey_core::{DecodeField, FieldMode};
+/// use rowkey::{DecodeField, FieldMode};
 /// // 61 00 FF 62 00 01 07: an escaped string that another field follows, then a u8.
 /// let key = [0x61, 0x00, 0xFF, 0x62, 0x00, 0x01, 0x07];
 /// let (s, n) = String::decode_field(&key, FieldMode::INNER)?;
 /// let (v, m) = u8::decode_field(&key[n..], FieldMode::LAST)?;
 /// assert_eq!((s.as_str(), n, v, m), ("a\0b", 6, 7, 1));
-/// # Ok::<(), rowkey_core::DecodeError>(())
+/// # Ok::<(), rowkey::DecodeError>(())
 /// ```
 pub trait DecodeField<'k>: KeyField + Sized {
     /// Reads the field from the start of `input` and returns it with the number of bytes it took.
     ///
     /// ```
-    /// use rowkey_core::{DecodeErrorKind, DecodeField, FieldMode};
+    /// use rowkey::{DecodeErrorKind, DecodeField, FieldMode};
     /// // The count tells the next field where to start.
     /// assert_eq!(u16::decode_field(&[0x01, 0x02, 0xFF], FieldMode::INNER)?, (0x0102, 2));
     /// // The raw content of a last field is borrowed from the key.
     /// assert_eq!(<&str>::decode_field(b"web-2", FieldMode::LAST)?, ("web-2", 5));
     /// let err = u32::decode_field(&[0x00, 0x01], FieldMode::LAST).unwrap_err();
     /// assert_eq!(err.kind(), DecodeErrorKind::Truncated { needed: 4, available: 2 });
-    /// # Ok::<(), rowkey_core::DecodeError>(())
+    /// # Ok::<(), rowkey::DecodeError>(())
     /// ```
     fn decode_field(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError>;
 }

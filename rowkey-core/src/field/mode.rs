@@ -10,7 +10,7 @@ use crate::unit::TimeUnit;
 /// Built with const methods so the derive can name every field's mode as a constant:
 ///
 /// ```
-/// use rowkey_core::FieldMode;
+/// use rowkey::FieldMode;
 /// const TS: FieldMode = FieldMode::INNER.with_desc();
 /// assert!(TS.is_desc() && TS.is_delimited());
 /// assert_eq!(FieldMode::LAST.with_width(4).width(), Some(4));
@@ -45,13 +45,13 @@ impl FieldMode {
     /// end of the key.
     ///
     /// ```
-    /// use rowkey_core::{FieldMode, KeyField};
+    /// use rowkey::{FieldMode, KeyField};
     /// let mut buf = [0u8; 8];
     /// // Nothing follows: a string is its raw content, with no terminator.
     /// let n = "ab".encode(&mut buf, FieldMode::LAST)?;
     /// assert_eq!(&buf[..n], b"ab");
     /// assert!(!FieldMode::LAST.is_delimited());
-    /// # Ok::<(), rowkey_core::EncodeError>(())
+    /// # Ok::<(), rowkey::EncodeError>(())
     /// ```
     pub const LAST: FieldMode = FieldMode {
         width: 0,
@@ -67,13 +67,13 @@ impl FieldMode {
     /// A field that other fields follow, ascending, natural width.
     ///
     /// ```
-    /// use rowkey_core::{FieldMode, KeyField};
+    /// use rowkey::{FieldMode, KeyField};
     /// let mut buf = [0u8; 8];
     /// // Another field follows: `00` becomes `00 FF` and the content ends with `00 01`.
     /// let n = "a\0b".encode(&mut buf, FieldMode::INNER)?;
     /// assert_eq!(&buf[..n], [0x61, 0x00, 0xFF, 0x62, 0x00, 0x01]);
     /// assert!(FieldMode::INNER.is_delimited());
-    /// # Ok::<(), rowkey_core::EncodeError>(())
+    /// # Ok::<(), rowkey::EncodeError>(())
     /// ```
     pub const INNER: FieldMode = FieldMode {
         width: 0,
@@ -89,7 +89,7 @@ impl FieldMode {
     /// The same mode with a fixed `width` (`0` means the natural width).
     ///
     /// ```
-    /// use rowkey_core::{EncodeErrorKind, FieldMode, KeyField};
+    /// use rowkey::{EncodeErrorKind, FieldMode, KeyField};
     /// let two = FieldMode::LAST.with_width(2);
     /// let mut buf = [0u8; 4];
     /// assert_eq!(7u32.encode(&mut buf, two)?, 2);
@@ -97,7 +97,7 @@ impl FieldMode {
     /// // 0x1_0000 needs three bytes: an error, never truncated.
     /// let err = 0x1_0000u32.encode(&mut buf, two).unwrap_err();
     /// assert_eq!(err.kind(), EncodeErrorKind::TooWide { width: 2 });
-    /// # Ok::<(), rowkey_core::EncodeError>(())
+    /// # Ok::<(), rowkey::EncodeError>(())
     /// ```
     #[must_use]
     pub const fn with_width(self, width: usize) -> Self {
@@ -107,14 +107,14 @@ impl FieldMode {
     /// The same mode, descending.
     ///
     /// ```
-    /// use rowkey_core::{FieldMode, KeyField};
+    /// use rowkey::{FieldMode, KeyField};
     /// let desc = FieldMode::LAST.with_desc();
     /// let (mut one, mut two) = ([0u8; 2], [0u8; 2]);
     /// 1u16.encode(&mut one, desc)?;
     /// 2u16.encode(&mut two, desc)?;
     /// assert_eq!(one, [0xFF, 0xFE]); // `00 01` with every byte inverted
     /// assert!(two < one);            // 2 sorts before 1
-    /// # Ok::<(), rowkey_core::EncodeError>(())
+    /// # Ok::<(), rowkey::EncodeError>(())
     /// ```
     #[must_use]
     pub const fn with_desc(self) -> Self {
@@ -124,13 +124,13 @@ impl FieldMode {
     /// The same mode, stored reversed.
     ///
     /// ```
-    /// use rowkey_core::{FieldMode, KeyField};
+    /// use rowkey::{FieldMode, KeyField};
     /// let mut buf = [0u8; 3];
     /// 0x0102u16.encode(&mut buf, FieldMode::LAST.with_reverse())?;
     /// assert_eq!(buf[..2], [0x02, 0x01]);
     /// let n = "abc".encode(&mut buf, FieldMode::LAST.with_reverse())?;
     /// assert_eq!(&buf[..n], b"cba");
-    /// # Ok::<(), rowkey_core::EncodeError>(())
+    /// # Ok::<(), rowkey::EncodeError>(())
     /// ```
     #[must_use]
     pub const fn with_reverse(self) -> Self {
@@ -144,7 +144,7 @@ impl FieldMode {
     /// `unit = "..."`).
     ///
     /// ```
-    /// use rowkey_core::{FieldMode, TimeUnit};
+    /// use rowkey::{FieldMode, TimeUnit};
     /// assert_eq!(FieldMode::LAST.unit(), TimeUnit::Millis);
     /// assert_eq!(FieldMode::LAST.with_unit(TimeUnit::Micros).unit(), TimeUnit::Micros);
     /// ```
@@ -165,7 +165,7 @@ impl FieldMode {
     /// `rowkey` crate lists the specifiers).
     ///
     /// ```
-    /// use rowkey_core::FieldMode;
+    /// use rowkey::FieldMode;
     /// assert_eq!(FieldMode::LAST.with_format("%Y%m%d").format(), Some("%Y%m%d"));
     /// ```
     #[inline]
@@ -186,7 +186,7 @@ impl FieldMode {
     /// The same mode in the text format, whose segments are joined by `delimiter`.
     ///
     /// ```
-    /// use rowkey_core::{FieldMode, KeyField};
+    /// use rowkey::{FieldMode, KeyField};
     /// let text = FieldMode::LAST.with_text(":");
     /// let mut buf = [0u8; 10];
     /// // Zero-padded to the 10 digits of u32::MAX (4294967295), or to `width` digits.
@@ -194,7 +194,7 @@ impl FieldMode {
     /// assert_eq!(&buf[..n], b"0000000042");
     /// let n = 42u32.encode(&mut buf, text.with_width(4))?;
     /// assert_eq!(&buf[..n], b"0042");
-    /// # Ok::<(), rowkey_core::EncodeError>(())
+    /// # Ok::<(), rowkey::EncodeError>(())
     /// ```
     #[must_use]
     pub const fn with_text(self, delimiter: &'static str) -> Self {
@@ -207,7 +207,7 @@ impl FieldMode {
     /// Whether the field is written in the text format.
     ///
     /// ```
-    /// use rowkey_core::FieldMode;
+    /// use rowkey::FieldMode;
     /// assert!(FieldMode::LAST.with_text(":").is_text());
     /// assert!(FieldMode::LAST.with_text("").is_text()); // segments simply concatenated
     /// assert!(!FieldMode::LAST.is_text());
@@ -220,7 +220,7 @@ impl FieldMode {
     /// The text format's delimiter (empty in the binary format).
     ///
     /// ```
-    /// use rowkey_core::FieldMode;
+    /// use rowkey::FieldMode;
     /// assert_eq!(FieldMode::INNER.with_text(":").delimiter(), ":");
     /// assert_eq!(FieldMode::INNER.with_text("").delimiter(), "");
     /// assert_eq!(FieldMode::INNER.delimiter(), "");
@@ -236,7 +236,7 @@ impl FieldMode {
     /// For a salted key: write `bucket` as the salt byte instead of the computed one.
     ///
     /// ```
-    /// use rowkey_core::FieldMode;
+    /// use rowkey::FieldMode;
     /// let mode = FieldMode::LAST.with_chosen_bucket(3);
     /// assert_eq!(mode.chosen_bucket(), Some(3));
     /// assert_eq!(FieldMode::LAST.chosen_bucket(), None); // computed from the sources
@@ -252,7 +252,7 @@ impl FieldMode {
     /// For a salted key: accept any bucket below the bucket count when decoding.
     ///
     /// ```
-    /// use rowkey_core::FieldMode;
+    /// use rowkey::FieldMode;
     /// let mode = FieldMode::LAST.with_any_bucket();
     /// assert!(mode.accepts_any_bucket());
     /// assert!(!FieldMode::LAST.accepts_any_bucket()); // the salt byte is checked
@@ -268,7 +268,7 @@ impl FieldMode {
     /// The bucket the writer chose, if it chose one.
     ///
     /// ```
-    /// use rowkey_core::FieldMode;
+    /// use rowkey::FieldMode;
     /// assert_eq!(FieldMode::LAST.with_chosen_bucket(7).chosen_bucket(), Some(7));
     /// assert_eq!(FieldMode::LAST.with_any_bucket().chosen_bucket(), None);
     /// assert_eq!(FieldMode::LAST.chosen_bucket(), None);
@@ -284,7 +284,7 @@ impl FieldMode {
     /// Whether decoding accepts any bucket.
     ///
     /// ```
-    /// use rowkey_core::FieldMode;
+    /// use rowkey::FieldMode;
     /// assert!(FieldMode::LAST.with_any_bucket().accepts_any_bucket());
     /// // Choosing a bucket replaces accepting any: a mode has one salt choice.
     /// assert!(!FieldMode::LAST.with_any_bucket().with_chosen_bucket(1).accepts_any_bucket());
@@ -298,13 +298,13 @@ impl FieldMode {
     /// width, ascending, not reversed, as the last field (strings and bytes: their content).
     ///
     /// ```
-    /// use rowkey_core::{FieldMode, KeyField};
+    /// use rowkey::{FieldMode, KeyField};
     /// let stored = FieldMode::INNER.with_width(2).with_desc().with_reverse();
     /// assert_eq!(stored.value_mode(), FieldMode::LAST.with_width(2));
     /// let mut buf = [0u8; 2];
     /// 7u32.encode(&mut buf, stored.value_mode())?;
     /// assert_eq!(buf, [0x00, 0x07]); // big-endian in 2 bytes, before `desc` and `reverse`
-    /// # Ok::<(), rowkey_core::EncodeError>(())
+    /// # Ok::<(), rowkey::EncodeError>(())
     /// ```
     #[inline]
     #[must_use]
@@ -320,7 +320,7 @@ impl FieldMode {
     /// The declared width, if any.
     ///
     /// ```
-    /// use rowkey_core::FieldMode;
+    /// use rowkey::FieldMode;
     /// assert_eq!(FieldMode::LAST.width(), None);
     /// assert_eq!(FieldMode::LAST.with_width(4).width(), Some(4));
     /// assert_eq!(FieldMode::LAST.with_width(0).width(), None); // 0: the natural width
@@ -337,7 +337,7 @@ impl FieldMode {
     /// Whether every byte of the field is inverted so it sorts descending.
     ///
     /// ```
-    /// use rowkey_core::FieldMode;
+    /// use rowkey::FieldMode;
     /// assert!(FieldMode::INNER.with_desc().is_desc());
     /// assert!(!FieldMode::INNER.is_desc());
     /// assert!(!FieldMode::INNER.with_reverse().is_desc());
@@ -350,7 +350,7 @@ impl FieldMode {
     /// Whether the field is stored reversed.
     ///
     /// ```
-    /// use rowkey_core::FieldMode;
+    /// use rowkey::FieldMode;
     /// assert!(FieldMode::LAST.with_reverse().is_reverse());
     /// assert!(!FieldMode::LAST.is_reverse());
     /// assert!(!FieldMode::LAST.with_desc().is_reverse());
@@ -364,7 +364,7 @@ impl FieldMode {
     /// sits inside a descending region (inverted raw content would not sort in reverse).
     ///
     /// ```
-    /// use rowkey_core::FieldMode;
+    /// use rowkey::FieldMode;
     /// assert!(FieldMode::INNER.is_delimited());
     /// assert!(!FieldMode::LAST.is_delimited());
     /// // A descending last field too: inverted raw content would not sort in reverse.
@@ -378,7 +378,7 @@ impl FieldMode {
     /// Variable-length content in this mode takes the escaped form `... 00 01` (binary format).
     ///
     /// ```
-    /// use rowkey_core::FieldMode;
+    /// use rowkey::FieldMode;
     /// assert!(FieldMode::INNER.escapes());
     /// assert!(!FieldMode::LAST.escapes());                 // raw to the end of the key
     /// assert!(!FieldMode::INNER.with_width(8).escapes());  // padded to 8 bytes instead
@@ -395,7 +395,7 @@ impl FieldMode {
     /// a nested key that is delimited or descending needs every field of it delimited.
     ///
     /// ```
-    /// use rowkey_core::FieldMode;
+    /// use rowkey::FieldMode;
     /// // A `desc` field inside a nested key that is itself `desc`: the inversions cancel.
     /// let outer = FieldMode::INNER.with_desc();
     /// let field = outer.nest(FieldMode::LAST.with_desc());

@@ -11,7 +11,7 @@ use crate::timefmt::Takes;
 /// Which `width` a field type accepts.
 ///
 /// ```
-/// use rowkey_core::{KeyField, WidthRule};
+/// use rowkey::{KeyField, WidthRule};
 /// assert_eq!(<u32 as KeyField>::SHAPE.width_rule(), WidthRule::Narrow { max: 4 });
 /// assert_eq!(<str as KeyField>::SHAPE.width_rule(), WidthRule::Pad);
 /// assert_eq!(<bool as KeyField>::SHAPE.width_rule(), WidthRule::None);
@@ -33,7 +33,7 @@ pub enum WidthRule {
 /// Length facts of a field type, known when the program compiles.
 ///
 /// ```
-/// use rowkey_core::{FieldMode, FieldShape, KeyField};
+/// use rowkey::{FieldMode, FieldShape, KeyField};
 /// assert_eq!(<u32 as KeyField>::SHAPE.fixed_len(FieldMode::LAST), Some(4));
 /// assert_eq!(<u32 as KeyField>::SHAPE.fixed_len(FieldMode::LAST.with_width(2)), Some(2));
 /// assert_eq!(<Option<u32> as KeyField>::SHAPE.max_len(FieldMode::LAST), Some(5));
@@ -60,7 +60,7 @@ pub struct FieldShape {
 /// How a field type is written in the text format.
 ///
 /// ```
-/// use rowkey_core::{KeyField, TextRule};
+/// use rowkey::{KeyField, TextRule};
 /// assert_eq!(<u8 as KeyField>::SHAPE.text_rule(), TextRule::Digits(3)); // 255
 /// assert_eq!(<i64 as KeyField>::SHAPE.text_rule(), TextRule::Digits(19)); // 9223372036854775807
 /// assert_eq!(<str as KeyField>::SHAPE.text_rule(), TextRule::Str);
@@ -112,7 +112,7 @@ impl FieldShape {
     /// Always `len` bytes; no `width`, no `reverse` (bool, char, enums).
     ///
     /// ```
-    /// use rowkey_core::{FieldMode, FieldShape, KeyField};
+    /// use rowkey::{FieldMode, FieldShape, KeyField};
     /// let shape = FieldShape::fixed(4);
     /// assert_eq!(shape.fixed_len(FieldMode::INNER), Some(4));
     /// assert!(!shape.accepts_width(2));
@@ -138,7 +138,7 @@ impl FieldShape {
     /// The same shape, written in text layouts as `digits` zero-padded decimal digits.
     ///
     /// ```
-    /// use rowkey_core::{FieldMode, FieldShape, TextRule};
+    /// use rowkey::{FieldMode, FieldShape, TextRule};
     /// let shape = FieldShape::integer(2).with_text_digits(5); // a u16: 65535 has 5 digits
     /// assert_eq!(shape.text_rule(), TextRule::Digits(5));
     /// assert_eq!(shape.fixed_len(FieldMode::LAST.with_text(":")), Some(5));
@@ -156,7 +156,7 @@ impl FieldShape {
     /// does (as a digest's lowercase hex does).
     ///
     /// ```
-    /// use rowkey_core::{FieldMode, FieldShape, TextRule};
+    /// use rowkey::{FieldMode, FieldShape, TextRule};
     /// let shape = FieldShape::fixed(4).with_text_chars(8); // 4 bytes, 8 hex digits
     /// assert_eq!(shape.text_rule(), TextRule::Chars(8));
     /// assert_eq!(shape.fixed_len(FieldMode::LAST.with_text(":")), Some(8));
@@ -182,7 +182,7 @@ impl FieldShape {
     /// back: chrono's types, with a fixed-length format that keeps what they need.
     ///
     /// ```
-    /// use rowkey_core::KeyField;
+    /// use rowkey::KeyField;
     /// assert!(<chrono::NaiveDate as KeyField>::SHAPE.accepts_format("%y%m%d"));
     /// assert!(!<chrono::NaiveDate as KeyField>::SHAPE.accepts_format("%H%M"));
     /// assert!(!<std::time::SystemTime as KeyField>::SHAPE.accepts_format("%y%m%d"));
@@ -194,7 +194,7 @@ impl FieldShape {
     /// Whether the type is a time, counted in the field's `unit`.
     ///
     /// ```
-    /// use rowkey_core::KeyField;
+    /// use rowkey::KeyField;
     /// assert!(<std::time::SystemTime as KeyField>::SHAPE.is_time());
     /// assert!(!<u64 as KeyField>::SHAPE.is_time());
     /// ```
@@ -205,7 +205,7 @@ impl FieldShape {
     /// How the type is written in text layouts.
     ///
     /// ```
-    /// use rowkey_core::{FieldShape, KeyField, TextRule};
+    /// use rowkey::{FieldShape, KeyField, TextRule};
     /// assert_eq!(<u16 as KeyField>::SHAPE.text_rule(), TextRule::Digits(5)); // 65535
     /// assert_eq!(<String as KeyField>::SHAPE.text_rule(), TextRule::Str);
     /// assert_eq!(FieldShape::fixed(1).text_rule(), TextRule::None);
@@ -217,7 +217,7 @@ impl FieldShape {
     /// An integer of `len` bytes: `width` narrows it, `reverse` applies.
     ///
     /// ```
-    /// use rowkey_core::{FieldMode, FieldShape};
+    /// use rowkey::{FieldMode, FieldShape};
     /// let shape = FieldShape::integer(4); // a u32
     /// assert_eq!(shape.fixed_len(FieldMode::LAST), Some(4));
     /// assert_eq!(shape.fixed_len(FieldMode::LAST.with_width(3)), Some(3));
@@ -239,7 +239,7 @@ impl FieldShape {
     ///
     /// ```
     /// use core::cmp::Ordering;
-    /// use rowkey_core::{FieldMode, FieldShape, KeyField};
+    /// use rowkey::{FieldMode, FieldShape, KeyField};
     /// assert_eq!(<i32 as KeyField>::SHAPE.fixed_len(FieldMode::LAST), Some(4));
     /// assert_eq!(FieldShape::signed_integer(4).width_rule(), FieldShape::integer(4).width_rule());
     /// assert_eq!((-70_000i32).beyond_width(FieldMode::LAST.with_width(2)), Some(Ordering::Less));
@@ -254,7 +254,7 @@ impl FieldShape {
     /// Strings and bytes: variable, padded by `width`, reversible.
     ///
     /// ```
-    /// use rowkey_core::{FieldMode, FieldShape, WidthRule};
+    /// use rowkey::{FieldMode, FieldShape, WidthRule};
     /// let shape = FieldShape::bytes();
     /// assert_eq!(shape.fixed_len(FieldMode::LAST), None);
     /// assert_eq!(shape.max_len(FieldMode::INNER), None);
@@ -279,7 +279,7 @@ impl FieldShape {
     /// The same shape, with `reverse` allowed.
     ///
     /// ```
-    /// use rowkey_core::{FieldShape, KeyField};
+    /// use rowkey::{FieldShape, KeyField};
     /// let shape = FieldShape::fixed(16);
     /// assert!(!shape.is_reversible());
     /// assert!(shape.reversible().is_reversible());
@@ -314,7 +314,7 @@ impl FieldShape {
     /// A key whose fields add up to `fixed` and `max`, behind `prefix`.
     ///
     /// ```
-    /// use rowkey_core::{FieldMode, FieldShape, Prefix, Salt, SaltHash};
+    /// use rowkey::{FieldMode, FieldShape, Prefix, Salt, SaltHash};
     /// let salt = Salt::new(16, SaltHash::Md5).unwrap();
     /// // A u64 and a u32 (12 bytes) behind a one-byte salt.
     /// let shape = FieldShape::record(Some(12), Some(12), Prefix::Salt(salt));
@@ -348,7 +348,7 @@ impl FieldShape {
     /// The key's prefix component (only keys have one; it cannot be nested).
     ///
     /// ```
-    /// use rowkey_core::{FieldShape, HashPrefix, KeyField, Prefix};
+    /// use rowkey::{FieldShape, HashPrefix, KeyField, Prefix};
     /// assert_eq!(<u64 as KeyField>::SHAPE.prefix(), Prefix::None);
     /// let md5 = Prefix::Hash(HashPrefix::new(4).unwrap());
     /// assert_eq!(FieldShape::record(Some(8), Some(8), md5).prefix(), md5);
@@ -360,7 +360,7 @@ impl FieldShape {
     /// `Option<T>` for a `T` of this shape: one tag byte in front.
     ///
     /// ```
-    /// use rowkey_core::{FieldMode, FieldShape, KeyField};
+    /// use rowkey::{FieldMode, FieldShape, KeyField};
     /// let shape = FieldShape::integer(4).optional(); // Option<u32>: `00`, or `01` and 4 bytes
     /// assert_eq!(shape.fixed_len(FieldMode::LAST), None);
     /// assert_eq!(shape.max_len(FieldMode::LAST), Some(5));
@@ -407,7 +407,7 @@ impl FieldShape {
     /// Which `width` the type accepts.
     ///
     /// ```
-    /// use rowkey_core::{FieldShape, KeyField, WidthRule};
+    /// use rowkey::{FieldShape, KeyField, WidthRule};
     /// assert_eq!(<u64 as KeyField>::SHAPE.width_rule(), WidthRule::Narrow { max: 8 });
     /// assert_eq!(<Vec<u8> as KeyField>::SHAPE.width_rule(), WidthRule::Pad);
     /// assert_eq!(FieldShape::fixed(1).width_rule(), WidthRule::None);
@@ -419,7 +419,7 @@ impl FieldShape {
     /// Whether `reverse` applies.
     ///
     /// ```
-    /// use rowkey_core::KeyField;
+    /// use rowkey::KeyField;
     /// assert!(<u32 as KeyField>::SHAPE.is_reversible()); // its bytes reversed
     /// assert!(<str as KeyField>::SHAPE.is_reversible()); // its content reversed
     /// assert!(!<bool as KeyField>::SHAPE.is_reversible());
@@ -431,7 +431,7 @@ impl FieldShape {
     /// Whether the type accepts `width = w`.
     ///
     /// ```
-    /// use rowkey_core::KeyField;
+    /// use rowkey::KeyField;
     /// let shape = <u16 as KeyField>::SHAPE;
     /// assert!(shape.accepts_width(1) && shape.accepts_width(2));
     /// assert!(!shape.accepts_width(3)); // wider than the integer
@@ -450,7 +450,7 @@ impl FieldShape {
     /// The length of every encoding in `mode`, when it is always the same.
     ///
     /// ```
-    /// use rowkey_core::{FieldMode, KeyField};
+    /// use rowkey::{FieldMode, KeyField};
     /// let shape = <u32 as KeyField>::SHAPE;
     /// assert_eq!(shape.fixed_len(FieldMode::LAST), Some(4));
     /// assert_eq!(shape.fixed_len(FieldMode::LAST.with_width(3)), Some(3));
@@ -479,7 +479,7 @@ impl FieldShape {
     /// An upper bound of the encoded length in `mode`, when there is one.
     ///
     /// ```
-    /// use rowkey_core::{FieldMode, KeyField};
+    /// use rowkey::{FieldMode, KeyField};
     /// assert_eq!(<Option<u16> as KeyField>::SHAPE.max_len(FieldMode::LAST), Some(3)); // tag + 2
     /// assert_eq!(<str as KeyField>::SHAPE.max_len(FieldMode::INNER), None);
     /// assert_eq!(<str as KeyField>::SHAPE.max_len(FieldMode::INNER.with_width(8)), Some(8));

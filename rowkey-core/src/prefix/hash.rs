@@ -9,7 +9,7 @@ use crate::sink::ValueSink;
 /// An MD5 prefix: the first `len` bytes (1..=16) of MD5 over the sources.
 ///
 /// ```
-/// use rowkey_core::HashPrefix;
+/// use rowkey::HashPrefix;
 /// let mut out = [0u8; 3];
 /// HashPrefix::new(3).unwrap().prefix_of(b"foo0001", &mut out);
 /// assert_eq!(out, [0x95, 0xF1, 0x8C]);
@@ -30,7 +30,7 @@ impl HashPrefix {
     /// A prefix of `len` bytes (1..=16); `None` otherwise.
     ///
     /// ```
-    /// use rowkey_core::HashPrefix;
+    /// use rowkey::HashPrefix;
     /// assert_eq!(HashPrefix::new(16).map(HashPrefix::prefix_len), Some(16));
     /// assert!(HashPrefix::new(0).is_none());
     /// assert!(HashPrefix::new(17).is_none()); // longer than an MD5 digest
@@ -49,7 +49,7 @@ impl HashPrefix {
     /// A text prefix of `len` hex digits (1..=32), uppercase when `upper`; `None` otherwise.
     ///
     /// ```
-    /// use rowkey_core::HashPrefix;
+    /// use rowkey::HashPrefix;
     /// let mut out = [0u8; 6];
     /// // DESIGN: `id = "user42"` with `hash_prefix(len = 6)` in a text layout is `fd8689-user42`.
     /// HashPrefix::text(6, false).unwrap().prefix_of(b"user42", &mut out);
@@ -71,7 +71,7 @@ impl HashPrefix {
     /// Whether the prefix is hex digits.
     ///
     /// ```
-    /// use rowkey_core::HashPrefix;
+    /// use rowkey::HashPrefix;
     /// assert!(HashPrefix::text(6, false).unwrap().is_text());
     /// assert!(!HashPrefix::new(6).unwrap().is_text());
     /// ```
@@ -82,7 +82,7 @@ impl HashPrefix {
     /// Whether text hex digits are uppercase.
     ///
     /// ```
-    /// use rowkey_core::HashPrefix;
+    /// use rowkey::HashPrefix;
     /// let upper = HashPrefix::text(6, true).unwrap();
     /// assert!(upper.is_upper());
     /// let mut out = [0u8; 6];
@@ -97,7 +97,7 @@ impl HashPrefix {
     /// The prefix length in bytes (hex digits in text layouts).
     ///
     /// ```
-    /// use rowkey_core::HashPrefix;
+    /// use rowkey::HashPrefix;
     /// assert_eq!(HashPrefix::new(4).unwrap().prefix_len(), 4);
     /// assert_eq!(HashPrefix::text(32, false).unwrap().prefix_len(), 32); // all of md5 in hex
     /// ```
@@ -108,7 +108,7 @@ impl HashPrefix {
     /// Writes the prefix of `src` to `out[..len]` (`out` shorter than `len` takes what fits).
     ///
     /// ```
-    /// use rowkey_core::HashPrefix;
+    /// use rowkey::HashPrefix;
     /// // md5("user42") = fd 86 89 cb 80 11 ...
     /// let mut out = [0u8; 4];
     /// HashPrefix::new(4).unwrap().prefix_of(b"user42", &mut out);
@@ -126,7 +126,7 @@ impl HashPrefix {
     /// An incremental prefix computation, for sources given in pieces.
     ///
     /// ```
-    /// use rowkey_core::{HashPrefix, ValueSink};
+    /// use rowkey::{HashPrefix, ValueSink};
     /// let mut h = HashPrefix::new(3).unwrap().hasher();
     /// h.write(b"user");
     /// h.write(b"42");
@@ -146,14 +146,14 @@ impl HashPrefix {
 /// A hash prefix being computed; feed it the sources, then [`finish_into`](HashPrefixHasher::finish_into).
 ///
 /// ```
-/// use rowkey_core::{FieldMode, HashPrefix, KeyField};
+/// use rowkey::{FieldMode, HashPrefix, KeyField};
 /// // A string source gives its content: the prefix of "user42" in 2 bytes.
 /// let mut h = HashPrefix::new(2).unwrap().hasher();
 /// "user42".value_bytes(FieldMode::INNER, &mut h)?;
 /// let mut out = [0u8; 2];
 /// h.finish_into(&mut out);
 /// assert_eq!(out, [0xFD, 0x86]);
-/// # Ok::<(), rowkey_core::EncodeError>(())
+/// # Ok::<(), rowkey::EncodeError>(())
 /// ```
 #[derive(Clone)]
 pub struct HashPrefixHasher {
@@ -181,7 +181,7 @@ impl HashPrefixHasher {
     /// Writes the prefix to `out[..len]` (`out` shorter than `len` takes what fits).
     ///
     /// ```
-    /// use rowkey_core::{HashPrefix, ValueSink};
+    /// use rowkey::{HashPrefix, ValueSink};
     /// let mut h = HashPrefix::text(6, false).unwrap().hasher();
     /// h.write(b"user42");
     /// let mut out = [b'-'; 8];
@@ -198,7 +198,7 @@ impl HashPrefixHasher {
     /// digits in text layouts.
     ///
     /// ```
-    /// use rowkey_core::{HashPrefix, ValueSink};
+    /// use rowkey::{HashPrefix, ValueSink};
     /// let mut h = HashPrefix::new(2).unwrap().hasher();
     /// h.write(b"user42");
     /// let digest = h.finish();

@@ -15,7 +15,7 @@ pub use salt::{Salt, SaltHash, SaltHasher};
 /// The prefix component of a layout, as the compiler knows it.
 ///
 /// ```
-/// use rowkey_core::{HashPrefix, Prefix, Salt, SaltHash};
+/// use rowkey::{HashPrefix, Prefix, Salt, SaltHash};
 /// let salt = Prefix::Salt(Salt::new(16, SaltHash::Md5).unwrap());
 /// let hash = Prefix::Hash(HashPrefix::new(4).unwrap());
 /// assert_eq!(Prefix::None.encoded_len(), 0);
@@ -37,7 +37,7 @@ impl Prefix {
     /// The number of bytes the prefix takes.
     ///
     /// ```
-    /// use rowkey_core::{HashPrefix, Prefix, Salt, SaltHash};
+    /// use rowkey::{HashPrefix, Prefix, Salt, SaltHash};
     /// let text_salt = Salt::new(100, SaltHash::Java).unwrap().in_text();
     /// assert_eq!(Prefix::Salt(text_salt).encoded_len(), 2); // 00..99
     /// assert_eq!(Prefix::Hash(HashPrefix::text(6, false).unwrap()).encoded_len(), 6);
@@ -54,7 +54,7 @@ impl Prefix {
     /// Whether there is no prefix.
     ///
     /// ```
-    /// use rowkey_core::{HashPrefix, Prefix};
+    /// use rowkey::{HashPrefix, Prefix};
     /// assert!(Prefix::None.is_none());
     /// assert!(!Prefix::Hash(HashPrefix::new(1).unwrap()).is_none());
     /// ```

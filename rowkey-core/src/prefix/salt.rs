@@ -10,7 +10,7 @@ use crate::sink::ValueSink;
 /// How a salt bucket is computed from its source bytes.
 ///
 /// ```
-/// use rowkey_core::{Salt, SaltHash};
+/// use rowkey::{Salt, SaltHash};
 /// let src = 1234u32.to_be_bytes(); // 00 00 04 D2
 /// let bucket = |hash| Salt::new(16, hash).unwrap().bucket_of(&src);
 /// assert_eq!(bucket(SaltHash::Mod), 2); // 1234 % 16
@@ -35,7 +35,7 @@ impl SaltHash {
     /// Every bucket function with the name `salt(hash = "...")` gives it, the default first.
     ///
     /// ```
-    /// use rowkey_core::SaltHash;
+    /// use rowkey::SaltHash;
     /// assert_eq!(SaltHash::from_name("java"), Some(SaltHash::Java));
     /// assert_eq!(SaltHash::from_name("crc32"), None);
     /// assert_eq!(SaltHash::Mod.name(), "mod");
@@ -54,7 +54,7 @@ impl SaltHash {
     /// The bucket function as a formula over the source bytes `src` and the bucket count `N`.
     ///
     /// ```
-    /// use rowkey_core::SaltHash;
+    /// use rowkey::SaltHash;
     /// assert_eq!(SaltHash::Mod.formula(), "src % N");
     /// ```
     pub const fn formula(self) -> &'static str {
@@ -74,7 +74,7 @@ impl SaltHash {
 /// A salt: a leading byte, the bucket `0..buckets` of the key's source bytes.
 ///
 /// ```
-/// use rowkey_core::{Salt, SaltHash};
+/// use rowkey::{Salt, SaltHash};
 /// let phoenix = Salt::new(3, SaltHash::Java).unwrap();
 /// assert_eq!(phoenix.bucket_of(&[0x96, 0x00, 0xF6, 0x00, 0x13, 0xFE]), 2);
 /// let md5 = Salt::new(16, SaltHash::Md5).unwrap();
@@ -94,7 +94,7 @@ impl Salt {
     /// A salt of `buckets` buckets (1..=256, so the bucket fits one byte); `None` otherwise.
     ///
     /// ```
-    /// use rowkey_core::{Salt, SaltHash};
+    /// use rowkey::{Salt, SaltHash};
     /// assert_eq!(Salt::new(256, SaltHash::Md5).map(Salt::buckets), Some(256));
     /// assert_eq!(Salt::new(1, SaltHash::Java).map(Salt::buckets), Some(1));
     /// assert!(Salt::new(0, SaltHash::Md5).is_none());
@@ -116,7 +116,7 @@ impl Salt {
     /// `mod` reading its source as decimal digits.
     ///
     /// ```
-    /// use rowkey_core::{Salt, SaltHash};
+    /// use rowkey::{Salt, SaltHash};
     /// let salt = Salt::new(16, SaltHash::Mod).unwrap().in_text();
     /// assert!(salt.is_text());
     /// assert_eq!(salt.encoded_len(), 2); // buckets 00..15
@@ -131,7 +131,7 @@ impl Salt {
     /// Whether the salt is written as decimal digits.
     ///
     /// ```
-    /// use rowkey_core::{Salt, SaltHash};
+    /// use rowkey::{Salt, SaltHash};
     /// let salt = Salt::new(20, SaltHash::Java).unwrap();
     /// assert!(!salt.is_text());
     /// assert!(salt.in_text().is_text());
@@ -143,7 +143,7 @@ impl Salt {
     /// The length of the salt in the key: one byte, or the digits of `buckets - 1` in text.
     ///
     /// ```
-    /// use rowkey_core::{Salt, SaltHash};
+    /// use rowkey::{Salt, SaltHash};
     /// let salt = |n| Salt::new(n, SaltHash::Md5).unwrap();
     /// assert_eq!(salt(256).encoded_len(), 1);
     /// assert_eq!(salt(10).in_text().encoded_len(), 1);  // 0..9
@@ -161,7 +161,7 @@ impl Salt {
     /// The number of buckets.
     ///
     /// ```
-    /// use rowkey_core::{Salt, SaltHash};
+    /// use rowkey::{Salt, SaltHash};
     /// let salt = Salt::new(16, SaltHash::Md5).unwrap();
     /// assert_eq!(salt.buckets(), 16);
     /// assert!(salt.bucket_of(b"any source") < 16);
@@ -173,7 +173,7 @@ impl Salt {
     /// The bucket function.
     ///
     /// ```
-    /// use rowkey_core::{Salt, SaltHash};
+    /// use rowkey::{Salt, SaltHash};
     /// assert_eq!(Salt::new(16, SaltHash::Java).unwrap().hash(), SaltHash::Java);
     /// assert_eq!(Salt::new(16, SaltHash::Mod).unwrap().in_text().hash(), SaltHash::Mod);
     /// ```
@@ -184,7 +184,7 @@ impl Salt {
     /// The bucket of `src`.
     ///
     /// ```
-    /// use rowkey_core::{Salt, SaltHash};
+    /// use rowkey::{Salt, SaltHash};
     /// let java = Salt::new(8, SaltHash::Java).unwrap();
     /// // h = 31 * (31 * 1 + 'a') + 'b' = 4066, and 4066 % 8 = 2.
     /// assert_eq!(java.bucket_of(b"ab"), 2);
@@ -200,7 +200,7 @@ impl Salt {
     /// An incremental bucket computation, for sources given in pieces.
     ///
     /// ```
-    /// use rowkey_core::{Salt, SaltHash, ValueSink};
+    /// use rowkey::{Salt, SaltHash, ValueSink};
     /// let salt = Salt::new(16, SaltHash::Md5).unwrap();
     /// let mut h = salt.hasher();
     /// h.write(b"user");
@@ -225,7 +225,7 @@ impl Salt {
     /// bytes: the byte itself, or its zero-padded decimal digits in a text layout.
     ///
     /// ```
-    /// use rowkey_core::{Salt, SaltHash};
+    /// use rowkey::{Salt, SaltHash};
     /// let mut out = [0u8; 2];
     /// let text = Salt::new(16, SaltHash::Md5).unwrap().in_text();
     /// text.write_bucket(7, &mut out);
@@ -251,7 +251,7 @@ impl Salt {
     /// caller's question.
     ///
     /// ```
-    /// use rowkey_core::{Salt, SaltHash};
+    /// use rowkey::{Salt, SaltHash};
     /// let text = Salt::new(16, SaltHash::Md5).unwrap().in_text();
     /// assert_eq!(text.read_bucket(b"07").unwrap(), 7);
     /// assert!(text.read_bucket(b"0x").is_err());
@@ -294,13 +294,13 @@ impl Salt {
 /// A salt bucket being computed; feed it the sources, then [`finish`](SaltHasher::finish).
 ///
 /// ```
-/// use rowkey_core::{FieldMode, KeyField, Salt, SaltHash};
+/// use rowkey::{FieldMode, KeyField, Salt, SaltHash};
 /// // Two sources, a u16 and a u8, joined: 04 D2 then 07.
 /// let mut h = Salt::new(10, SaltHash::Mod).unwrap().hasher();
 /// 0x04D2u16.value_bytes(FieldMode::INNER, &mut h)?;
 /// 7u8.value_bytes(FieldMode::LAST, &mut h)?;
 /// assert_eq!(h.finish(), (0x04D207 % 10) as u8);
-/// # Ok::<(), rowkey_core::EncodeError>(())
+/// # Ok::<(), rowkey::EncodeError>(())
 /// ```
 #[derive(Clone)]
 pub struct SaltHasher {
@@ -356,7 +356,7 @@ impl SaltHasher {
     /// The bucket, `0..buckets`.
     ///
     /// ```
-    /// use rowkey_core::{Salt, SaltHash, ValueSink};
+    /// use rowkey::{Salt, SaltHash, ValueSink};
     /// let mut h = Salt::new(8, SaltHash::Java).unwrap().hasher();
     /// h.write(b"a");
     /// h.write(b"b");

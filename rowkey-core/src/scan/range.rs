@@ -61,7 +61,7 @@ pub(crate) fn sorted_contain<R: Span>(ranges: &[R], key: &[u8]) -> bool {
 /// A half-open range of keys `[start, stop)`; an empty `stop` means the end of the table.
 ///
 /// ```
-/// use rowkey_core::KeyRange;
+/// use rowkey::KeyRange;
 /// let r = KeyRange::new(&[0x02], &[0x03]);
 /// assert!(r.contains(&[0x02]) && r.contains(&[0x02, 0xFF, 0xFF]));
 /// assert!(!r.contains(&[0x03])); // the stop is excluded
@@ -79,7 +79,7 @@ impl KeyRange {
     /// The range `[start, stop)`.
     ///
     /// ```
-    /// use rowkey_core::KeyRange;
+    /// use rowkey::KeyRange;
     /// let r = KeyRange::new(b"user1", b"user2");
     /// assert_eq!((r.start(), r.stop()), (&b"user1"[..], &b"user2"[..]));
     /// assert!(r.contains(b"user1:2024"));
@@ -96,7 +96,7 @@ impl KeyRange {
     /// The first key of the range (inclusive); empty for the start of the table.
     ///
     /// ```
-    /// use rowkey_core::KeyRange;
+    /// use rowkey::KeyRange;
     /// assert_eq!(KeyRange::new(&[0x02, 0x05], &[0x02, 0x14]).start(), [0x02, 0x05]);
     /// assert!(KeyRange::new(&[], &[0x80]).start().is_empty());
     /// assert!(KeyRange::new(&[], &[0x80]).contains(&[0x00]));
@@ -112,7 +112,7 @@ impl KeyRange {
     /// `ClientUtil.calculateTheClosestNextRowKeyForPrefix`, the stop row a prefix scan needs).
     ///
     /// ```
-    /// use rowkey_core::KeyRange;
+    /// use rowkey::KeyRange;
     /// assert_eq!(KeyRange::prefix(&[0x02]), KeyRange::new(&[0x02], &[0x03]));
     /// assert_eq!(KeyRange::prefix(&[0x02, 0xFF, 0xFF]).stop(), [0x03]);
     /// assert!(KeyRange::prefix(&[0xFF, 0xFF]).stop().is_empty()); // to the end of the table
@@ -124,7 +124,7 @@ impl KeyRange {
     /// The key after the range (exclusive); empty for the end of the table.
     ///
     /// ```
-    /// use rowkey_core::KeyRange;
+    /// use rowkey::KeyRange;
     /// // Every key that starts with 02 FF: the stop drops the trailing FF and increments.
     /// assert_eq!(KeyRange::prefix(&[0x02, 0xFF]).stop(), [0x03]);
     /// assert!(KeyRange::new(&[0x80], &[]).stop().is_empty());
@@ -137,7 +137,7 @@ impl KeyRange {
     /// Whether `key` lies in the range.
     ///
     /// ```
-    /// use rowkey_core::KeyRange;
+    /// use rowkey::KeyRange;
     /// let r = KeyRange::new(&[0x02, 0x05], &[0x02, 0x14]);
     /// assert!(r.contains(&[0x02, 0x05]));       // start included
     /// assert!(r.contains(&[0x02, 0x13, 0xFF])); // anything below the stop
@@ -152,7 +152,7 @@ impl KeyRange {
     /// Whether the range holds no key at all.
     ///
     /// ```
-    /// use rowkey_core::KeyRange;
+    /// use rowkey::KeyRange;
     /// assert!(KeyRange::new(&[0x02], &[0x02]).is_empty());
     /// assert!(KeyRange::new(&[0x03], &[0x02]).is_empty());
     /// assert!(!KeyRange::new(&[0x02], &[0x02, 0x00]).is_empty()); // holds 02 itself
@@ -191,7 +191,7 @@ impl KeyRange {
     /// The HBase shell `scan` of this range on `table`.
     ///
     /// ```
-    /// use rowkey_core::KeyRange;
+    /// use rowkey::KeyRange;
     /// let r = KeyRange::new(&[0x02, b'a'], &[0x03]);
     /// assert_eq!(
     ///     r.to_shell_scan("events"),

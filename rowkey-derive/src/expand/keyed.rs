@@ -120,8 +120,7 @@ fn scans(
     let ident = &e.original.ident;
     let (impl_generics, ty_generics, where_clause) = e.original.generics.split_for_impl();
     let name = ident.to_string();
-    let scan = quote!(#p::Scan<#concrete>);
-    let state = State::new(e.original, &name, concrete, scan.clone(), scan);
+    let state = State::new(e.original, &name, concrete, None);
     let any = format_ident!("{}AnyVariant", name);
     let mut items = Vec::new();
     let mut methods = Vec::new();

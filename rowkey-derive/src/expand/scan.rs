@@ -33,18 +33,19 @@ pub fn expand(s: &Struct, p: &syn::Ident) -> TokenStream {
         quote!(<#concrete as #p::RowKey>::PREFIX),
         quote!(<#concrete as #p::RowKey>::FIXED_LEN),
     );
-    let (planner, ranged, lane_len) = if fixed_lane {
+    let (fixed, lane_len) = if fixed_lane {
         (
-            quote!(#p::FixedPlan<#concrete, __ROWKEY_LEN>),
-            quote!(#p::FixedRanged<#concrete, __ROWKEY_LEN>),
+            Some((
+                quote!(#p::FixedPlan<#concrete, __ROWKEY_LEN>),
+                quote!(#p::FixedRanged<#concrete, __ROWKEY_LEN>),
+            )),
             quote!(const __ROWKEY_LEN: usize = #p::fixed_or_zero(<#concrete as #p::RowKey>::FIXED_LEN);),
         )
     } else {
-        let scan = quote!(#p::Scan<#concrete>);
-        (scan.clone(), scan, TokenStream::new())
+        (None, TokenStream::new())
     };
     let name = ident.to_string();
-    let state = State::new(s.original, &name, &concrete, planner, ranged);
+    let state = State::new(s.original, &name, &concrete, fixed);
     let chain = chain(s, p, &state, &name);
     let first = &chain.first;
     let start = state.start(p, &layout_name);
@@ -80,23 +81,33 @@ pub fn expand(s: &Struct, p: &syn::Ident) -> TokenStream {
 
 /// The one generic state type of a key's scan builder, `{Key}Scan<Next>`: its parameter is a
 /// marker type naming the field to bind next, so that "no method `ts` found for
-/// `EventScan<EventNextUser>`" says which field must be bound first, and the marker names the
-/// planner the state holds: the one that binds (the fixed lane or `rowkey::Scan`), or after a
-/// range or prefix its ranged form (`{Key}Ranged`). Its plan methods and trait impls are written once per
-/// key; each is build time in every crate that derives, and each forwards to one tested runtime
-/// function.
+/// `EventScan<EventNextUser>`" says which field must be bound first. On the general planner every
+/// state holds a `rowkey::Scan`. In the fixed lane each marker also names the planner its state
+/// holds (`Marker::Plan`): the one that binds, or after a range or prefix its ranged form
+/// (`{Key}Ranged`), so that every state stays small enough to move in registers. Its plan methods
+/// and trait impls are written once per key; each is build time in every crate that derives, and
+/// each forwards to one tested runtime function.
 pub struct State {
     pub ident: syn::Ident,
-    /// The marker of a finished plan: after the last field.
+    /// The marker of a finished plan: after the last field (and, on the general planner, after a
+    /// range or prefix too).
     pub done: syn::Ident,
-    /// The marker of a plan finished by a range or a prefix.
-    pub ranged_marker: syn::Ident,
     vis: syn::Visibility,
     key: String,
     concrete: TokenStream,
-    planner: TokenStream,
-    /// The planner of a state finished by a range or prefix.
-    ranged: TokenStream,
+    lane: Lane,
+}
+
+/// The planner behind a key's states.
+pub enum Lane {
+    /// `rowkey::Scan`, for every state.
+    General,
+    /// The fixed lane: the planner that binds, and its ranged form after the marker `ranged`.
+    Fixed {
+        planner: TokenStream,
+        ranged: TokenStream,
+        ranged_marker: syn::Ident,
+    },
 }
 
 impl State {
@@ -104,18 +115,34 @@ impl State {
         input: &syn::DeriveInput,
         name: &str,
         concrete: &TokenStream,
-        planner: TokenStream,
-        ranged: TokenStream,
+        fixed: Option<(TokenStream, TokenStream)>,
     ) -> State {
+        let lane = match fixed {
+            Some((planner, ranged)) => Lane::Fixed {
+                planner,
+                ranged,
+                ranged_marker: format_ident!("{}Ranged", name),
+            },
+            None => Lane::General,
+        };
         State {
             ident: format_ident!("{}Scan", name),
             done: format_ident!("{}Done", name),
-            ranged_marker: format_ident!("{}Ranged", name),
             vis: input.vis.clone(),
             key: crate::unraw::unraw(&input.ident),
             concrete: concrete.clone(),
-            planner,
-            ranged,
+            lane,
+        }
+    }
+
+    /// The planner of a state that binds.
+    fn planner(&self, p: &syn::Ident) -> TokenStream {
+        match &self.lane {
+            Lane::General => {
+                let concrete = &self.concrete;
+                quote!(#p::Scan<#concrete>)
+            }
+            Lane::Fixed { planner, .. } => planner.clone(),
         }
     }
 
@@ -127,40 +154,45 @@ impl State {
 
     /// The state finished by a range or a prefix.
     pub fn ranged(&self) -> TokenStream {
-        self.of(&self.ranged_marker)
+        match &self.lane {
+            Lane::General => self.of(&self.done),
+            Lane::Fixed { ranged_marker, .. } => self.of(ranged_marker),
+        }
     }
 
-    /// A marker type, documented, naming the binding planner.
+    /// A marker type, documented; in the fixed lane it names the binding planner.
     pub fn marker(&self, p: &syn::Ident, marker: &syn::Ident, doc: &str) -> TokenStream {
-        let (vis, planner) = (&self.vis, &self.planner);
+        let vis = &self.vis;
+        let plan = match &self.lane {
+            Lane::General => TokenStream::new(),
+            Lane::Fixed { planner, .. } => quote! {
+                impl #p::Marker for #marker {
+                    type Plan = #planner;
+                }
+            },
+        };
         quote! {
             #[doc = #doc]
             #vis enum #marker {}
-
-            impl #p::Marker for #marker {
-                type Plan = #planner;
-            }
+            #plan
         }
     }
 
     /// A state with a fresh planner on the layout `layout` (its marker is inferred).
     pub fn start(&self, p: &syn::Ident, layout: &syn::Ident) -> TokenStream {
-        let (state, planner) = (&self.ident, &self.planner);
+        let (state, planner) = (&self.ident, self.planner(p));
         quote!(#state(<#planner as #p::Bind>::start(&#layout), #p::PhantomData))
     }
 
-    /// The struct, its plan methods, conversion, `Clone` and `Debug`, and the finished marker.
+    /// The struct, its plan methods, conversion, `Clone` and `Debug`, and the finished markers.
     pub fn definition(&self, p: &syn::Ident) -> TokenStream {
-        let State {
-            ident: state,
-            done,
-            vis,
-            key,
-            concrete,
-            planner: _,
-            ranged,
-            ranged_marker,
-        } = self;
+        let (state, done, vis, key, concrete) = (
+            &self.ident,
+            &self.done,
+            &self.vis,
+            &self.key,
+            &self.concrete,
+        );
         let scan = quote!(#p::Scan<#concrete>);
         let state_doc = format!(
             "A scan over `{key}` keys, a state of `{key}::scan()`; its parameter names the field \
@@ -169,28 +201,45 @@ impl State {
         );
         let done_doc = format!("Marks a finished scan over `{key}` keys: nothing more to bind.");
         let done_marker = self.marker(p, done, &done_doc);
-        let ranged_doc = format!("Marks a scan over `{key}` keys finished by a range or a prefix.");
+        // The struct's parameter, its field, and the bound every impl carries.
+        let (param, field, bound, ranged_marker) = match &self.lane {
+            Lane::General => (
+                quote!(__RowkeyNext),
+                scan.clone(),
+                TokenStream::new(),
+                TokenStream::new(),
+            ),
+            Lane::Fixed {
+                ranged,
+                ranged_marker,
+                ..
+            } => {
+                let doc =
+                    format!("Marks a scan over `{key}` keys finished by a range or a prefix.");
+                (
+                    quote!(__RowkeyNext: #p::Marker),
+                    quote!(<__RowkeyNext as #p::Marker>::Plan),
+                    quote!(where <__RowkeyNext as #p::Marker>::Plan: #p::Plan<Key = #concrete>,),
+                    quote! {
+                        #[doc = #doc]
+                        #vis enum #ranged_marker {}
+
+                        impl #p::Marker for #ranged_marker {
+                            type Plan = #ranged;
+                        }
+                    },
+                )
+            }
+        };
         quote! {
             #[doc = #state_doc]
             #[must_use]
-            #vis struct #state<__RowkeyNext: #p::Marker>(
-                <__RowkeyNext as #p::Marker>::Plan,
-                #p::PhantomData<__RowkeyNext>,
-            );
+            #vis struct #state<#param>(#field, #p::PhantomData<__RowkeyNext>);
 
             #done_marker
+            #ranged_marker
 
-            #[doc = #ranged_doc]
-            #vis enum #ranged_marker {}
-
-            impl #p::Marker for #ranged_marker {
-                type Plan = #ranged;
-            }
-
-            impl<__RowkeyNext: #p::Marker> #state<__RowkeyNext>
-            where
-                <__RowkeyNext as #p::Marker>::Plan: #p::Plan<Key = #concrete>,
-            {
+            impl<#param> #state<__RowkeyNext> #bound {
                 /// The ranges to scan, sorted and not overlapping: see `rowkey::Scan::ranges`.
                 #[inline]
                 pub fn ranges(&self) -> #p::Ranges {
@@ -232,10 +281,7 @@ impl State {
             }
 
             #[automatically_derived]
-            impl<__RowkeyNext: #p::Marker> #p::ScanState for #state<__RowkeyNext>
-            where
-                <__RowkeyNext as #p::Marker>::Plan: #p::Plan<Key = #concrete>,
-            {
+            impl<#param> #p::ScanState for #state<__RowkeyNext> #bound {
                 type Key = #concrete;
                 #[inline]
                 fn into_scan(self) -> #scan {
@@ -244,10 +290,7 @@ impl State {
             }
 
             #[automatically_derived]
-            impl<__RowkeyNext: #p::Marker> #p::Clone for #state<__RowkeyNext>
-            where
-                <__RowkeyNext as #p::Marker>::Plan: #p::Plan<Key = #concrete>,
-            {
+            impl<#param> #p::Clone for #state<__RowkeyNext> #bound {
                 #[inline]
                 fn clone(&self) -> Self {
                     #state(#p::Clone::clone(&self.0), #p::PhantomData)
@@ -255,10 +298,7 @@ impl State {
             }
 
             #[automatically_derived]
-            impl<__RowkeyNext: #p::Marker> #p::Debug for #state<__RowkeyNext>
-            where
-                <__RowkeyNext as #p::Marker>::Plan: #p::Plan<Key = #concrete>,
-            {
+            impl<#param> #p::Debug for #state<__RowkeyNext> #bound {
                 fn fmt(&self, f: &mut #p::Formatter<'_>) -> #p::FmtResult {
                     #p::Debug::fmt(&self.0, f)
                 }
