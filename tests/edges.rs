@@ -432,3 +432,61 @@ fn absurd_region_counts_are_clamped_not_aborted() {
     assert_eq!(Salted::split_keys(16).len(), 15);
     assert_eq!(Hashed1::split_keys(4), [vec![0x40], vec![0x80], vec![0xC0]]);
 }
+
+/// A custom shape that honours `desc` and says so: a `u16` inverted under `desc`.
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
+struct Inverting(u16);
+
+impl KeyField for Inverting {
+    const SHAPE: FieldShape = FieldShape::fixed(2).inverts_under_desc();
+    fn field_len(&self, _: FieldMode) -> usize {
+        2
+    }
+    fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+        let n = self.0.encode(out, FieldMode::LAST)?;
+        if mode.is_desc() {
+            out[..n].iter_mut().for_each(|b| *b = !*b);
+        }
+        Ok(n)
+    }
+}
+
+impl<'k> DecodeField<'k> for Inverting {
+    fn decode_field(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+        let (v, n) = u16::decode_field(input, FieldMode::LAST)?;
+        Ok((Inverting(if mode.is_desc() { !v } else { v }), n))
+    }
+}
+
+#[derive(RowKey, Debug, PartialEq)]
+struct DescCustom {
+    a: u8,
+    #[rowkey(desc)]
+    v: Inverting,
+}
+
+#[test]
+fn a_custom_type_that_declares_desc_sorts_descending_and_scans_find_its_rows() {
+    let keys: Vec<(Vec<u8>, DescCustom)> = (0..6u16)
+        .map(|v| {
+            let k = DescCustom {
+                a: 1,
+                v: Inverting(v),
+            };
+            (k.to_vec().unwrap(), k)
+        })
+        .collect();
+    // Descending: larger values first.
+    assert!(keys.windows(2).all(|w| w[0].0 > w[1].0));
+    let plan = DescCustom::scan().a(1).v_range(Inverting(1)..Inverting(4));
+    let wanted: Vec<u16> = keys
+        .iter()
+        .filter(|(k, _)| plan.ranges().any(|r| r.contains(k)))
+        .map(|(_, v)| v.v.0)
+        .collect();
+    assert_eq!(wanted.len(), 3, "1, 2 and 3 are read: {wanted:?}");
+    assert!(keys
+        .iter()
+        .all(|(k, v)| plan.matches(k) == (1..4).contains(&v.v.0)));
+    assert_eq!(DescCustom::decode(&keys[2].0).unwrap(), keys[2].1);
+}

@@ -46,6 +46,8 @@ pub struct FieldShape {
     max: Option<usize>,
     width: WidthRule,
     reversible: bool,
+    /// A custom type (`fixed`) that says it inverts its own bytes under `desc`.
+    inverts: bool,
     tags: usize,
     /// An integer whose encoding flips the sign bit: zero sits in the middle of its bytes.
     signed: bool,
@@ -126,6 +128,7 @@ impl FieldShape {
             max: Some(len),
             width: WidthRule::None,
             reversible: false,
+            inverts: false,
             tags: 0,
             signed: false,
             form: Form::Custom,
@@ -267,6 +270,7 @@ impl FieldShape {
             max: None,
             width: WidthRule::Pad,
             reversible: true,
+            inverts: false,
             tags: 0,
             signed: false,
             form: Form::Content,
@@ -302,6 +306,7 @@ impl FieldShape {
             max: Some(max),
             width: WidthRule::None,
             reversible: false,
+            inverts: false,
             tags: 0,
             signed: false,
             form,
@@ -336,6 +341,7 @@ impl FieldShape {
             },
             width: WidthRule::None,
             reversible: false,
+            inverts: false,
             tags: 0,
             signed: false,
             form: Form::Record,
@@ -380,11 +386,40 @@ impl FieldShape {
             tags: self.tags + 1,
             signed: self.signed,
             form: self.form,
+            inverts: self.inverts,
             prefix: self.prefix,
             text: TextRule::None,
             // A `format` is text, and text layouts take no `Option`.
             formats: Takes::Nothing,
         }
+    }
+
+    /// The same custom shape, for a type whose `encode` and `decode_field` honour
+    /// [`FieldMode::is_desc`] themselves: under `desc` they write and read every byte inverted,
+    /// so the field sorts descending. Without it, `#[rowkey(desc)]` on the type does not compile:
+    /// a `fixed` shape says nothing about the mode, and a type that ignored it would sort
+    /// ascending while `LAYOUT` said descending, and scans would plan ranges that hold nothing.
+    /// (A type that copies a built-in type's `SHAPE` and delegates to it needs nothing: the
+    /// built-in type honours the mode.)
+    ///
+    /// ```
+    /// use rowkey::{FieldShape, KeyField};
+    /// assert!(!FieldShape::fixed(2).accepts_desc());
+    /// assert!(FieldShape::fixed(2).inverts_under_desc().accepts_desc());
+    /// assert!(<u16 as KeyField>::SHAPE.accepts_desc());
+    /// ```
+    #[must_use]
+    pub const fn inverts_under_desc(self) -> Self {
+        FieldShape {
+            inverts: true,
+            ..self
+        }
+    }
+
+    /// Whether `#[rowkey(desc)]` applies to the type: built-in types, and custom ones whose shape
+    /// says [`inverts_under_desc`](FieldShape::inverts_under_desc).
+    pub const fn accepts_desc(self) -> bool {
+        self.inverts || !matches!(self.form, Form::Custom)
     }
 
     /// The same shape, described as codec family `form`.

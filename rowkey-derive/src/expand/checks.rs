@@ -64,6 +64,12 @@ pub fn field_checks(s: &Struct, p: &syn::Ident) -> Vec<TokenStream> {
         checks.push(quote_spanned! {span=>
             ::core::assert!(#p::shape::<#ty>().prefix().is_none(), #nested);
         });
+        if let Some(span) = field.attrs.desc {
+            let msg = format!("field `{name}`: `{ty_name}` does not say that it honours `desc`: its `KeyField::SHAPE` is a custom shape (`FieldShape::fixed`), so rowkey cannot tell that its `encode` inverts its bytes under `desc`; make `encode` and `decode_field` invert every byte when `mode.is_desc()` and declare it with `FieldShape::fixed(n).inverts_under_desc()`, or copy the `SHAPE` of a built-in type you delegate to");
+            checks.push(quote_spanned! {span=>
+                ::core::assert!(#p::shape::<#ty>().accepts_desc(), #msg);
+            });
+        }
         if let Some(span) = field.attrs.reverse {
             let msg = format!("field `{name}`: `{ty_name}` does not accept `reverse` (numbers, strings and bytes do)");
             checks.push(quote_spanned! {span=>
