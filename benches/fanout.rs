@@ -5,11 +5,14 @@
 //!   reading the 16 buckets one after another;
 //! - the merge in memory (no delay): a 16-bucket read merged back in key order, against draining
 //!   the same 16 streams one after another, unmerged; once with a consumer that only counts the
-//!   rows, once with one that decodes each row's key (as a reader of rows does).
+//!   rows, once with one that decodes each row's key (as a reader of rows does); and against
+//!   the merge's limit, the same streams merged by hand as HBaseWD's and Phoenix's clients do it
+//!   (a `BinaryHeap` over the streams' head rows, by the key after the salt).
 //!
 //! Run with `cargo bench --bench fanout --features async`.
 
-use std::collections::BTreeMap;
+use std::cmp::{Ordering, Reverse};
+use std::collections::{BTreeMap, BinaryHeap};
 use std::future::Future;
 use std::hint::black_box;
 use std::pin::Pin;
@@ -95,6 +98,87 @@ fn reader<'a>(
             Ok(rows)
         })
     }
+}
+
+/// The 16-bucket read of `plan` from `table` (no delay), merged in key order by `read_plan`.
+fn merged_in_key_order<'a>(
+    plan: &Scan<Event>,
+    table: &'a BTreeMap<Vec<u8>, ()>,
+) -> impl futures::Stream<Item = Result<Vec<u8>, ()>> + 'a {
+    read_plan(plan, 16, reader(table, Duration::ZERO), |k: &Vec<u8>| k)
+}
+
+/// One stream's head row in the hand-written merge, ordered by its key after the salt, ties by
+/// stream index.
+struct Head {
+    row: Vec<u8>,
+    stream: usize,
+    salt_len: usize,
+}
+
+impl Head {
+    fn order(&self) -> (&[u8], usize) {
+        (&self.row[self.salt_len..], self.stream)
+    }
+}
+
+impl Ord for Head {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.order().cmp(&other.order())
+    }
+}
+
+impl PartialOrd for Head {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Head {
+    fn eq(&self, other: &Self) -> bool {
+        self.order() == other.order()
+    }
+}
+
+impl Eq for Head {}
+
+/// The same streams as [`merged_in_key_order`] (one per range, from the same reader, no delay),
+/// merged by hand as HBaseWD's and Phoenix's clients do it: a `BinaryHeap` over every stream's
+/// head row by the key after the first `salt_len` bytes; the smallest is popped, then that
+/// stream's next row pushed.
+fn hand_written_merge<'a>(
+    table: &'a BTreeMap<Vec<u8>, ()>,
+    ranges: &'a [KeyRange],
+    salt_len: usize,
+) -> impl futures::Stream<Item = Result<Vec<u8>, ()>> + 'a {
+    let open = async move {
+        let mut read = reader(table, Duration::ZERO);
+        let mut streams = Vec::with_capacity(ranges.len());
+        let mut heads = BinaryHeap::with_capacity(ranges.len());
+        for (stream, range) in ranges.iter().enumerate() {
+            let mut rows = read(range.clone()).await.unwrap();
+            if let Some(row) = rows.next().await {
+                heads.push(Reverse(Head {
+                    row: row.unwrap(),
+                    stream,
+                    salt_len,
+                }));
+            }
+            streams.push(rows);
+        }
+        futures::stream::unfold((streams, heads), |(mut streams, mut heads)| async move {
+            let Reverse(head) = heads.pop()?;
+            if let Some(row) = streams[head.stream].next().await {
+                heads.push(Reverse(Head {
+                    row: row.unwrap(),
+                    stream: head.stream,
+                    salt_len,
+                }));
+            }
+            Some((Ok(head.row), (streams, heads)))
+        })
+    };
+    futures::stream::once(open).flatten()
 }
 
 /// Every range read one after another, each drained before the next is asked for.
@@ -183,10 +267,21 @@ fn fanout(c: &mut Criterion) {
     });
     group.finish();
 
+    // The hand-written merge is a fair limit only if it does the same work: the same rows, in the
+    // same order.
+    let salt_len = plan.salt_len();
+    let keys = |rows| block_on(StreamExt::map(rows, Result::unwrap).collect::<Vec<Vec<u8>>>());
+    let by_read_plan = keys(merged_in_key_order(&plan, &table).boxed_local());
+    assert_eq!(by_read_plan.len(), table.len());
+    assert!(by_read_plan == keys(hand_written_merge(&table, &ranges, salt_len).boxed_local()));
+
     let mut group = c.benchmark_group("merge in memory, 16 buckets, 16,000 rows");
     group.bench_function("merged in key order (read_plan)", |b| {
+        b.iter(|| black_box(block_on(consume(merged_in_key_order(&plan, &table)))))
+    });
+    group.bench_function("hand-written k-way merge (BinaryHeap)", |b| {
         b.iter(|| {
-            let rows = read_plan(&plan, 16, reader(&table, Duration::ZERO), |k: &Vec<u8>| k);
+            let rows = hand_written_merge(&table, &ranges, salt_len);
             black_box(block_on(consume(rows)))
         })
     });
@@ -195,7 +290,13 @@ fn fanout(c: &mut Criterion) {
     });
     group.bench_function("merged in key order, each row decoded", |b| {
         b.iter(|| {
-            let rows = read_plan(&plan, 16, reader(&table, Duration::ZERO), |k: &Vec<u8>| k);
+            let rows = merged_in_key_order(&plan, &table);
+            black_box(block_on(consume_decoding(rows)))
+        })
+    });
+    group.bench_function("hand-written k-way merge (BinaryHeap), each row decoded", |b| {
+        b.iter(|| {
+            let rows = hand_written_merge(&table, &ranges, salt_len);
             black_box(block_on(consume_decoding(rows)))
         })
     });

@@ -36,8 +36,64 @@ pub fn java_format(pattern: &str, instants: &[(i64, u32)]) -> Vec<String> {
     lines
 }
 
-/// Compiles `tests/java/<class>.java` and runs it with `args`.
+/// What `tests/java/<class>.java` prints for `args`: the JDK's answer, checked against the
+/// committed vectors `tests/java/vectors/<class>-<hash of args>.txt`, or, on a machine without a
+/// JDK, the committed vectors alone (they were computed by the JDK, and the runs with one keep
+/// them honest). `ROWKEY_JAVA_VECTORS=update` writes the file from the JDK's answer;
+/// `ROWKEY_REQUIRE_JDK` (set by `.ci/test`) makes a missing JDK a failure.
 fn run(class: &str, args: impl Iterator<Item = String>) -> String {
+    let args: Vec<String> = args.collect();
+    let file = format!(
+        "{}/tests/java/vectors/{class}-{:016x}.txt",
+        env!("CARGO_MANIFEST_DIR"),
+        fnv1a(&args.join("\n"))
+    );
+    let committed = std::fs::read_to_string(&file).ok();
+    let has_jdk = Command::new("javac")
+        .arg("-version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_jdk {
+        assert!(
+            std::env::var_os("ROWKEY_REQUIRE_JDK").is_none(),
+            "ROWKEY_REQUIRE_JDK is set but there is no javac (a JDK 17: .ci/servers/install.sh \
+             installs openjdk-17-jdk-headless)"
+        );
+        eprintln!("no JDK here: checking against the JDK's committed answers in {file}");
+        return committed.unwrap_or_else(|| {
+            panic!(
+                "{file} is missing: run the tests once with a JDK and ROWKEY_JAVA_VECTORS=update"
+            )
+        });
+    }
+    let answer = run_jdk(class, &args);
+    if std::env::var("ROWKEY_JAVA_VECTORS").as_deref() == Ok("update") {
+        std::fs::create_dir_all(std::path::Path::new(&file).parent().unwrap()).unwrap();
+        std::fs::write(&file, &answer).unwrap();
+    } else {
+        match committed {
+            Some(c) => assert_eq!(
+                c, answer,
+                "the JDK's answer differs from {file}: the committed vectors are stale"
+            ),
+            None => panic!(
+                "{file} is missing: run with ROWKEY_JAVA_VECTORS=update and commit it, so that \
+                 machines without a JDK check the same answers"
+            ),
+        }
+    }
+    answer
+}
+
+/// FNV-1a, 64 bits: a stable name for a list of arguments.
+fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// Compiles `tests/java/<class>.java` and runs it with `args`.
+fn run_jdk(class: &str, args: &[String]) -> String {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("java-{class}"));
     std::fs::create_dir_all(&dir).unwrap();
     let source = format!("{}/tests/java/{class}.java", env!("CARGO_MANIFEST_DIR"));
