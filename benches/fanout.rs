@@ -166,19 +166,27 @@ fn hand_written_merge<'a>(
             }
             streams.push(rows);
         }
-        futures::stream::unfold((streams, heads), |(mut streams, mut heads)| async move {
-            let Reverse(head) = heads.pop()?;
-            if let Some(row) = streams[head.stream].next().await {
-                heads.push(Reverse(Head {
-                    row: row.unwrap(),
-                    stream: head.stream,
-                    salt_len,
-                }));
-            }
-            Some((Ok(head.row), (streams, heads)))
-        })
+        futures::stream::unfold(
+            (streams, heads),
+            move |(mut streams, mut heads)| async move {
+                let Reverse(head) = heads.pop()?;
+                if let Some(row) = streams[head.stream].next().await {
+                    heads.push(Reverse(Head {
+                        row: row.unwrap(),
+                        stream: head.stream,
+                        salt_len,
+                    }));
+                }
+                Some((Ok(head.row), (streams, heads)))
+            },
+        )
     };
     futures::stream::once(open).flatten()
+}
+
+/// Every row's key, in the order of `rows`.
+fn keys<S: futures::Stream<Item = Result<Vec<u8>, ()>>>(rows: S) -> Vec<Vec<u8>> {
+    block_on(rows.map(Result::unwrap).collect())
 }
 
 /// Every range read one after another, each drained before the next is asked for.
@@ -270,10 +278,9 @@ fn fanout(c: &mut Criterion) {
     // The hand-written merge is a fair limit only if it does the same work: the same rows, in the
     // same order.
     let salt_len = plan.salt_len();
-    let keys = |rows| block_on(StreamExt::map(rows, Result::unwrap).collect::<Vec<Vec<u8>>>());
-    let by_read_plan = keys(merged_in_key_order(&plan, &table).boxed_local());
+    let by_read_plan = keys(merged_in_key_order(&plan, &table));
     assert_eq!(by_read_plan.len(), table.len());
-    assert!(by_read_plan == keys(hand_written_merge(&table, &ranges, salt_len).boxed_local()));
+    assert!(by_read_plan == keys(hand_written_merge(&table, &ranges, salt_len)));
 
     let mut group = c.benchmark_group("merge in memory, 16 buckets, 16,000 rows");
     group.bench_function("merged in key order (read_plan)", |b| {
@@ -294,12 +301,15 @@ fn fanout(c: &mut Criterion) {
             black_box(block_on(consume_decoding(rows)))
         })
     });
-    group.bench_function("hand-written k-way merge (BinaryHeap), each row decoded", |b| {
-        b.iter(|| {
-            let rows = hand_written_merge(&table, &ranges, salt_len);
-            black_box(block_on(consume_decoding(rows)))
-        })
-    });
+    group.bench_function(
+        "hand-written k-way merge (BinaryHeap), each row decoded",
+        |b| {
+            b.iter(|| {
+                let rows = hand_written_merge(&table, &ranges, salt_len);
+                black_box(block_on(consume_decoding(rows)))
+            })
+        },
+    );
     group.bench_function("the same streams drained unmerged, each row decoded", |b| {
         b.iter(|| black_box(one_after_another_decoding(&table, &ranges)))
     });
