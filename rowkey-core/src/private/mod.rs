@@ -346,15 +346,9 @@ pub const fn segment<T: KeyField + ?Sized>(
     mode: FieldMode,
     order: Order,
 ) -> Segment {
-    Segment {
-        name,
-        ty,
-        offset: None,
-        len: T::SHAPE.fixed_len(mode),
-        encoding: Encoding::of(T::SHAPE, mode),
-        order,
-        nested: T::NESTED_LAYOUT,
-    }
+    Segment::new(name, ty, Encoding::of(T::SHAPE, mode), order)
+        .with_len(T::SHAPE.fixed_len(mode))
+        .with_nested(T::NESTED_LAYOUT)
 }
 
 /// `K::LAYOUT`: the segments with their offsets: `lead` (the tag, the prefix and its delimiter),

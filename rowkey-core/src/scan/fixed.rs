@@ -120,43 +120,6 @@ impl<K: ?Sized, const N: usize> FixedPlan<K, N> {
         }
     }
 
-    /// Whether every key inside [`ranges`](FixedPlan::ranges) matches (see [`Scan::is_exact`]).
-    pub(crate) fn is_exact(&self) -> bool {
-        match &self.lane {
-            Lane::One(_) | Lane::Many(_) => true,
-            Lane::General(scan) => scan.is_exact(),
-        }
-    }
-
-    /// Exactly whether `key` satisfies the plan (see [`Scan::matches`]).
-    pub(crate) fn matches(&self, key: &[u8]) -> bool {
-        match &self.lane {
-            Lane::One(body) => {
-                !body.empty && ArrayRange::of_prefix(&body.bytes, body.len).contains(key)
-            }
-            Lane::Many(bodies) => key.get(..bodies.len).is_some_and(|head| {
-                bodies
-                    .alts
-                    .binary_search_by(|alt| alt[..bodies.len].cmp(head))
-                    .is_ok()
-            }),
-            Lane::General(scan) => scan.matches(key),
-        }
-    }
-
-    /// The ranges to scan (see [`Scan::ranges`]).
-    #[inline(always)]
-    pub(crate) fn ranges(&self) -> Ranges {
-        match &self.lane {
-            Lane::One(body) => match body.range() {
-                Some(range) => Ranges::one(range),
-                None => Ranges::none(),
-            },
-            Lane::Many(bodies) => Ranges::many(bodies.ranges()),
-            Lane::General(scan) => scan.ranges(),
-        }
-    }
-
     /// A range on the next field after one alternative, in the lane; the general plan when the
     /// lane cannot hold it.
     #[inline(always)]
@@ -379,15 +342,36 @@ impl<K: ?Sized, const N: usize> Plan for FixedPlan<K, N> {
 
     #[inline(always)]
     fn plan_ranges(&self) -> Ranges {
-        self.ranges()
+        match &self.lane {
+            Lane::One(body) => match body.range() {
+                Some(range) => Ranges::one(range),
+                None => Ranges::none(),
+            },
+            Lane::Many(bodies) => Ranges::many(bodies.ranges()),
+            Lane::General(scan) => scan.ranges(),
+        }
     }
 
     fn plan_matches(&self, key: &[u8]) -> bool {
-        self.matches(key)
+        match &self.lane {
+            Lane::One(body) => {
+                !body.empty && ArrayRange::of_prefix(&body.bytes, body.len).contains(key)
+            }
+            Lane::Many(bodies) => key.get(..bodies.len).is_some_and(|head| {
+                bodies
+                    .alts
+                    .binary_search_by(|alt| alt[..bodies.len].cmp(head))
+                    .is_ok()
+            }),
+            Lane::General(scan) => scan.matches(key),
+        }
     }
 
     fn plan_is_exact(&self) -> bool {
-        self.is_exact()
+        match &self.lane {
+            Lane::One(_) | Lane::Many(_) => true,
+            Lane::General(scan) => scan.is_exact(),
+        }
     }
 
     fn plan_salt_len(&self) -> usize {
@@ -418,7 +402,7 @@ impl<K: ?Sized, const N: usize> Clone for FixedPlan<K, N> {
 
 impl<K: ?Sized, const N: usize> core::fmt::Debug for FixedPlan<K, N> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        fmt_plan(f, "Scan", self.ranges(), self.is_exact())
+        fmt_plan(f, "Scan", self.plan_ranges(), self.plan_is_exact())
     }
 }
 
@@ -457,34 +441,6 @@ impl<K: ?Sized, const N: usize> FixedRanged<K, N> {
             plan: Final::One(None),
         }
     }
-
-    /// Whether every key inside [`ranges`](FixedRanged::ranges) matches (see [`Scan::is_exact`]).
-    pub(crate) fn is_exact(&self) -> bool {
-        match &self.plan {
-            Final::One(_) | Final::Many(_) => true,
-            Final::General(scan) => scan.is_exact(),
-        }
-    }
-
-    /// Exactly whether `key` satisfies the plan (see [`Scan::matches`]).
-    pub(crate) fn matches(&self, key: &[u8]) -> bool {
-        match &self.plan {
-            Final::One(range) => range.as_ref().is_some_and(|r| r.contains(key)),
-            Final::Many(ranges) => sorted_contain(ranges, key),
-            Final::General(scan) => scan.matches(key),
-        }
-    }
-
-    /// The ranges to scan (see [`Scan::ranges`]).
-    #[inline(always)]
-    pub(crate) fn ranges(&self) -> Ranges {
-        match &self.plan {
-            Final::One(Some(range)) => Ranges::one(range.to_key_range()),
-            Final::One(None) => Ranges::none(),
-            Final::Many(ranges) => Ranges::many(ranges.clone()),
-            Final::General(scan) => scan.ranges(),
-        }
-    }
 }
 
 impl<K: ?Sized, const N: usize> Plan for FixedRanged<K, N> {
@@ -492,15 +448,27 @@ impl<K: ?Sized, const N: usize> Plan for FixedRanged<K, N> {
 
     #[inline(always)]
     fn plan_ranges(&self) -> Ranges {
-        self.ranges()
+        match &self.plan {
+            Final::One(Some(range)) => Ranges::one(range.to_key_range()),
+            Final::One(None) => Ranges::none(),
+            Final::Many(ranges) => Ranges::many(ranges.clone()),
+            Final::General(scan) => scan.ranges(),
+        }
     }
 
     fn plan_matches(&self, key: &[u8]) -> bool {
-        self.matches(key)
+        match &self.plan {
+            Final::One(range) => range.as_ref().is_some_and(|r| r.contains(key)),
+            Final::Many(ranges) => sorted_contain(ranges, key),
+            Final::General(scan) => scan.matches(key),
+        }
     }
 
     fn plan_is_exact(&self) -> bool {
-        self.is_exact()
+        match &self.plan {
+            Final::One(_) | Final::Many(_) => true,
+            Final::General(scan) => scan.is_exact(),
+        }
     }
 
     fn plan_salt_len(&self) -> usize {
@@ -538,7 +506,7 @@ impl<K: ?Sized, const N: usize> Clone for FixedRanged<K, N> {
 
 impl<K: ?Sized, const N: usize> core::fmt::Debug for FixedRanged<K, N> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        fmt_plan(f, "Scan", self.ranges(), self.is_exact())
+        fmt_plan(f, "Scan", self.plan_ranges(), self.plan_is_exact())
     }
 }
 
