@@ -109,6 +109,14 @@ fn check<'k, K: DecodeKey<'k> + RowKey + std::fmt::Debug>(input: &'k [u8]) -> bo
                 input.len()
             );
             let _ = e.to_string();
+            // What does not decode is still explained, as far as it goes, with the same error.
+            let shown = K::explain_best_effort(input);
+            assert_eq!(
+                shown.error.map(|s| s.kind()),
+                Some(e.kind()),
+                "{input:02X?}"
+            );
+            let _ = shown.to_string();
             false
         }
     }

@@ -231,33 +231,183 @@ struct ByEven {
     v: Even,
 }
 
-#[test]
-fn a_bound_nothing_can_place_widens_the_plan_instead_of_losing_rows() {
-    for (lo, hi) in [(Even(3), Even(10)), (Even(2), Even(9)), (Even(1), Even(7))] {
-        let plan = ByEven::scan().user(1).v_range(lo..=hi);
-        assert!(!plan.is_exact(), "{lo:?}..={hi:?} planned exactly");
-        for v in (0..=12u16).step_by(2) {
-            let key = ByEven {
-                user: 1,
+/// The same type behind a salt: the general planner's ranged tail, one range per bucket.
+#[derive(RowKey, Debug)]
+#[rowkey(salt(buckets = 4))]
+struct SaltedEven {
+    user: u8,
+    v: Even,
+}
+
+/// The same type after a string: a variable layout, planned by the general planner only.
+#[derive(RowKey, Debug)]
+struct NamedEven {
+    name: String,
+    v: Even,
+    rest: u8,
+}
+
+/// The ranges (with `user` or `name` bound to `1`/`"a"`) and the keys of every value of `v`
+/// from 0 to 12, with the other key fields varied.
+fn even_cases() -> Vec<(u16, Vec<u8>, bool)> {
+    let mut keys = Vec::new();
+    for v in (0..=12u16).step_by(2) {
+        for other in [1u8, 2] {
+            let by = ByEven {
+                user: other,
                 v: Even(v),
             }
             .to_vec()
             .unwrap();
-            if (lo.0..=hi.0).contains(&v) {
-                assert!(plan.ranges().any(|r| r.contains(&key)), "{v} lost");
-                assert!(plan.matches(&key));
+            keys.push((v, by, other == 1));
+        }
+    }
+    keys
+}
+
+#[test]
+fn a_bound_nothing_can_place_widens_the_plan_and_matches_stays_the_query() {
+    let ranges = [
+        (Bound::Included(Even(3)), Bound::Included(Even(10))),
+        (Bound::Included(Even(2)), Bound::Included(Even(9))),
+        (Bound::Included(Even(1)), Bound::Included(Even(7))),
+        (Bound::Excluded(Even(3)), Bound::Excluded(Even(7))),
+        (Bound::Included(Even(3)), Bound::Unbounded),
+        (Bound::Unbounded, Bound::Excluded(Even(5))),
+    ];
+    for (lo, hi) in ranges {
+        let asked = |v: u16| in_bounds(&Even(v), &lo, &hi);
+        let plans: Vec<(&str, Scan<ByEven>)> = vec![
+            (
+                "fixed lane",
+                ByEven::scan().user(1).v_range((lo, hi)).into(),
+            ),
+            (
+                "IN list",
+                ByEven::scan().user_in([1, 7]).v_range((lo, hi)).into(),
+            ),
+        ];
+        for (what, plan) in plans {
+            assert!(!plan.is_exact(), "{what} {lo:?}..{hi:?} planned exactly");
+            for (v, key, user_one) in even_cases() {
+                let wanted = user_one && asked(v);
+                if wanted {
+                    assert!(plan.ranges().any(|r| r.contains(&key)), "{what}: {v} lost");
+                }
+                assert_eq!(
+                    plan.matches(&key),
+                    wanted,
+                    "{what} {lo:?}..{hi:?}: matches({v})"
+                );
+                // Resumed and split plans keep the same test of a key.
+                let resumed = plan.after(&[1]);
+                assert_eq!(resumed.matches(&key), wanted, "{what}: after, {v}");
+                let parts = plan.split([[1u8, 0, 5], [1, 0, 9]]);
+                let in_parts = parts.iter().filter(|p| p.matches(&key)).count();
+                assert_eq!(in_parts, usize::from(wanted), "{what}: split, {v}");
             }
         }
-        let other = ByEven {
-            user: 2,
-            v: Even(4),
+        let salted = SaltedEven::scan().user(1).v_range((lo, hi));
+        assert!(!salted.is_exact());
+        let named = NamedEven::scan().name("a").v_range((lo, hi));
+        assert!(!named.is_exact());
+        for v in (0..=12u16).step_by(2) {
+            for user in [1u8, 2] {
+                let wanted = user == 1 && asked(v);
+                let key = SaltedEven { user, v: Even(v) }.to_vec().unwrap();
+                assert!(
+                    !wanted || salted.ranges().any(|r| r.contains(&key)),
+                    "salted {v} lost"
+                );
+                assert_eq!(salted.matches(&key), wanted, "salted: matches({v})");
+                let name = if user == 1 { "a" } else { "ab" };
+                let key = NamedEven {
+                    name: name.into(),
+                    v: Even(v),
+                    rest: 9,
+                }
+                .to_vec()
+                .unwrap();
+                assert!(
+                    !wanted || named.ranges().any(|r| r.contains(&key)),
+                    "named {v} lost"
+                );
+                assert_eq!(named.matches(&key), wanted, "named: matches({v})");
+            }
         }
-        .to_vec()
-        .unwrap();
-        assert!(!plan.matches(&other), "the bound fields still decide");
     }
     // Bounds it can encode plan exactly.
     assert!(ByEven::scan().user(1).v_range(Even(2)..=Even(8)).is_exact());
+}
+
+/// The same type inside an `Option`: the order is `Option`'s (`None` first), as its bytes sort.
+#[derive(RowKey, Debug)]
+struct ByMaybeEven {
+    user: u8,
+    v: Option<Even>,
+    rest: u8,
+}
+
+#[test]
+fn a_bound_nothing_can_place_inside_an_option_keeps_matches_the_query() {
+    let (lo, hi) = (Some(Even(3)), Some(Even(9)));
+    let plan = ByMaybeEven::scan().user(1).v_range(lo..=hi);
+    assert!(!plan.is_exact());
+    let values = std::iter::once(None).chain((0..=12u16).step_by(2).map(|v| Some(Even(v))));
+    for v in values {
+        let key = ByMaybeEven { user: 1, v, rest: 0 }.to_vec().unwrap();
+        let wanted = (lo..=hi).contains(&v);
+        assert!(!wanted || plan.ranges().any(|r| r.contains(&key)), "{v:?} lost");
+        assert_eq!(plan.matches(&key), wanted, "matches({v:?})");
+    }
+}
+
+/// A type like `Even` without an order of its own (no `PartialOrd`): nothing can say where a
+/// refused bound lies, so the plan and `matches` both read more than asked, never less.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Odd(u8);
+
+impl KeyField for Odd {
+    const SHAPE: FieldShape = FieldShape::fixed(1);
+    fn field_len(&self, _: FieldMode) -> usize {
+        1
+    }
+    fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+        if self.0 % 2 == 0 {
+            return Err(EncodeError::from(rowkey::EncodeErrorKind::TooWide {
+                width: 1,
+            }));
+        }
+        self.0.encode(out, mode)
+    }
+}
+
+impl<'k> DecodeField<'k> for Odd {
+    fn decode_field(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+        u8::decode_field(input, mode).map(|(v, n)| (Odd(v), n))
+    }
+}
+
+#[derive(RowKey, Debug)]
+struct ByOdd {
+    user: u8,
+    v: Odd,
+}
+
+#[test]
+fn a_bound_of_a_type_without_an_order_widens_the_plan_and_matches() {
+    let plan = ByOdd::scan().user(1).v_range(Odd(2)..Odd(7));
+    assert!(!plan.is_exact());
+    let key = |v| ByOdd { user: 1, v: Odd(v) }.to_vec().unwrap();
+    for v in [3, 5] {
+        assert!(
+            plan.ranges().any(|r| r.contains(&key(v))) && plan.matches(&key(v)),
+            "{v} lost"
+        );
+    }
+    // The bound it can store still holds; the dropped one lets 1 in.
+    assert!(!plan.matches(&key(7)) && !plan.matches(&key(9)));
+    assert!(plan.matches(&key(1)));
 }
 
 #[allow(non_camel_case_types)]

@@ -183,6 +183,123 @@ fn explain_shows_each_segment_beside_its_value() {
     assert!(Event::explain(b"short").is_err());
 }
 
+#[derive(RowKey, Debug)]
+#[rowkey(tag = 7)]
+struct TaggedHash {
+    #[rowkey(hash_prefix(len = 2))]
+    user: u16,
+    page: String,
+}
+
+/// `(segment, bytes, value)` of each row.
+fn rows_of(explained: &rowkey::Explained) -> Vec<(&str, &str, &str)> {
+    explained
+        .rows
+        .iter()
+        .map(|r| (r.segment, r.bytes.as_str(), r.value.as_str()))
+        .collect()
+}
+
+#[test]
+fn explain_best_effort_shows_what_a_key_that_does_not_decode_still_tells() {
+    use rowkey::DecodeErrorKind;
+
+    // A key that decodes: the same as `explain`, with no error.
+    let good = Text {
+        user: 42,
+        ts: 7,
+        page: "p".into(),
+    }
+    .to_vec()
+    .unwrap();
+    assert_eq!(
+        Text::explain_best_effort(&good),
+        Text::explain(&good).unwrap()
+    );
+    assert_eq!(Text::explain_best_effort(&good).error, None);
+
+    // The wrong salt bucket (another writer's salt function): every field, the salt as found.
+    let mut wrong_salt = good.clone();
+    let bucket = std::str::from_utf8(&good[..2])
+        .unwrap()
+        .parse::<u8>()
+        .unwrap();
+    let other = (bucket + 1) % 16;
+    wrong_salt[..2].copy_from_slice(format!("{other:02}").as_bytes());
+    assert!(Text::explain(&wrong_salt).is_err());
+    let shown = Text::explain_best_effort(&wrong_salt);
+    let rows = rows_of(&shown);
+    assert_eq!(rows[0].2, format!("bucket {other} of 16"));
+    assert_eq!(
+        rows[1..].iter().map(|r| r.2).collect::<Vec<_>>(),
+        ["42", "7", r#""p""#]
+    );
+    assert_eq!(
+        shown.error.as_ref().unwrap().kind(),
+        DecodeErrorKind::WrongSalt {
+            expected: bucket,
+            found: other
+        }
+    );
+    assert!(
+        shown
+            .to_string()
+            .lines()
+            .last()
+            .unwrap()
+            .contains("not a valid key"),
+        "{shown}"
+    );
+
+    // A corrupted hash prefix: every field too, behind the tag.
+    let mut key = TaggedHash {
+        user: 9,
+        page: "home".into(),
+    }
+    .to_vec()
+    .unwrap();
+    key[1] ^= 0xFF;
+    assert!(TaggedHash::explain(&key).is_err());
+    let shown = TaggedHash::explain_best_effort(&key);
+    let rows = rows_of(&shown);
+    assert_eq!(
+        rows.iter().map(|r| r.0).collect::<Vec<_>>(),
+        ["tag", "hash", "user", "page"]
+    );
+    assert_eq!((rows[2].2, rows[3].2), ("9", r#""home""#));
+    assert_eq!(
+        shown.error.as_ref().unwrap().kind(),
+        DecodeErrorKind::WrongHashPrefix
+    );
+
+    // A truncated key: the tag and prefix its layout places, the rest undecoded.
+    let shown = TaggedHash::explain_best_effort(&key[..4]);
+    assert_eq!(
+        rows_of(&shown),
+        [
+            ("tag", r"\x07", r"\x07"),
+            (
+                "hash",
+                &*rowkey::hbase::to_string_binary(&key[1..3]),
+                rows[1].2
+            ),
+            ("rest", r"\x00", "(not decoded)"),
+        ]
+    );
+    assert!(matches!(
+        shown.error.as_ref().unwrap().kind(),
+        DecodeErrorKind::Truncated { .. }
+    ));
+
+    // A key of another type (its tag is not this one's): nothing but the bytes and the error.
+    let shown = TaggedHash::explain_best_effort(b"\x08zz");
+    assert_eq!(rows_of(&shown), [("rest", r"\x08zz", "(not decoded)")]);
+    assert_eq!(
+        shown.error.as_ref().unwrap().kind(),
+        DecodeErrorKind::UnknownTag { name: "TaggedHash" }
+    );
+}
+
 /// A field type without Debug is shown as a placeholder, not refused.
 #[derive(RowKey)]
 struct Opaque {

@@ -9,7 +9,7 @@
 
 use std::ops::Bound;
 
-use rowkey::__private::{Bind, Scan, ScanLayout};
+use rowkey::__private::{Bind, Scan, ScanLayout, ValueOrder};
 use rowkey::{FieldMode, KeyRange, Prefix, RowKey};
 
 mod common;
@@ -119,9 +119,12 @@ fn query(rng: &mut Rng, i: usize) -> Query {
                     move |k| t.matches(k)
                 }),
                 typed: typed.into(),
-                general: general()
-                    .bind_eq(&a, A)
-                    .bind_range(as_ref(&r).0, as_ref(&r).1, B),
+                general: general().bind_eq(&a, A).bind_range(
+                    as_ref(&r).0,
+                    as_ref(&r).1,
+                    B,
+                    ValueOrder::UNKNOWN,
+                ),
                 pred: Box::new(move |e| e.a == a && in_bounds(&e.b, &r.0, &r.1)),
             }
         }
@@ -139,6 +142,7 @@ fn query(rng: &mut Rng, i: usize) -> Query {
                     as_ref(&r).0,
                     as_ref(&r).1,
                     C,
+                    ValueOrder::UNKNOWN,
                 ),
                 pred: Box::new(move |e| e.a == a && e.b == b && in_bounds(&e.c, &r.0, &r.1)),
             }
@@ -153,7 +157,7 @@ fn query(rng: &mut Rng, i: usize) -> Query {
                     move |k| t.matches(k)
                 }),
                 typed: typed.into(),
-                general: general().bind_range(as_ref(&r).0, as_ref(&r).1, A),
+                general: general().bind_range(as_ref(&r).0, as_ref(&r).1, A, ValueOrder::UNKNOWN),
                 pred: Box::new(move |e| in_bounds(&e.a, &r.0, &r.1)),
             }
         }
@@ -190,7 +194,7 @@ fn query(rng: &mut Rng, i: usize) -> Query {
                 general: general()
                     .bind_in(list_a.clone(), A)
                     .bind_in(list_b.clone(), B)
-                    .bind_range(as_ref(&r).0, as_ref(&r).1, C),
+                    .bind_range(as_ref(&r).0, as_ref(&r).1, C, ValueOrder::UNKNOWN),
                 pred: Box::new(move |e| {
                     la.contains(&e.a) && lb.contains(&e.b) && in_bounds(&e.c, &r.0, &r.1)
                 }),
@@ -248,6 +252,7 @@ fn query(rng: &mut Rng, i: usize) -> Query {
                     as_ref(&r).0,
                     as_ref(&r).1,
                     B,
+                    ValueOrder::UNKNOWN,
                 ),
                 pred: Box::new(move |e| l2.contains(&e.a) && in_bounds(&e.b, &r.0, &r.1)),
             }
@@ -335,6 +340,7 @@ fn an_exclusive_bound_at_the_last_key_matches_nothing() {
         Bound::Excluded(&255u8),
         Bound::Unbounded,
         A,
+        ValueOrder::UNKNOWN,
     );
     assert_eq!(general.ranges().count(), 0);
     assert!(!general.matches(&Edge { a: 255, b: 0, c: 0 }.to_vec().unwrap()));

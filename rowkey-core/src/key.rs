@@ -6,7 +6,9 @@ use alloc::vec::Vec;
 
 use crate::error::{DecodeError, EncodeError};
 #[cfg(feature = "alloc")]
-use crate::layout::Explained;
+use crate::explain::Explained;
+#[cfg(feature = "alloc")]
+use crate::field::FieldMode;
 use crate::layout::Layout;
 use crate::prefix::Prefix;
 use crate::tag::Tag;
@@ -250,6 +252,52 @@ pub trait RowKey {
     where
         Self: Sized,
     {
+        Self::explain_in(key, FieldMode::LAST)
+    }
+
+    /// Explains any bytes, as far as they go: what [`explain`](RowKey::explain) gives for a key
+    /// that decodes, and for one that does not, the parts that can still be told with the error
+    /// in [`Explained::error`], rather than the error alone. A key whose fields decode but whose
+    /// salt or hash prefix is not theirs (written with another salt function or bucket count, or
+    /// corrupted) is shown in full, its prefix as found; any other shows the tag and prefix its
+    /// layout places, and the rest undecoded.
+    ///
+    /// ```
+    /// use rowkey::{DecodeErrorKind, RowKey};
+    ///
+    /// #[derive(RowKey, Debug)]
+    /// struct Event {
+    ///     #[rowkey(salt(buckets = 16, hash = "mod"))]
+    ///     user_id: u8,
+    /// }
+    ///
+    /// // Bucket 3 holds user 11's row only in another layout: `explain` refuses it...
+    /// assert!(Event::explain(&[3, 11]).is_err());
+    /// // ...and the best effort shows both parts, and why the key is not an `Event`.
+    /// let shown = Event::explain_best_effort(&[3, 11]);
+    /// assert_eq!(shown.rows[0].value, "bucket 3 of 16");
+    /// assert_eq!(shown.rows[1].value, "11");
+    /// let error = shown.error.unwrap();
+    /// assert_eq!(error.kind(), DecodeErrorKind::WrongSalt { expected: 11, found: 3 });
+    /// ```
+    #[cfg(feature = "alloc")]
+    fn explain_best_effort(key: &[u8]) -> Explained
+    where
+        Self: Sized,
+    {
+        crate::explain::best_effort::<Self>(key)
+    }
+
+    /// [`explain`](RowKey::explain), decoding in `mode` (which may accept any salt bucket or hash
+    /// prefix). What the derive implements; the provided implementation, for keys written by
+    /// hand, shows the whole key as one segment without decoding it.
+    #[doc(hidden)]
+    #[cfg(feature = "alloc")]
+    fn explain_in(key: &[u8], mode: FieldMode) -> Result<Explained, DecodeError>
+    where
+        Self: Sized,
+    {
+        let _ = mode;
         Ok(Explained::undecoded(Self::LAYOUT.name, key))
     }
 

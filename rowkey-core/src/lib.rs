@@ -38,6 +38,9 @@
 //! ```
 #![no_std]
 #![deny(missing_docs, missing_debug_implementations)]
+// Without `alloc` the plans, merges and regions the docs link to do not exist; the links are
+// for the documented build (all features, as docs.rs builds it).
+#![cfg_attr(not(feature = "alloc"), allow(rustdoc::broken_intra_doc_links))]
 #![forbid(unsafe_code)]
 
 #[cfg(feature = "alloc")]
@@ -48,6 +51,8 @@ extern crate std;
 mod codec;
 mod encoding;
 mod error;
+#[cfg(feature = "alloc")]
+mod explain;
 #[cfg(feature = "async")]
 pub mod fanout;
 mod field;
@@ -75,11 +80,11 @@ mod unit;
 
 pub use encoding::Encoding;
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+#[cfg(feature = "alloc")]
+pub use explain::{Explained, ExplainedSegment};
 pub use field::{DecodeField, FieldMode, FieldShape, KeyField, TextRule, WidthRule};
 pub use hashed::Hashed;
 pub use key::{DecodeKey, DecodeSaltedKey, RowKey, SaltedKey};
-#[cfg(feature = "alloc")]
-pub use layout::{Explained, ExplainedSegment};
 pub use layout::{Layout, Order, Segment};
 pub use prefix::{HashPrefix, HashPrefixHasher, Prefix, Salt, SaltHash, SaltHasher};
 #[cfg(feature = "alloc")]

@@ -59,7 +59,10 @@ use crate::sink::ValueSink;
 /// encoding (`encode_stand_in`), whether a value lies beyond every storable one (`beyond_width`),
 /// and whether `encode` rounds (`stores_exactly`). They are hidden from these docs; a type whose
 /// shape cannot tell (`FieldShape::fixed`) may leave them: a bound the planner cannot place is
-/// dropped, and the plan is wider than the query (`is_exact()` false), never narrower.
+/// dropped, and the plan is wider than the query (`is_exact()` false), never narrower. `matches()`
+/// stays exactly the query when the type is `PartialOrd + DecodeField + Clone + Send + Sync +
+/// 'static` with a `PartialOrd` that agrees with its bytes: it decodes the field and compares it
+/// with the dropped bound. Without those it is as wide as the ranges.
 ///
 /// The contract an implementation keeps: the bytes sort as the values do; `encode` writes exactly
 /// `field_len(mode)` bytes and returns that count, or [`EncodeErrorKind::BufferTooSmall`]

@@ -249,7 +249,9 @@ impl FieldMode {
         }
     }
 
-    /// For a salted key: accept any bucket below the bucket count when decoding.
+    /// For a salted key: accept any bucket below the bucket count when decoding (and, for a
+    /// hash-prefixed one, any prefix: how `explain_best_effort` shows a key whose prefix is not
+    /// its fields').
     ///
     /// ```
     /// use rowkey::FieldMode;

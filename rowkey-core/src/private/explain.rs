@@ -1,10 +1,8 @@
 //! `K::explain`: a stored key shown part by part, each part's bytes beside its value.
 
-use crate::layout::Explained;
+use crate::explain::Explained;
 use crate::prefix::Prefix;
 use crate::tag::Tag;
-
-use super::read_salt;
 
 /// A value to show in `explain`: `Debug` when the type has it, a placeholder otherwise (chosen by
 /// method resolution: `(&Show(&v)).show()` finds `ShowDebug` first, then `ShowOpaque` by autoref).
@@ -30,18 +28,6 @@ pub trait ShowOpaque {
 impl<T: ?Sized> ShowOpaque for &Show<'_, T> {
     fn show(&self) -> alloc::string::String {
         alloc::string::String::from("(no Debug)")
-    }
-}
-
-/// The value shown for a prefix: the salt bucket, or the hash prefix.
-pub fn show_prefix(prefix: Prefix, bytes: &[u8]) -> alloc::string::String {
-    match prefix {
-        Prefix::Salt(salt) => match read_salt(salt, bytes) {
-            Ok(b) => alloc::format!("bucket {b} of {}", salt.buckets()),
-            Err(_) => alloc::string::String::from("(not a bucket)"),
-        },
-        Prefix::Hash(_) => alloc::string::String::from("md5 prefix of the sources"),
-        Prefix::None => alloc::string::String::new(),
     }
 }
 
@@ -71,16 +57,11 @@ pub fn explain_segments<const N: usize>(
 /// `K::explain`: adds the prefix's bytes, showing what they are.
 #[inline]
 pub fn explain_prefix(explained: &mut Explained, prefix: Prefix, bytes: &[u8]) {
-    let label = match prefix {
-        Prefix::Hash(_) => "hash",
-        _ => "salt",
-    };
-    explained.push(label, bytes, show_prefix(prefix, bytes));
+    explained.push_prefix(prefix, bytes);
 }
 
 /// `K::explain`: adds the tag's bytes (with the delimiter after it).
 #[inline]
 pub fn explain_tag(explained: &mut Explained, tag: Tag, key: &[u8]) {
-    let bytes = key.get(..tag.encoded_len()).unwrap_or_default();
-    explained.push("tag", bytes, crate::hbase::to_string_binary(tag.bytes()));
+    explained.push_tag(tag, key);
 }

@@ -8,6 +8,7 @@ use core::ops::{Bound, RangeBounds};
 use alloc::vec::Vec;
 
 use super::layout::ScanLayout;
+use super::order::ValueOrder;
 use super::range::Ranges;
 use super::Scan;
 use crate::error::EncodeError;
@@ -73,12 +74,14 @@ pub trait Bind: Plan {
     fn bind_in<T: KeyField, I: IntoIterator<Item = T>>(self, values: I, mode: FieldMode) -> Self;
 
     /// Restricts the next field to values between `start` and `end` (in the field's own order),
-    /// placed with `mode`. Ends the plan.
+    /// placed with `mode`. Ends the plan. `order` compares a decoded value with a bound the plan
+    /// cannot place among the stored values, so that `matches` stays the query.
     fn bind_range<T: KeyField + ?Sized>(
         self,
         start: Bound<&T>,
         end: Bound<&T>,
         mode: FieldMode,
+        order: ValueOrder<T>,
     ) -> Self::Ranged;
 
     /// Restricts the next field, a string or bytes field placed with `mode`, to content that
@@ -93,6 +96,7 @@ pub trait Bind: Plan {
         self,
         range: R,
         mode: FieldMode,
+        order: ValueOrder<T>,
     ) -> Self::Ranged {
         let start = match range.start_bound() {
             Bound::Included(v) if !v.stores_exactly(mode) => Bound::Excluded(v),
@@ -102,7 +106,7 @@ pub trait Bind: Plan {
             Bound::Excluded(v) if !v.stores_exactly(mode) => Bound::Included(v),
             bound => bound,
         };
-        self.bind_range(start, end, mode)
+        self.bind_range(start, end, mode, order)
     }
 
     /// [`bind_in`](Bind::bind_in) for a string field: anything that yields `AsRef<str>`.

@@ -68,15 +68,15 @@ impl EncodedRange {
     }
 }
 
-/// A range on a field in encoded space, from bounds in the field's own order, and whether a bound
-/// was dropped because nothing tells where its value lies (the range is then wider than the query
-/// asks); `None` when nothing can match.
+/// A range on a field in encoded space, from bounds in the field's own order, and whether its
+/// lower and upper bytes bound were dropped because nothing tells where the value lies (the range
+/// is then wider than the query asks); `None` when nothing can match.
 #[inline(always)]
 pub(crate) fn range_tail<T: KeyField + ?Sized>(
     start: Bound<&T>,
     end: Bound<&T>,
     mode: FieldMode,
-) -> Option<(EncodedRange, bool)> {
+) -> Option<(EncodedRange, [bool; 2])> {
     let [(first, first_is_lower), (second, second_is_lower)] = in_byte_order(start, end, mode);
     let mut bytes = KeyBuf::new();
     let (lower, lo_widened) = encode_bound(first, mode, first_is_lower, &mut bytes)?;
@@ -89,7 +89,7 @@ pub(crate) fn range_tail<T: KeyField + ?Sized>(
             lower,
             upper,
         },
-        lo_widened || hi_widened,
+        [lo_widened, hi_widened],
     ))
 }
 

@@ -20,6 +20,7 @@ use super::array::{merged, range_after, write, ArrayRange, NoRoom, Written};
 use super::bind::{Bind, Plan};
 use super::bytes::cmp_short;
 use super::layout::ScanLayout;
+use super::order::ValueOrder;
 use super::plan::FieldPlan;
 use super::range::{sort_by_start, sorted_contain, KeyRange, Ranges, Span};
 use super::{fmt_plan, Scan};
@@ -128,6 +129,7 @@ impl<K: ?Sized, const N: usize> FixedPlan<K, N> {
         start: Bound<&T>,
         end: Bound<&T>,
         mode: FieldMode,
+        order: ValueOrder<T>,
     ) -> FixedRanged<K, N> {
         let (layout, fields) = (body.layout, body.fields + 1);
         if body.empty {
@@ -145,7 +147,9 @@ impl<K: ?Sized, const N: usize> FixedPlan<K, N> {
                 fields,
                 plan: Final::One(range),
             },
-            Err(NoRoom) => FixedRanged::general(general_range(body.into_scan(), start, end, mode)),
+            Err(NoRoom) => {
+                FixedRanged::general(general_range(body.into_scan(), start, end, mode, order))
+            }
         }
     }
 
@@ -155,6 +159,7 @@ impl<K: ?Sized, const N: usize> FixedPlan<K, N> {
         start: Bound<&T>,
         end: Bound<&T>,
         mode: FieldMode,
+        order: ValueOrder<T>,
     ) -> FixedRanged<K, N> {
         let (layout, fields) = (bodies.layout, bodies.fields + 1);
         let (lower, upper) = if mode.is_desc() {
@@ -172,6 +177,7 @@ impl<K: ?Sized, const N: usize> FixedPlan<K, N> {
                         start,
                         end,
                         mode,
+                        order,
                     ))
                 }
             }
@@ -298,11 +304,14 @@ impl<K: ?Sized, const N: usize> Bind for FixedPlan<K, N> {
         start: Bound<&T>,
         end: Bound<&T>,
         mode: FieldMode,
+        order: ValueOrder<T>,
     ) -> FixedRanged<K, N> {
         match self.lane {
-            Lane::One(body) => FixedPlan::range_after_one(body, start, end, mode),
-            Lane::Many(bodies) => FixedPlan::range_after_many(bodies, start, end, mode),
-            Lane::General(scan) => FixedRanged::general(general_range(*scan, start, end, mode)),
+            Lane::One(body) => FixedPlan::range_after_one(body, start, end, mode, order),
+            Lane::Many(bodies) => FixedPlan::range_after_many(bodies, start, end, mode, order),
+            Lane::General(scan) => {
+                FixedRanged::general(general_range(*scan, start, end, mode, order))
+            }
         }
     }
 
@@ -541,6 +550,7 @@ fn general_range<K: ?Sized, T: KeyField + ?Sized>(
     start: Bound<&T>,
     end: Bound<&T>,
     mode: FieldMode,
+    order: ValueOrder<T>,
 ) -> Scan<K> {
-    scan.bind_range(start, end, mode)
+    scan.bind_range(start, end, mode, order)
 }

@@ -24,6 +24,7 @@
 //! | `bound.rs` | bounds in encoded space, and values a field cannot store |
 //! | `text.rs` | text segments filtered by content |
 //! | `plan.rs` | the general planner |
+//! | `order.rs` | a field type's value order, for a bound no stored value can be placed against |
 //! | `fixed.rs`, `array.rs` | the fixed lane's planner, and its ranges held in arrays |
 //! | `bind.rs` | the protocol generated builders call |
 
@@ -35,6 +36,7 @@ mod bytes;
 mod fixed;
 mod keybuf;
 mod layout;
+mod order;
 mod plan;
 mod range;
 mod text;
@@ -48,9 +50,11 @@ use core::ops::Bound;
 pub use bind::{Bind, Marker, Plan, ScanState};
 pub use fixed::{FixedPlan, FixedRanged};
 pub use layout::ScanLayout;
+pub use order::{ByPartialOrd, Probe, Unordered, ValueOrder};
 pub use range::{KeyRange, Ranges};
 
 use crate::field::{FieldMode, KeyField};
+
 use plan::FieldPlan;
 use window::Window;
 
@@ -356,8 +360,9 @@ impl<K: ?Sized> Bind for Scan<K> {
         start: Bound<&T>,
         end: Bound<&T>,
         mode: FieldMode,
+        order: ValueOrder<T>,
     ) -> Scan<K> {
-        self.plan.bind_range(self.layout, start, end, mode);
+        self.plan.bind_range(self.layout, start, end, mode, order);
         self
     }
 

@@ -12,6 +12,7 @@ use super::bound::{encode_bound, in_byte_order, prefix_range, range_tail, Edge, 
 use super::bytes::cmp_short;
 use super::keybuf::KeyBuf;
 use super::layout::ScanLayout;
+use super::order::{FieldFilter, ValueOrder};
 use super::range::{merge, sort_by_start, sorted_contain, KeyRange, Ranges};
 use super::text::{self, TextFilter, TextPrefix};
 use crate::field::{FieldMode, KeyField};
@@ -56,8 +57,52 @@ pub(crate) struct FieldPlan {
     pub(crate) eq_bound: usize,
     pub(crate) tail: Tail,
     /// A range bound was dropped for want of a place among the stored values: the plan is wider
-    /// than the query.
-    pub(crate) widened: bool,
+    /// than the query. Boxed: bounds are nearly always placed, and the plan is moved through
+    /// every builder step.
+    pub(crate) widened: Option<Box<Widened>>,
+}
+
+/// What a plan that dropped a range bound keeps to still answer `matches` exactly.
+#[derive(Clone)]
+pub(crate) struct Widened {
+    /// The dropped bounds compared by the field type's own order; `None` when it has none (then
+    /// `matches` is as wide as the ranges).
+    filter: Option<Box<dyn FieldFilter>>,
+    /// Where the ranged field starts in a key, when one offset holds for the whole plan (a
+    /// [`Tail::Stop`] plan, whose body holds the range's start rather than the bound fields).
+    at: Option<usize>,
+}
+
+impl Widened {
+    /// The record of a range whose start or end (in the field's own order, as `dropped` says)
+    /// was dropped.
+    #[cold]
+    #[inline(never)]
+    fn of<T: ?Sized>(
+        start: Bound<&T>,
+        end: Bound<&T>,
+        dropped: [bool; 2],
+        mode: FieldMode,
+        order: ValueOrder<T>,
+        at: Option<usize>,
+    ) -> Box<Widened> {
+        let start = if dropped[0] { start } else { Bound::Unbounded };
+        let end = if dropped[1] { end } else { Bound::Unbounded };
+        Box::new(Widened {
+            filter: order.filter(start, end, mode),
+            at,
+        })
+    }
+
+    /// Whether the field that starts at `at` (unless the record knows where) passes the
+    /// dropped bounds.
+    fn accepts(&self, key: &[u8], at: usize) -> bool {
+        let Some(filter) = &self.filter else {
+            return true;
+        };
+        key.get(self.at.unwrap_or(at)..)
+            .is_some_and(|field| filter.accepts(field))
+    }
 }
 
 impl FieldPlan {
@@ -68,7 +113,7 @@ impl FieldPlan {
             alts: Alts::One(Alt::new(KeyBuf::new())),
             eq_bound: 0,
             tail: Tail::Open,
-            widened: false,
+            widened: None,
         }
     }
 
@@ -79,7 +124,7 @@ impl FieldPlan {
             alts: Alts::One(Alt::new(KeyBuf::new())),
             eq_bound: fields,
             tail: Tail::Spans(spans),
-            widened: false,
+            widened: None,
         }
     }
 
@@ -102,7 +147,7 @@ impl FieldPlan {
             alts,
             eq_bound: fields,
             tail: if empty { Tail::Empty } else { Tail::Open },
-            widened: false,
+            widened: None,
         }
     }
 }
@@ -180,6 +225,7 @@ impl FieldPlan {
         start: Bound<&T>,
         end: Bound<&T>,
         mode: FieldMode,
+        order: ValueOrder<T>,
     ) {
         if matches!(self.tail, Tail::Empty) {
             return;
@@ -195,6 +241,7 @@ impl FieldPlan {
             // The common plan: its one range, finished now.
             let [(first, first_is_lower), (second, second_is_lower)] =
                 in_byte_order(start, end, mode);
+            let at = alt.body.len();
             // Each end written once, in place: the stop copies the body, then both take their
             // bound's bytes.
             self.tail = Tail::Stop(alt.body.clone());
@@ -211,7 +258,11 @@ impl FieldPlan {
             });
             match ends {
                 Some(((_, lo_widened), (_, hi_widened))) => {
-                    self.widened |= lo_widened || hi_widened;
+                    if lo_widened || hi_widened {
+                        let dropped = by_value_order([lo_widened, hi_widened], first_is_lower);
+                        self.widened =
+                            Some(Widened::of(start, end, dropped, mode, order, Some(at)));
+                    }
                 }
                 None => self.tail = Tail::Empty,
             }
@@ -219,7 +270,11 @@ impl FieldPlan {
         }
         self.tail = match range_tail(start, end, mode) {
             Some((range, widened)) => {
-                self.widened |= widened;
+                if widened.contains(&true) {
+                    let lower_first = !mode.is_desc();
+                    let dropped = by_value_order(widened, lower_first);
+                    self.widened = Some(Widened::of(start, end, dropped, mode, order, None));
+                }
                 Tail::Range {
                     range,
                     last: !mode.is_delimited(),
@@ -271,7 +326,7 @@ impl FieldPlan {
     }
 
     pub(crate) fn is_exact(&self, layout: &ScanLayout) -> bool {
-        if self.widened || matches!(self.tail, Tail::TextFilter { .. }) {
+        if self.widened.is_some() || matches!(self.tail, Tail::TextFilter { .. }) {
             return false;
         }
         !matches!(layout.prefix, Prefix::Hash(_))
@@ -287,7 +342,9 @@ impl FieldPlan {
     pub(crate) fn matches(&self, layout: &ScanLayout, key: &[u8]) -> bool {
         match (&self.tail, &self.alts) {
             (Tail::Spans(spans), _) => return sorted_contain(spans, key),
-            (Tail::Stop(stop), Alts::One(alt)) => return in_range(alt.body.as_slice(), stop, key),
+            (Tail::Stop(stop), Alts::One(alt)) => {
+                return in_range(alt.body.as_slice(), stop, key) && self.value_accepts(key, 0)
+            }
             _ => {}
         }
         let plen = layout.prefix_len();
@@ -306,7 +363,15 @@ impl FieldPlan {
                 .is_some_and(|r| r.contains(key))
                 && prefix_allowed(layout, alt, known, prefix)
                 && self.filter_accepts(layout, key, plen + alt.body.len())
+                && self.value_accepts(key, plen + alt.body.len())
         })
+    }
+
+    /// For a plan that dropped a range bound: whether the ranged field, at `at` unless the plan
+    /// knows where, passes it by the field type's own order.
+    #[inline]
+    fn value_accepts(&self, key: &[u8], at: usize) -> bool {
+        self.widened.as_ref().map_or(true, |w| w.accepts(key, at))
     }
 
     /// For a text filter: whether the segment that starts at `at` passes it.
@@ -527,5 +592,15 @@ fn prefix_allowed(layout: &ScanLayout, alt: &Alt, known: bool, prefix: &[u8]) ->
         Prefix::Hash(hash) => {
             prefix.get(hash.prefix_len()..) == Some(layout.delimiter().as_bytes())
         }
+    }
+}
+
+/// Which of a range's value bounds (start, end) were dropped, from which of its byte bounds
+/// (lower, upper) were: swapped when the lower byte bound is the end (`desc`).
+fn by_value_order(bytes: [bool; 2], lower_is_start: bool) -> [bool; 2] {
+    if lower_is_start {
+        bytes
+    } else {
+        [bytes[1], bytes[0]]
     }
 }

@@ -67,9 +67,12 @@ pub fn describe(
     let explain_doc = format!("Decodes a stored `{name}` key (checking its prefix) and shows each segment's bytes beside its value, for a row seen in the HBase shell; `RowKey::explain`.");
     let explain = super::if_alloc(quote! {
         #[inline]
-        fn explain(__rowkey_key: &[u8]) -> #p::Result<#p::Explained, #p::DecodeError> {
+        fn explain_in(
+            __rowkey_key: &[u8],
+            __rowkey_mode: #p::FieldMode,
+        ) -> #p::Result<#p::Explained, #p::DecodeError> {
             use #p::{ShowDebug as _, ShowOpaque as _};
-            let __rowkey_v = <#ident as #p::DecodeKey>::decode(__rowkey_key)?;
+            let __rowkey_v = #p::decode_key_in::<#ident>(__rowkey_key, __rowkey_mode, #name)?;
             #p::Ok(#body)
         }
     });

@@ -159,7 +159,7 @@ pub fn decode_check(s: &Struct, p: &syn::Ident) -> TokenStream {
         } => {
             let feed = feed(s, sources, &quote!(__rowkey_v), p);
             let hash = hash_const(s, *len, *upper, p);
-            quote!(#p::check_hash_prefix(#hash, __rowkey_prefix, |__rowkey_h| { #feed }))
+            quote!(#p::check_hash_prefix(#hash, __rowkey_mode, __rowkey_prefix, |__rowkey_h| { #feed }))
         }
     };
     quote!(#check.map_err(|e| e.in_key(#key_name))?;)

@@ -494,7 +494,25 @@ fn field_methods(
         rowkey_core::private::timefmt::spec(&f.value).is_ok_and(|s| s.is_ordered())
     });
     let ordered = field.attrs.reverse.is_none() && format_ordered;
-    let range_next = wrap(quote!(#p::Bind::bind_range_of(self.0, range, #mode)));
+    // A bound the field cannot store and nothing places is dropped from the ranges; the field
+    // type's own order, where it has one, keeps `matches` exactly the query.
+    // Only for types the derive does not know (the built-in ones place every bound), and only
+    // without lifetimes: a lifetime cannot steer method resolution, and the order needs values it
+    // can own.
+    let field_ty = field.ty;
+    let borrows = quote!(#field_ty).to_string().contains(['\'', '&']);
+    let unknown = |kind: &TypeKind| match kind {
+        TypeKind::Option(inner) => matches!(**inner, TypeKind::Other),
+        kind => matches!(kind, TypeKind::Other),
+    };
+    let order = match arg_of(field) {
+        Arg::Own(ty) if !borrows && unknown(&field.kind) => quote!({
+            use #p::{ByPartialOrd as _, Unordered as _};
+            (&&#p::Probe::<#ty>::NEW).value_order()
+        }),
+        _ => quote!(#p::ValueOrder::UNKNOWN),
+    };
+    let range_next = wrap(quote!(#p::Bind::bind_range_of(self.0, range, #mode, #order)));
     let range = ordered.then(|| {
         quote! {
             #[doc = #range_doc]
