@@ -14,6 +14,18 @@ HOST=127.0.0.1
 
 BTTEST_BIN=$SERVERS_DIR/bttest
 BTTEST_SRC=$CI_SERVERS/bttest/main.go
+
+# The ports: those the environment names (ROWKEY_BTTEST_PORT, ROWKEY_ETCD_CLIENT_PORTS,
+# ROWKEY_ETCD_PEER_PORTS), or else the ones this checkout's last start.sh chose and recorded here
+# (free ones, from a range of this checkout's own: another checkout's servers never collide).
+PORTS_RECORD=$SERVERS_DIR/ports
+PORTS_FROM_ENV=0
+if [ -n "${ROWKEY_BTTEST_PORT:-}${ROWKEY_ETCD_CLIENT_PORTS:-}${ROWKEY_ETCD_PEER_PORTS:-}" ]; then
+  PORTS_FROM_ENV=1
+elif [ -s "$PORTS_RECORD" ]; then
+  # shellcheck disable=SC1090
+  source "$PORTS_RECORD"
+fi
 BTTEST_PORT=${ROWKEY_BTTEST_PORT:-8086}
 BTTEST_ADDR=$HOST:$BTTEST_PORT
 
@@ -85,6 +97,29 @@ etcdctl_() {
 
 # Is something listening on 127.0.0.1:$1?
 port_open() { timeout 2 bash -c "exec 3<>/dev/tcp/$HOST/$1" 2>/dev/null; }
+
+# free_ports N: N ports nothing listens on, from a range of 100 that this checkout's path picks
+# between 10000 and 30000 (below the kernel's ephemeral ports), so two checkouts start apart.
+free_ports() {
+  local n=$1 base p
+  local -a out=()
+  base=$((10000 + $(printf '%s' "$SERVERS_DIR" | cksum | cut -d' ' -f1) % 200 * 100))
+  for ((p = base; ${#out[@]} < n && p < 60000; p++)); do
+    port_open "$p" || out+=("$p")
+  done
+  [ "${#out[@]}" -eq "$n" ] || die "found only ${#out[@]} of $n free ports from $base"
+  echo "${out[*]}"
+}
+
+# record_ports: writes the ports in use to PORTS_RECORD, for the next start.sh and stop.sh.
+record_ports() {
+  mkdir -p "$SERVERS_DIR"
+  {
+    echo "ROWKEY_BTTEST_PORT=$BTTEST_PORT"
+    echo "ROWKEY_ETCD_CLIENT_PORTS='${ETCD_CLIENT_PORTS[*]}'"
+    echo "ROWKEY_ETCD_PEER_PORTS='${ETCD_PEER_PORTS[*]}'"
+  } >"$PORTS_RECORD"
+}
 
 # is_ours PID EXE: the process PID is alive (not a zombie) and runs the executable EXE (also when
 # EXE has been replaced on disk since, which the kernel shows as "EXE (deleted)").
@@ -221,3 +256,6 @@ remove_etcd_data() {
   fi
   rm -f "$ETCD_DATA_RECORD" "$ETCD_CONFIG_RECORD"
 }
+
+# Who uses the servers: one empty file per owner process, named by its pid (see guard.sh).
+OWNERS_DIR=$SERVERS_DIR/owners

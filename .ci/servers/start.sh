@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Starts the servers of rowkey's end-to-end tests on 127.0.0.1, in the background:
-#   - the Cloud Bigtable emulator (bttest) on $ROWKEY_BTTEST_PORT (8086),
-#   - a 3-member etcd cluster (rk0, rk1, rk2), client ports 23790-23792, peer ports 23800-23802,
+#   - the Cloud Bigtable emulator (bttest),
+#   - a 3-member etcd cluster (rk0, rk1, rk2),
+# on ports the environment names (ROWKEY_BTTEST_PORT, ROWKEY_ETCD_CLIENT_PORTS,
+# ROWKEY_ETCD_PEER_PORTS) or else free ones it chooses and records in target/servers/ports,
 # after running install.sh. Waits until each answers, then prints the endpoints as `export` lines
 # on stdout (everything else goes to stderr), so that
 #
@@ -111,6 +113,34 @@ if [ $start_etcd = 1 ]; then
     ports+=("${ETCD_CLIENT_PORTS[i]}:etcd $(etcd_name "$i") client" "${ETCD_PEER_PORTS[i]}:etcd $(etcd_name "$i") peer")
   done
 fi
+# Ports the environment does not name are chosen here: free ones, when this checkout has none
+# recorded yet or another process took one of them since.
+if [ "$PORTS_FROM_ENV" = 0 ] && [ ${#ports[@]} -gt 0 ]; then
+  choose=0
+  [ -s "$PORTS_RECORD" ] || choose=1
+  for p in "${ports[@]}"; do port_open "${p%%:*}" && choose=1; done
+  if [ $choose = 1 ]; then
+    read -r -a fresh <<<"$(free_ports ${#ports[@]})"
+    if [ $start_bttest = 1 ]; then
+      BTTEST_PORT=${fresh[0]}
+      BTTEST_ADDR=$HOST:$BTTEST_PORT
+      fresh=("${fresh[@]:1}")
+    fi
+    if [ $start_etcd = 1 ]; then
+      ETCD_CLIENT_PORTS=("${fresh[@]:0:ETCD_MEMBERS}")
+      ETCD_PEER_PORTS=("${fresh[@]:ETCD_MEMBERS}")
+    fi
+    say "chose free ports: bttest $BTTEST_PORT, etcd clients ${ETCD_CLIENT_PORTS[*]}, peers ${ETCD_PEER_PORTS[*]}"
+    ports=()
+    [ $start_bttest = 0 ] || ports+=("$BTTEST_PORT:bttest")
+    if [ $start_etcd = 1 ]; then
+      for ((i = 0; i < ETCD_MEMBERS; i++)); do
+        ports+=("${ETCD_CLIENT_PORTS[i]}:etcd $(etcd_name "$i") client" "${ETCD_PEER_PORTS[i]}:etcd $(etcd_name "$i") peer")
+      done
+    fi
+  fi
+  record_ports
+fi
 for p in ${ports[@]+"${ports[@]}"}; do
   if port_open "${p%%:*}"; then
     die "$HOST:${p%%:*} (${p#*:}) is in use by a process not started by these scripts; free it or choose other ports (ROWKEY_BTTEST_PORT, ROWKEY_ETCD_CLIENT_PORTS, ROWKEY_ETCD_PEER_PORTS)"
@@ -178,6 +208,19 @@ if [ $start_etcd = 1 ]; then
   done
 fi
 say "servers ready after $(elapsed "$t_all")s; logs in $LOG_DIR, stop with $CI_SERVERS/stop.sh"
+
+# A process that names itself the servers' owner (the test binaries do) has them stopped when it
+# and every other owner have exited: a guard process watches the owners.
+if [ -n "${ROWKEY_SERVERS_OWNER:-}" ]; then
+  mkdir -p "$OWNERS_DIR"
+  : >"$OWNERS_DIR/$ROWKEY_SERVERS_OWNER"
+  guard=$(recorded_pid guard)
+  if ! { [ -n "$guard" ] && kill -0 "$guard" 2>/dev/null; }; then
+    # shellcheck disable=SC2016
+    setsid bash -c 'echo $$ >"$1"; shift; exec "$@"' _ "$PID_DIR/guard.pid" \
+      bash "$CI_SERVERS/guard.sh" </dev/null >>"$LOG_DIR/guard.log" 2>&1 9>&- &
+  fi
+fi
 
 echo "export ROWKEY_BIGTABLE_EMULATOR=$BTTEST_ADDR"
 echo "export ROWKEY_ETCD_ENDPOINTS=$(etcd_endpoints)"

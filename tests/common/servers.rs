@@ -10,7 +10,8 @@ pub fn servers_dir() -> String {
     format!("{}/target/servers", env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Starts the servers (or reuses them when healthy, or replaces a member that is down) and holds
+/// Starts the servers (or reuses them when healthy, or replaces a member that is down), on ports
+/// of this checkout's own, stopped by a guard once the test binaries that use them exit, and holds
 /// a lock, so the tests of one binary, which share them, run one at a time. Gives the lines
 /// start.sh prints (`export NAME=value`). `missing` says what to install when they do not start.
 pub fn start(missing: &str) -> (MutexGuard<'static, ()>, String) {
@@ -22,6 +23,8 @@ pub fn start(missing: &str) -> (MutexGuard<'static, ()>, String) {
         .arg(format!("{root}/.ci/servers/start.sh"))
         .env("ROWKEY_ETCD_DATA_PARENT", "/dev/shm")
         .env("ROWKEY_SERVERS_DIR", servers_dir())
+        // The servers stop once this test binary (and every other that uses them) has exited.
+        .env("ROWKEY_SERVERS_OWNER", std::process::id().to_string())
         .output()
         .expect("run .ci/servers/start.sh");
     assert!(
