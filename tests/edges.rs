@@ -355,9 +355,18 @@ fn a_bound_nothing_can_place_inside_an_option_keeps_matches_the_query() {
     assert!(!plan.is_exact());
     let values = std::iter::once(None).chain((0..=12u16).step_by(2).map(|v| Some(Even(v))));
     for v in values {
-        let key = ByMaybeEven { user: 1, v, rest: 0 }.to_vec().unwrap();
+        let key = ByMaybeEven {
+            user: 1,
+            v,
+            rest: 0,
+        }
+        .to_vec()
+        .unwrap();
         let wanted = (lo..=hi).contains(&v);
-        assert!(!wanted || plan.ranges().any(|r| r.contains(&key)), "{v:?} lost");
+        assert!(
+            !wanted || plan.ranges().any(|r| r.contains(&key)),
+            "{v:?} lost"
+        );
         assert_eq!(plan.matches(&key), wanted, "matches({v:?})");
     }
 }

@@ -164,3 +164,46 @@ impl<T: ?Sized> Unordered<T> for Probe<T> {
         ValueOrder::UNKNOWN
     }
 }
+
+/// What a plan that dropped a range bound keeps to still answer `matches` exactly.
+#[derive(Clone)]
+pub(crate) struct Widened {
+    /// The dropped bounds compared by the field type's own order; `None` when it has none (then
+    /// `matches` is as wide as the ranges).
+    filter: Option<Box<dyn FieldFilter>>,
+    /// Where the ranged field starts in a key, when one offset holds for the whole plan (a
+    /// `Tail::Stop` plan, whose body holds the range's start rather than the bound fields).
+    at: Option<usize>,
+}
+
+impl Widened {
+    /// The record of a range whose start or end (in the field's own order, as `dropped` says)
+    /// was dropped.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn of<T: ?Sized>(
+        start: Bound<&T>,
+        end: Bound<&T>,
+        dropped: [bool; 2],
+        mode: FieldMode,
+        order: ValueOrder<T>,
+        at: Option<usize>,
+    ) -> Box<Widened> {
+        let start = if dropped[0] { start } else { Bound::Unbounded };
+        let end = if dropped[1] { end } else { Bound::Unbounded };
+        Box::new(Widened {
+            filter: order.filter(start, end, mode),
+            at,
+        })
+    }
+
+    /// Whether the field that starts at `at` (unless the record knows where) passes the
+    /// dropped bounds.
+    pub(crate) fn accepts(&self, key: &[u8], at: usize) -> bool {
+        let Some(filter) = &self.filter else {
+            return true;
+        };
+        key.get(self.at.unwrap_or(at)..)
+            .is_some_and(|field| filter.accepts(field))
+    }
+}
