@@ -768,3 +768,236 @@ fn float_ranges_follow_total_cmp() {
         }
     }
 }
+
+/// A layout whose keys vary in length, in the array lane: an escaped string inside, a fixed field
+/// last.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct Inner {
+    a: u8,
+    s: String,
+    #[rowkey(desc)]
+    t: i16,
+}
+
+/// The string last, its raw bytes ending the key: a longer one is a greater value, not the same
+/// one with more after it.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct Last {
+    a: u8,
+    s: String,
+}
+
+static INNER: ScanLayout = ScanLayout::new(Prefix::None, &[false, false, false], false, false);
+static LAST: ScanLayout = ScanLayout::new(Prefix::None, &[false, false], false, false);
+const S_INNER: FieldMode = FieldMode::INNER;
+const S_LAST: FieldMode = FieldMode::LAST;
+const T: FieldMode = FieldMode::LAST.with_desc();
+
+/// Strings around the escape and terminator bytes, prefixes of each other, and one longer than
+/// the lane's arrays hold.
+fn lane_strings() -> Vec<String> {
+    let long = "x".repeat(rowkey::__private::LANE_CAPACITY + 3);
+    [
+        "",
+        "a",
+        "a\0",
+        "a\0b",
+        "ab",
+        "abc",
+        "b",
+        "\u{ff}",
+        "\0",
+        "\u{7f}\u{7f}",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .chain([long.clone(), long + "y"])
+    .collect()
+}
+
+const TS: [i16; 5] = [i16::MIN, -1, 0, 1, i16::MAX];
+const A_VAR: [u8; 3] = [0, 1, 255];
+
+/// One query on both variable layouts: the typed state (the array lane), the general planner by
+/// hand, and the predicates.
+struct VarQuery {
+    what: String,
+    inner: (Scan<Inner>, Scan<Inner>, KeyTest),
+    last: (Scan<Last>, Scan<Last>, KeyTest),
+    inner_pred: Box<dyn Fn(&Inner) -> bool>,
+    last_pred: Box<dyn Fn(&Last) -> bool>,
+}
+
+fn var_query(rng: &mut Rng, i: usize, strings: &[String]) -> VarQuery {
+    let a = *rng.pick(&A_VAR);
+    let s = rng.pick(strings).clone();
+    let t = *rng.pick(&TS);
+    let inner = || <Scan<Inner> as Bind>::start(&INNER).bind_eq(&a, A);
+    let last = || <Scan<Last> as Bind>::start(&LAST).bind_eq(&a, A);
+    match i % 6 {
+        0 => {
+            let (si, sl) = (Inner::scan().a(a), Last::scan().a(a));
+            VarQuery {
+                what: format!("a({a})"),
+                inner: (si.clone().into(), inner(), Box::new(move |k| si.matches(k))),
+                last: (sl.clone().into(), last(), Box::new(move |k| sl.matches(k))),
+                inner_pred: Box::new(move |e| e.a == a),
+                last_pred: Box::new(move |e| e.a == a),
+            }
+        }
+        1 => {
+            // The whole key of `Last`: that key alone.
+            let (si, sl) = (Inner::scan().a(a).s(&s), Last::scan().a(a).s(&s));
+            let (s1, s2) = (s.clone(), s.clone());
+            VarQuery {
+                what: format!("a({a}).s({s:?})"),
+                inner: (
+                    si.clone().into(),
+                    inner().bind_eq(s.as_str(), S_INNER),
+                    Box::new(move |k| si.matches(k)),
+                ),
+                last: (
+                    sl.clone().into(),
+                    last().bind_eq(s.as_str(), S_LAST),
+                    Box::new(move |k| sl.matches(k)),
+                ),
+                inner_pred: Box::new(move |e| e.a == a && e.s == s1),
+                last_pred: Box::new(move |e| e.a == a && e.s == s2),
+            }
+        }
+        2 => {
+            let si = Inner::scan().a(a).s(&s).t(t);
+            let s1 = s.clone();
+            VarQuery {
+                what: format!("a({a}).s({s:?}).t({t})"),
+                inner: (
+                    si.clone().into(),
+                    inner().bind_eq(s.as_str(), S_INNER).bind_eq(&t, T),
+                    Box::new(move |k| si.matches(k)),
+                ),
+                last: (
+                    Last::scan().into(),
+                    <Scan<Last> as Bind>::start(&LAST),
+                    Box::new(|_| true),
+                ),
+                inner_pred: Box::new(move |e| e.a == a && e.s == s1 && e.t == t),
+                last_pred: Box::new(|_| true),
+            }
+        }
+        3 | 4 => {
+            let r = bounds_of(rng, strings);
+            let rr = (
+                r.0.as_ref().map(String::as_str),
+                r.1.as_ref().map(String::as_str),
+            );
+            let (si, sl) = (
+                Inner::scan().a(a).s_range(rr),
+                Last::scan().a(a).s_range(rr),
+            );
+            let (r1, r2) = (r.clone(), r.clone());
+            VarQuery {
+                what: format!("a({a}).s_range({r:?})"),
+                inner: (
+                    si.clone().into(),
+                    inner().bind_range(rr.0, rr.1, S_INNER, ValueOrder::UNKNOWN),
+                    Box::new(move |k| si.matches(k)),
+                ),
+                last: (
+                    sl.clone().into(),
+                    last().bind_range(rr.0, rr.1, S_LAST, ValueOrder::UNKNOWN),
+                    Box::new(move |k| sl.matches(k)),
+                ),
+                inner_pred: Box::new(move |e| e.a == a && in_bounds(&e.s, &r1.0, &r1.1)),
+                last_pred: Box::new(move |e| e.a == a && in_bounds(&e.s, &r2.0, &r2.1)),
+            }
+        }
+        _ => {
+            let r = bounds(rng, &TS);
+            let si = Inner::scan().a(a).s(&s).t_range(r);
+            let s1 = s.clone();
+            VarQuery {
+                what: format!("a({a}).s({s:?}).t_range({r:?})"),
+                inner: (
+                    si.clone().into(),
+                    inner().bind_eq(s.as_str(), S_INNER).bind_range(
+                        as_ref(&r).0,
+                        as_ref(&r).1,
+                        T,
+                        ValueOrder::UNKNOWN,
+                    ),
+                    Box::new(move |k| si.matches(k)),
+                ),
+                last: (
+                    Last::scan().into(),
+                    <Scan<Last> as Bind>::start(&LAST),
+                    Box::new(|_| true),
+                ),
+                inner_pred: Box::new(move |e| e.a == a && e.s == s1 && in_bounds(&e.t, &r.0, &r.1)),
+                last_pred: Box::new(|_| true),
+            }
+        }
+    }
+}
+
+/// Checks one lane's plan against the general planner and the predicate over `keys`.
+fn check_var<K>(what: &str, plan: &(Scan<K>, Scan<K>, KeyTest), keys: &[(bool, Vec<u8>)]) -> usize {
+    let (typed, general, state_matches) = plan;
+    let ranges: Vec<KeyRange> = typed.ranges().collect();
+    assert_eq!(
+        ranges,
+        general.ranges().collect::<Vec<_>>(),
+        "{what}: the lanes plan differently"
+    );
+    assert!(typed.is_exact() && general.is_exact(), "{what}");
+    let mut matched = 0;
+    for (want, k) in keys {
+        matched += usize::from(*want);
+        assert_eq!(
+            contains(&ranges, k),
+            *want,
+            "{what}: ranges {ranges:?} and key {k:02X?}"
+        );
+        assert_eq!(typed.matches(k), *want, "{what}: matches {k:02X?}");
+        assert_eq!(state_matches(k), *want, "{what}: state matches {k:02X?}");
+        assert_eq!(
+            general.matches(k),
+            *want,
+            "{what}: general matches {k:02X?}"
+        );
+    }
+    matched
+}
+
+#[test]
+fn variable_layouts_in_the_array_lane_match_brute_force_and_the_general_planner() {
+    let strings = lane_strings();
+    let mut inner_keys = Vec::new();
+    let mut last_keys = Vec::new();
+    for &a in &A_VAR {
+        for s in &strings {
+            last_keys.push(Last { a, s: s.clone() });
+            for &t in &TS {
+                inner_keys.push(Inner { a, s: s.clone(), t });
+            }
+        }
+    }
+    let mut rng = Rng(0x5A4E);
+    let mut matched = 0;
+    for i in 0..3_000 {
+        let q = var_query(&mut rng, i, &strings);
+        let inner: Vec<(bool, Vec<u8>)> = inner_keys
+            .iter()
+            .map(|e| ((q.inner_pred)(e), e.to_vec().unwrap()))
+            .collect();
+        let last: Vec<(bool, Vec<u8>)> = last_keys
+            .iter()
+            .map(|e| ((q.last_pred)(e), e.to_vec().unwrap()))
+            .collect();
+        matched += check_var(&format!("Inner::{}", q.what), &q.inner, &inner);
+        matched += check_var(&format!("Last::{}", q.what), &q.last, &last);
+    }
+    assert!(
+        matched > 20_000,
+        "the queries matched too few keys: {matched}"
+    );
+}

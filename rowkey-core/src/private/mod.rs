@@ -29,7 +29,7 @@ pub use crate::layout::{Layout, Order, Segment};
 pub use crate::prefix::{HashPrefix, Prefix, Salt, SaltHash};
 #[cfg(feature = "alloc")]
 pub use crate::scan::{
-    Bind, ByPartialOrd, FixedPlan, FixedRanged, Marker, Plan, Probe, Ranges, Scan, ScanLayout,
+    ArrayPlan, ArrayRanged, Bind, ByPartialOrd, Marker, Plan, Probe, Ranges, Scan, ScanLayout,
     ScanState, Unordered, ValueOrder,
 };
 pub use crate::sink::ValueSink;
@@ -128,6 +128,20 @@ pub const fn within_row_limit(fixed: Option<usize>, limit: usize) -> bool {
         None => true,
     }
 }
+
+/// The length of the array lane's arrays for a key of `fixed` length or at most `max` bytes: the
+/// key's length, or for keys that vary, [`LANE_CAPACITY`] at most (a longer key leaves the lane).
+pub const fn lane_len(fixed: Option<usize>, max: Option<usize>) -> usize {
+    match (fixed, max) {
+        (Some(n), _) => n,
+        (None, Some(m)) if m < LANE_CAPACITY => m,
+        (None, _) => LANE_CAPACITY,
+    }
+}
+
+/// The bytes the array lane holds of a key whose length varies: most row keys are shorter, and
+/// arrays much longer than this cost more to move through a builder's steps than they save.
+pub const LANE_CAPACITY: usize = 48;
 
 /// The length of a fixed key, or 0; `to_key` names its array type with this and asserts fixedness
 /// separately, so that a layout the derive could not prove fixed only fails when `to_key` is used.

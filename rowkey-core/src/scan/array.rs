@@ -1,4 +1,5 @@
-//! The fixed lane's ranges, held in arrays of the key's length: one range `[start, stop)`, the
+//! The array lane's ranges, held in arrays of the key's length (or, for keys that vary in
+//! length, of a capacity the lane hands longer keys on from): one range `[start, stop)`, the
 //! range of an alternative with a bound field after it, written in place, and how a value is
 //! written into such an array.
 
@@ -43,6 +44,24 @@ impl<const N: usize> ArrayRange<N> {
         }
     }
 
+    /// The range of every key with the bound fields `bytes[..len]`: those that start with them,
+    /// or, when they are the whole key and keys vary in length (`whole_key`), that key alone
+    /// (`[k, k 00)`, as a longer key would extend it).
+    #[inline(always)]
+    pub(crate) fn of_body(bytes: &[u8; N], len: usize, whole_key: bool) -> Result<Self, NoRoom> {
+        if !whole_key {
+            return Ok(ArrayRange::of_prefix(bytes, len));
+        }
+        let mut stop = *bytes;
+        let stop_len = past_key(&mut stop, len)?;
+        Ok(ArrayRange {
+            start: *bytes,
+            start_len: len,
+            stop,
+            stop_len,
+        })
+    }
+
     #[inline(always)]
     pub(crate) fn to_key_range(self) -> KeyRange {
         KeyRange::from_bufs(
@@ -70,7 +89,7 @@ impl<const N: usize> Span for ArrayRange<N> {
     }
 }
 
-/// How an encoding attempt into the fixed lane went.
+/// How an encoding attempt into the array lane went.
 pub(crate) enum Written {
     Bytes(usize),
     /// The value has no encoding in this mode (too wide for its `width`): it matches no key.
@@ -92,21 +111,33 @@ pub(crate) fn write<T: KeyField + ?Sized>(value: &T, out: &mut [u8], mode: Field
 /// `upper` (already in byte order); `Ok(None)` when it is empty, `Err` when the lane cannot hold
 /// it (plan generally).
 #[inline(always)]
+///
+/// `ends_key`: the field is the last of a layout whose keys vary in length, so its bytes end the
+/// key, and the first key past a value is that key followed by `00` rather than the next prefix
+/// (a longer last field is a greater value, not the same one with more after it).
 pub(crate) fn range_after<T: KeyField + ?Sized, const N: usize>(
     bytes: &[u8; N],
     len: usize,
     lower: Bound<&T>,
     upper: Bound<&T>,
     mode: FieldMode,
+    ends_key: bool,
 ) -> Result<Option<ArrayRange<N>>, NoRoom> {
+    // The first key after every key whose field is the value ending at `n`; 0 (none) after all FF.
+    let past = |key: &mut [u8; N], n: usize| {
+        if ends_key {
+            past_key(key, n)
+        } else {
+            Ok(next_prefix(&mut key[..n]))
+        }
+    };
     let mut from = *bytes;
     let from_len = match lower {
         Bound::Unbounded => len,
         Bound::Included(v) | Bound::Excluded(v) => {
             let n = write_bound(v, &mut from, len, mode)?;
             if matches!(lower, Bound::Excluded(_)) {
-                // The first key after every key whose field is this value; none after all FF.
-                match next_prefix(&mut from[..n]) {
+                match past(&mut from, n)? {
                     0 => return Ok(None),
                     after => after,
                 }
@@ -121,7 +152,7 @@ pub(crate) fn range_after<T: KeyField + ?Sized, const N: usize>(
         Bound::Included(v) | Bound::Excluded(v) => {
             let n = write_bound(v, &mut to, len, mode)?;
             if matches!(upper, Bound::Included(_)) {
-                next_prefix(&mut to[..n])
+                past(&mut to, n)?
             } else {
                 n
             }
@@ -137,6 +168,13 @@ pub(crate) fn range_after<T: KeyField + ?Sized, const N: usize>(
         stop: to,
         stop_len: to_len,
     }))
+}
+
+/// The first key after the whole key `key[..len]` when keys vary in length: `key 00`.
+#[inline(always)]
+fn past_key<const N: usize>(key: &mut [u8; N], len: usize) -> Result<usize, NoRoom> {
+    *key.get_mut(len).ok_or(NoRoom)? = 0;
+    Ok(len + 1)
 }
 
 /// Writes a bound's value after the first `len` bytes of `key` and returns where it ends.
@@ -155,6 +193,6 @@ fn write_bound<T: KeyField + ?Sized, const N: usize>(
     }
 }
 
-/// The fixed lane cannot hold the plan (the array is too short, or a bound has no encoding and
+/// The array lane cannot hold the plan (the array is too short, or a bound has no encoding and
 /// must be placed among the stored values): hand it to the general planner.
 pub(crate) struct NoRoom;

@@ -59,7 +59,7 @@ pub trait Marker {
 }
 
 /// What a generated builder state calls on its planner (the general one, [`Scan`], or the
-/// fixed-layout lane) to bind the next field.
+/// array lane) to bind the next field.
 pub trait Bind: Plan {
     /// What a range or prefix on the next field finishes the plan as.
     type Ranged: Plan<Key = Self::Key>;

@@ -8,9 +8,10 @@
 //! added last: one range per bucket, or only the buckets the bound sources give.
 //!
 //! `#[derive(RowKey)]` generates the typed builder (`K::scan()`). Its states plan in one of two
-//! lanes, an implementation detail users never name: `FixedPlan` (then `FixedRanged`) for layouts whose keys all have
-//! one length and no prefix (bound bytes go into arrays at known offsets), and the general planner
-//! (`plan.rs`, [`Scan`] itself) for the rest; every state converts into the `Scan` of the same
+//! lanes, an implementation detail users never name: `ArrayPlan` (then `ArrayRanged`) for layouts
+//! without a prefix component, tag or text format (bound bytes go into arrays at known offsets, of
+//! the key's length or of a capacity for keys that vary), and the general planner (`plan.rs`,
+//! [`Scan`] itself) for the rest and for what the arrays cannot hold; every state converts into the `Scan` of the same
 //! query. Both answer with [`KeyRange`]s built, sorted, merged and searched by the same code
 //! (`range.rs`, `bytes.rs`), and resume and split through `Scan` alone.
 //!
@@ -25,7 +26,7 @@
 //! | `text.rs` | text segments filtered by content |
 //! | `plan.rs` | the general planner |
 //! | `order.rs` | a field type's value order, for a bound no stored value can be placed against |
-//! | `fixed.rs`, `array.rs` | the fixed lane's planner, and its ranges held in arrays |
+//! | `lane.rs`, `array.rs` | the array lane's planner, and its ranges held in arrays |
 //! | `bind.rs` | the protocol generated builders call |
 
 mod alts;
@@ -33,8 +34,8 @@ mod array;
 mod bind;
 mod bound;
 mod bytes;
-mod fixed;
 mod keybuf;
+mod lane;
 mod layout;
 mod order;
 mod plan;
@@ -48,7 +49,7 @@ use core::marker::PhantomData;
 use core::ops::Bound;
 
 pub use bind::{Bind, Marker, Plan, ScanState};
-pub use fixed::{FixedPlan, FixedRanged};
+pub use lane::{ArrayPlan, ArrayRanged};
 pub use layout::ScanLayout;
 pub use order::{ByPartialOrd, Probe, Unordered, ValueOrder};
 pub use range::{KeyRange, Ranges};
@@ -327,8 +328,8 @@ impl<K: ?Sized> core::fmt::Debug for Scan<K> {
     }
 }
 
-/// The general lane: a `Scan` is also the planner of the builders of layouts outside the fixed
-/// lane (a prefix component, the text format, keys of different lengths). A range or prefix ends
+/// The general lane: a `Scan` is also the planner of the builders of layouts outside the array
+/// lane (a prefix component, a tag, the text format), and of plans that leave it. A range or prefix ends
 /// a plan; the generated builder never binds past it.
 impl<K: ?Sized> Bind for Scan<K> {
     type Ranged = Scan<K>;

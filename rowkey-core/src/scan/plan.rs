@@ -32,7 +32,7 @@ pub(crate) enum Tail {
     },
     /// No key can match (an empty range, an empty IN list, a prefix longer than a width).
     Empty,
-    /// The ranges the fixed-layout lane planned for every field bound so far, sorted and merged:
+    /// The ranges the array lane planned for every field bound so far, sorted and merged:
     /// how a plan of that lane becomes a `Scan` without planning again.
     Spans(Vec<KeyRange>),
     /// The plan is one range, from the alternative's body (which then holds the range's start) to
@@ -74,7 +74,7 @@ impl FieldPlan {
         }
     }
 
-    /// The plan of ranges the fixed-layout lane built (sorted, merged, possibly none) after
+    /// The plan of ranges the array lane built (sorted, merged, possibly none) after
     /// binding every field it saw.
     pub(crate) fn from_spans(fields: usize, spans: Vec<KeyRange>) -> FieldPlan {
         FieldPlan {

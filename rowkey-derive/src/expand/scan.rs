@@ -3,7 +3,7 @@
 //! are one generic type per key whose parameter marks the position; every state, finished or
 //! not, has the plan methods (`ranges`, `matches`, `is_exact`, `after`, `split`, `salt_len`) and
 //! converts into `rowkey::Scan`. They forward to the core's planners, which hold the logic: the
-//! fixed-layout lane for layouts of one length without a prefix, `rowkey::Scan` for the rest.
+//! array lane for layouts without a prefix, tag or text format, `rowkey::Scan` for the rest.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -18,13 +18,10 @@ pub fn expand(s: &Struct, p: &syn::Ident) -> TokenStream {
     let generics = &s.original.generics;
     let ident = &s.original.ident;
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
-    // Keys of one length without a prefix component or tag take the fixed-layout lane, which
-    // writes the bound bytes at known offsets. If a nested type turns out variable, the length is
-    // 0 and the lane hands over to the general planner from the start.
-    let fixed_lane = matches!(s.prefix, Prefix::None)
-        && s.tag.is_none()
-        && s.text().is_none()
-        && !s.has_variable_field();
+    // Keys without a prefix component or tag take the array lane, which writes the bound bytes
+    // at known offsets into arrays of the key's length, or for keys that vary in length of a
+    // capacity (a longer key hands the plan over to the general planner as it is bound).
+    let array_lane = matches!(s.prefix, Prefix::None) && s.tag.is_none() && s.text().is_none();
     let layout_name = format_ident!("__ROWKEY_SCAN_LAYOUT");
     let layout = scan_layout(
         s,
@@ -33,19 +30,19 @@ pub fn expand(s: &Struct, p: &syn::Ident) -> TokenStream {
         quote!(<#concrete as #p::RowKey>::PREFIX),
         quote!(<#concrete as #p::RowKey>::FIXED_LEN),
     );
-    let (fixed, lane_len) = if fixed_lane {
+    let (array, lane_len) = if array_lane {
         (
             Some((
-                quote!(#p::FixedPlan<#concrete, __ROWKEY_LEN>),
-                quote!(#p::FixedRanged<#concrete, __ROWKEY_LEN>),
+                quote!(#p::ArrayPlan<#concrete, __ROWKEY_LEN>),
+                quote!(#p::ArrayRanged<#concrete, __ROWKEY_LEN>),
             )),
-            quote!(const __ROWKEY_LEN: usize = #p::fixed_or_zero(<#concrete as #p::RowKey>::FIXED_LEN);),
+            quote!(const __ROWKEY_LEN: usize = #p::lane_len(<#concrete as #p::RowKey>::FIXED_LEN, <#concrete as #p::RowKey>::MAX_LEN);),
         )
     } else {
         (None, TokenStream::new())
     };
     let name = ident.to_string();
-    let state = State::new(s.original, &name, &concrete, fixed);
+    let state = State::new(s.original, &name, &concrete, array);
     let chain = chain(s, p, &state, &name);
     let first = &chain.first;
     let start = state.start(p, &layout_name);
@@ -82,7 +79,7 @@ pub fn expand(s: &Struct, p: &syn::Ident) -> TokenStream {
 /// The one generic state type of a key's scan builder, `{Key}Scan<Next>`: its parameter is a
 /// marker type naming the field to bind next, so that "no method `ts` found for
 /// `EventScan<EventNextUser>`" says which field must be bound first. On the general planner every
-/// state holds a `rowkey::Scan`. In the fixed lane each marker also names the planner its state
+/// state holds a `rowkey::Scan`. In the array lane each marker also names the planner its state
 /// holds (`Marker::Plan`): the one that binds, or after a range or prefix its ranged form
 /// (`{Key}Ranged`), so that every state stays small enough to move in registers. Its plan methods
 /// and trait impls are written once per key; each is build time in every crate that derives, and
@@ -102,8 +99,8 @@ pub struct State {
 pub enum Lane {
     /// `rowkey::Scan`, for every state.
     General,
-    /// The fixed lane: the planner that binds, and its ranged form after the marker `ranged`.
-    Fixed {
+    /// The array lane: the planner that binds, and its ranged form after the marker `ranged`.
+    Array {
         planner: TokenStream,
         ranged: TokenStream,
         ranged_marker: syn::Ident,
@@ -115,10 +112,10 @@ impl State {
         input: &syn::DeriveInput,
         name: &str,
         concrete: &TokenStream,
-        fixed: Option<(TokenStream, TokenStream)>,
+        array: Option<(TokenStream, TokenStream)>,
     ) -> State {
-        let lane = match fixed {
-            Some((planner, ranged)) => Lane::Fixed {
+        let lane = match array {
+            Some((planner, ranged)) => Lane::Array {
                 planner,
                 ranged,
                 ranged_marker: format_ident!("{}Ranged", name),
@@ -142,7 +139,7 @@ impl State {
                 let concrete = &self.concrete;
                 quote!(#p::Scan<#concrete>)
             }
-            Lane::Fixed { planner, .. } => planner.clone(),
+            Lane::Array { planner, .. } => planner.clone(),
         }
     }
 
@@ -156,16 +153,16 @@ impl State {
     pub fn ranged(&self) -> TokenStream {
         match &self.lane {
             Lane::General => self.of(&self.done),
-            Lane::Fixed { ranged_marker, .. } => self.of(ranged_marker),
+            Lane::Array { ranged_marker, .. } => self.of(ranged_marker),
         }
     }
 
-    /// A marker type, documented; in the fixed lane it names the binding planner.
+    /// A marker type, documented; in the array lane it names the binding planner.
     pub fn marker(&self, p: &syn::Ident, marker: &syn::Ident, doc: &str) -> TokenStream {
         let vis = &self.vis;
         let plan = match &self.lane {
             Lane::General => TokenStream::new(),
-            Lane::Fixed { planner, .. } => quote! {
+            Lane::Array { planner, .. } => quote! {
                 impl #p::Marker for #marker {
                     type Plan = #planner;
                 }
@@ -209,7 +206,7 @@ impl State {
                 TokenStream::new(),
                 TokenStream::new(),
             ),
-            Lane::Fixed {
+            Lane::Array {
                 ranged,
                 ranged_marker,
                 ..

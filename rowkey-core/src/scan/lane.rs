@@ -1,13 +1,16 @@
-//! The fast lane of scan planning: a layout whose keys all have the same length and carry no salt
-//! or hash prefix. The bound fields' bytes go into an array of the key's length at offsets the
-//! compiler knows, a range on the next field writes its start and stop in place, and an IN list's
-//! alternatives are arrays sorted eight bytes per comparison.
+//! The array lane of scan planning: a layout without a salt, hash prefix, tag or text format.
+//! The bound fields' bytes go into an array at offsets the compiler knows (of the key's length
+//! when every key has one, or of a capacity for keys that vary, the few longer ones leaving the
+//! lane as they are bound), a range on the next field writes its start and stop in place, and an
+//! IN list's alternatives of one length are arrays sorted eight bytes per comparison.
 //!
 //! What the lane does not hold it hands to the general planner, which plans the same ranges: a
-//! string prefix, a bound the field cannot store, or a layout that turned out not to be fixed.
+//! string prefix, a bound the field cannot store, an IN list whose values differ in length, a key
+//! longer than the arrays, or a layout that turned out not to be what the derive saw.
 //! Both lanes build, merge and search their ranges with the same code (`range.rs`, `bytes.rs`),
 //! and resume and split through the same [`Scan`]; `tests/scan_lanes.rs` checks them against each
-//! other and brute force. Not public types: generated builder states hold them, and users see the
+//! other and brute force, on fixed layouts and on ones whose keys vary in length. Not public types:
+//! generated builder states hold them, and users see the
 //! state's methods and [`Scan`]. Two types, not one: a state is moved through every builder step,
 //! and an enum of the bound fields or the final ranges would be moved through memory where each of
 //! these stays in registers.
@@ -28,8 +31,8 @@ use crate::field::{FieldMode, KeyField};
 
 /// The planner of a generated builder state for a fixed layout of `N` bytes without a prefix
 /// component, while fields are bound by value or list: the bound bytes in arrays of the key's
-/// length. A range on the next field finishes it as a [`FixedRanged`].
-pub struct FixedPlan<K: ?Sized, const N: usize> {
+/// length. A range on the next field finishes it as a [`ArrayRanged`].
+pub struct ArrayPlan<K: ?Sized, const N: usize> {
     lane: Lane<K, N>,
 }
 
@@ -38,7 +41,7 @@ enum Lane<K: ?Sized, const N: usize> {
     One(Body<N>),
     /// Several: an IN list was bound.
     Many(Bodies<N>),
-    /// Boxed so that the fixed lane stays small to move through the builder's steps. Only a
+    /// Boxed so that the array lane stays small to move through the builder's steps. Only a
     /// string prefix, or a layout that is not fixed after all, takes this lane.
     General(Box<Scan<K>>),
 }
@@ -64,15 +67,34 @@ struct Bodies<const N: usize> {
     fields: usize,
 }
 
+/// Whether `fields` bound fields are the whole key of a layout whose keys vary in length: then
+/// the plan is that one key, not every key that starts with its bytes.
+#[inline(always)]
+fn whole_key(layout: &ScanLayout, fields: usize) -> bool {
+    !layout.fixed && fields >= layout.fields()
+}
+
 impl<const N: usize> Body<N> {
-    /// The range of every key that starts with the bound bytes (all of them, when every field is
-    /// bound: in a fixed layout no key extends another).
+    /// The range of every key with the bound bytes (`Ok(None)`: nothing matches).
     #[inline(always)]
-    fn range(&self) -> Option<KeyRange> {
+    fn range(&self) -> Result<Option<ArrayRange<N>>, NoRoom> {
         if self.empty {
-            return None;
+            return Ok(None);
         }
-        Some(ArrayRange::of_prefix(&self.bytes, self.len).to_key_range())
+        let whole = whole_key(self.layout, self.fields);
+        ArrayRange::of_body(&self.bytes, self.len, whole).map(Some)
+    }
+
+    /// Whether `key` has the bound bytes.
+    #[inline(always)]
+    fn contains(&self, key: &[u8]) -> bool {
+        let bound = &self.bytes[..self.len];
+        !self.empty
+            && if whole_key(self.layout, self.fields) {
+                key == bound
+            } else {
+                key.starts_with(bound)
+            }
     }
 
     /// The general plan of the same bindings.
@@ -89,14 +111,27 @@ impl<const N: usize> Body<N> {
 }
 
 impl<const N: usize> Bodies<N> {
-    fn ranges(&self) -> Vec<KeyRange> {
+    fn ranges(&self) -> Result<Vec<KeyRange>, NoRoom> {
+        let whole = whole_key(self.layout, self.fields);
         // Sorted already; neighbours that touch (01 and 02 -> [01, 03)) are merged.
-        merged(
+        Ok(merged(
             self.alts
                 .iter()
-                .map(|alt| ArrayRange::of_prefix(alt, self.len))
-                .collect(),
-        )
+                .map(|alt| ArrayRange::of_body(alt, self.len, whole))
+                .collect::<Result<_, _>>()?,
+        ))
+    }
+
+    /// Whether `key` has the bound bytes of an alternative.
+    fn contains(&self, key: &[u8]) -> bool {
+        let whole = whole_key(self.layout, self.fields);
+        key.get(..self.len).is_some_and(|head| {
+            (!whole || key.len() == self.len)
+                && self
+                    .alts
+                    .binary_search_by(|alt| alt[..self.len].cmp(head))
+                    .is_ok()
+        })
     }
 
     fn into_scan<K: ?Sized>(self) -> Scan<K> {
@@ -111,7 +146,7 @@ impl<const N: usize> Bodies<N> {
     }
 }
 
-impl<K: ?Sized, const N: usize> FixedPlan<K, N> {
+impl<K: ?Sized, const N: usize> ArrayPlan<K, N> {
     /// The general plan of the same bindings.
     fn into_scan(self) -> Scan<K> {
         match self.lane {
@@ -130,10 +165,10 @@ impl<K: ?Sized, const N: usize> FixedPlan<K, N> {
         end: Bound<&T>,
         mode: FieldMode,
         order: ValueOrder<T>,
-    ) -> FixedRanged<K, N> {
+    ) -> ArrayRanged<K, N> {
         let (layout, fields) = (body.layout, body.fields + 1);
         if body.empty {
-            return FixedRanged::nothing(layout, fields);
+            return ArrayRanged::nothing(layout, fields);
         }
         // Descending fields reverse the byte order: a lower value bound is an upper bytes bound.
         let (lower, upper) = if mode.is_desc() {
@@ -141,14 +176,15 @@ impl<K: ?Sized, const N: usize> FixedPlan<K, N> {
         } else {
             (start, end)
         };
-        match range_after(&body.bytes, body.len, lower, upper, mode) {
-            Ok(range) => FixedRanged {
+        let ends_key = !mode.is_delimited() && !layout.fixed;
+        match range_after(&body.bytes, body.len, lower, upper, mode, ends_key) {
+            Ok(range) => ArrayRanged {
                 layout,
                 fields,
                 plan: Final::One(range),
             },
             Err(NoRoom) => {
-                FixedRanged::general(general_range(body.into_scan(), start, end, mode, order))
+                ArrayRanged::general(general_range(body.into_scan(), start, end, mode, order))
             }
         }
     }
@@ -160,19 +196,20 @@ impl<K: ?Sized, const N: usize> FixedPlan<K, N> {
         end: Bound<&T>,
         mode: FieldMode,
         order: ValueOrder<T>,
-    ) -> FixedRanged<K, N> {
+    ) -> ArrayRanged<K, N> {
         let (layout, fields) = (bodies.layout, bodies.fields + 1);
         let (lower, upper) = if mode.is_desc() {
             (end, start)
         } else {
             (start, end)
         };
+        let ends_key = !mode.is_delimited() && !layout.fixed;
         let mut ranges: Vec<ArrayRange<N>> = Vec::with_capacity(bodies.alts.len());
         for alt in &bodies.alts {
-            match range_after(alt, bodies.len, lower, upper, mode) {
+            match range_after(alt, bodies.len, lower, upper, mode, ends_key) {
                 Ok(range) => ranges.extend(range),
                 Err(NoRoom) => {
-                    return FixedRanged::general(general_range(
+                    return ArrayRanged::general(general_range(
                         bodies.into_scan(),
                         start,
                         end,
@@ -184,7 +221,7 @@ impl<K: ?Sized, const N: usize> FixedPlan<K, N> {
         }
         // Alternatives are sorted; a bound past a value's last key can reorder starts.
         sort_by_start(&mut ranges);
-        FixedRanged {
+        ArrayRanged {
             layout,
             fields,
             plan: Final::Many(merged(ranges)),
@@ -192,12 +229,14 @@ impl<K: ?Sized, const N: usize> FixedPlan<K, N> {
     }
 }
 
-impl<K: ?Sized, const N: usize> Bind for FixedPlan<K, N> {
-    type Ranged = FixedRanged<K, N>;
+impl<K: ?Sized, const N: usize> Bind for ArrayPlan<K, N> {
+    type Ranged = ArrayRanged<K, N>;
 
     #[inline(always)]
     fn start(layout: &'static ScanLayout) -> Self {
-        let lane = if layout.fixed && layout.prefix.is_none() && layout.text.is_none() {
+        // Keys of one length, or of lengths up to `N` (longer ones leave the lane as they are
+        // bound), behind no prefix component or tag.
+        let lane = if layout.prefix.is_none() && layout.text.is_none() && layout.tag.is_none() {
             Lane::One(Body {
                 layout,
                 bytes: [0; N],
@@ -208,7 +247,7 @@ impl<K: ?Sized, const N: usize> Bind for FixedPlan<K, N> {
         } else {
             Lane::General(Box::new(Scan::start(layout)))
         };
-        FixedPlan { lane }
+        ArrayPlan { lane }
     }
 
     #[inline(always)]
@@ -221,7 +260,7 @@ impl<K: ?Sized, const N: usize> Bind for FixedPlan<K, N> {
                         Written::Unencodable => body.empty = true,
                         Written::NoRoom => {
                             let scan = general_eq(body.into_scan(), value, mode);
-                            return FixedPlan {
+                            return ArrayPlan {
                                 lane: Lane::General(Box::new(scan)),
                             };
                         }
@@ -233,7 +272,7 @@ impl<K: ?Sized, const N: usize> Bind for FixedPlan<K, N> {
             Lane::Many(bodies) => bind_eq_many(bodies, value, mode),
             Lane::General(scan) => Lane::General(Box::new(general_eq(*scan, value, mode))),
         };
-        FixedPlan { lane }
+        ArrayPlan { lane }
     }
 
     fn bind_in<T: KeyField, I: IntoIterator<Item = T>>(self, values: I, mode: FieldMode) -> Self {
@@ -250,7 +289,7 @@ impl<K: ?Sized, const N: usize> Bind for FixedPlan<K, N> {
             }
             Lane::Many(bodies) => (bodies.layout, bodies.alts, bodies.len, bodies.fields),
             Lane::General(scan) => {
-                return FixedPlan {
+                return ArrayPlan {
                     lane: Lane::General(Box::new(general_in(*scan, values, mode))),
                 };
             }
@@ -276,7 +315,7 @@ impl<K: ?Sized, const N: usize> Bind for FixedPlan<K, N> {
                             fields,
                         };
                         let scan = general_in(bodies.into_scan::<K>(), values, mode);
-                        return FixedPlan {
+                        return ArrayPlan {
                             lane: Lane::General(Box::new(scan)),
                         };
                     }
@@ -288,7 +327,7 @@ impl<K: ?Sized, const N: usize> Bind for FixedPlan<K, N> {
         // arrays compare as their bound bytes do.
         alts.sort_unstable_by(|a, b| cmp_short(a, b));
         alts.dedup();
-        FixedPlan {
+        ArrayPlan {
             lane: Lane::Many(Bodies {
                 layout,
                 alts,
@@ -305,18 +344,18 @@ impl<K: ?Sized, const N: usize> Bind for FixedPlan<K, N> {
         end: Bound<&T>,
         mode: FieldMode,
         order: ValueOrder<T>,
-    ) -> FixedRanged<K, N> {
+    ) -> ArrayRanged<K, N> {
         match self.lane {
-            Lane::One(body) => FixedPlan::range_after_one(body, start, end, mode, order),
-            Lane::Many(bodies) => FixedPlan::range_after_many(bodies, start, end, mode, order),
+            Lane::One(body) => ArrayPlan::range_after_one(body, start, end, mode, order),
+            Lane::Many(bodies) => ArrayPlan::range_after_many(bodies, start, end, mode, order),
             Lane::General(scan) => {
-                FixedRanged::general(general_range(*scan, start, end, mode, order))
+                ArrayRanged::general(general_range(*scan, start, end, mode, order))
             }
         }
     }
 
-    fn bind_prefix(self, prefix: &[u8], mode: FieldMode) -> FixedRanged<K, N> {
-        FixedRanged::general(self.into_scan().bind_prefix(prefix, mode))
+    fn bind_prefix(self, prefix: &[u8], mode: FieldMode) -> ArrayRanged<K, N> {
+        ArrayRanged::general(self.into_scan().bind_prefix(prefix, mode))
     }
 }
 
@@ -346,32 +385,29 @@ fn bind_eq_many<K: ?Sized, T: KeyField + ?Sized, const N: usize>(
     Lane::Many(bodies)
 }
 
-impl<K: ?Sized, const N: usize> Plan for FixedPlan<K, N> {
+impl<K: ?Sized, const N: usize> Plan for ArrayPlan<K, N> {
     type Key = K;
 
     #[inline(always)]
     fn plan_ranges(&self) -> Ranges {
         match &self.lane {
             Lane::One(body) => match body.range() {
-                Some(range) => Ranges::one(range),
-                None => Ranges::none(),
+                Ok(Some(range)) => Ranges::one(range.to_key_range()),
+                Ok(None) => Ranges::none(),
+                Err(NoRoom) => self.clone().into_scan().ranges(),
             },
-            Lane::Many(bodies) => Ranges::many(bodies.ranges()),
+            Lane::Many(bodies) => match bodies.ranges() {
+                Ok(ranges) => Ranges::many(ranges),
+                Err(NoRoom) => self.clone().into_scan().ranges(),
+            },
             Lane::General(scan) => scan.ranges(),
         }
     }
 
     fn plan_matches(&self, key: &[u8]) -> bool {
         match &self.lane {
-            Lane::One(body) => {
-                !body.empty && ArrayRange::of_prefix(&body.bytes, body.len).contains(key)
-            }
-            Lane::Many(bodies) => key.get(..bodies.len).is_some_and(|head| {
-                bodies
-                    .alts
-                    .binary_search_by(|alt| alt[..bodies.len].cmp(head))
-                    .is_ok()
-            }),
+            Lane::One(body) => body.contains(key),
+            Lane::Many(bodies) => bodies.contains(key),
             Lane::General(scan) => scan.matches(key),
         }
     }
@@ -393,23 +429,23 @@ impl<K: ?Sized, const N: usize> Plan for FixedPlan<K, N> {
     /// The general plan of the fields bound so far.
     #[inline]
     fn into_scan(self) -> Scan<K> {
-        FixedPlan::into_scan(self)
+        ArrayPlan::into_scan(self)
     }
 }
 
 /// A plan holds only bytes, so it clones whatever `K` is.
-impl<K: ?Sized, const N: usize> Clone for FixedPlan<K, N> {
+impl<K: ?Sized, const N: usize> Clone for ArrayPlan<K, N> {
     fn clone(&self) -> Self {
         let lane = match &self.lane {
             Lane::One(body) => Lane::One(*body),
             Lane::Many(bodies) => Lane::Many(bodies.clone()),
             Lane::General(scan) => Lane::General(scan.clone()),
         };
-        FixedPlan { lane }
+        ArrayPlan { lane }
     }
 }
 
-impl<K: ?Sized, const N: usize> core::fmt::Debug for FixedPlan<K, N> {
+impl<K: ?Sized, const N: usize> core::fmt::Debug for ArrayPlan<K, N> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         fmt_plan(f, "Scan", self.plan_ranges(), self.plan_is_exact())
     }
@@ -417,7 +453,7 @@ impl<K: ?Sized, const N: usize> core::fmt::Debug for FixedPlan<K, N> {
 
 /// The planner of a fixed layout's builder state after a range on a field: its ranges, one range
 /// kept as arrays of the key's length until `ranges()` is asked for.
-pub struct FixedRanged<K: ?Sized, const N: usize> {
+pub struct ArrayRanged<K: ?Sized, const N: usize> {
     layout: &'static ScanLayout,
     /// The fields bound, the range's included.
     fields: usize,
@@ -429,13 +465,13 @@ enum Final<K: ?Sized, const N: usize> {
     One(Option<ArrayRange<N>>),
     /// The ranges after every alternative of an IN list: sorted, merged, possibly none.
     Many(Vec<KeyRange>),
-    /// A plan that left the fixed lane (boxed, as in [`FixedPlan`]).
+    /// A plan that left the array lane (boxed, as in [`ArrayPlan`]).
     General(Box<Scan<K>>),
 }
 
-impl<K: ?Sized, const N: usize> FixedRanged<K, N> {
+impl<K: ?Sized, const N: usize> ArrayRanged<K, N> {
     fn general(scan: Scan<K>) -> Self {
-        FixedRanged {
+        ArrayRanged {
             layout: scan.layout,
             fields: 0,
             plan: Final::General(Box::new(scan)),
@@ -444,7 +480,7 @@ impl<K: ?Sized, const N: usize> FixedRanged<K, N> {
 
     #[inline(always)]
     fn nothing(layout: &'static ScanLayout, fields: usize) -> Self {
-        FixedRanged {
+        ArrayRanged {
             layout,
             fields,
             plan: Final::One(None),
@@ -452,7 +488,7 @@ impl<K: ?Sized, const N: usize> FixedRanged<K, N> {
     }
 }
 
-impl<K: ?Sized, const N: usize> Plan for FixedRanged<K, N> {
+impl<K: ?Sized, const N: usize> Plan for ArrayRanged<K, N> {
     type Key = K;
 
     #[inline(always)]
@@ -498,14 +534,14 @@ impl<K: ?Sized, const N: usize> Plan for FixedRanged<K, N> {
     }
 }
 
-impl<K: ?Sized, const N: usize> Clone for FixedRanged<K, N> {
+impl<K: ?Sized, const N: usize> Clone for ArrayRanged<K, N> {
     fn clone(&self) -> Self {
         let plan = match &self.plan {
             Final::One(range) => Final::One(*range),
             Final::Many(ranges) => Final::Many(ranges.clone()),
             Final::General(scan) => Final::General(scan.clone()),
         };
-        FixedRanged {
+        ArrayRanged {
             layout: self.layout,
             fields: self.fields,
             plan,
@@ -513,7 +549,7 @@ impl<K: ?Sized, const N: usize> Clone for FixedRanged<K, N> {
     }
 }
 
-impl<K: ?Sized, const N: usize> core::fmt::Debug for FixedRanged<K, N> {
+impl<K: ?Sized, const N: usize> core::fmt::Debug for ArrayRanged<K, N> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         fmt_plan(f, "Scan", self.plan_ranges(), self.plan_is_exact())
     }
