@@ -160,10 +160,11 @@
 //! one key exactly, and `is_exact()`, which says whether every key in the ranges matches.
 //!
 //! Every state, finished or not, also has `after`, `split` and `salt_len`, and converts into a
-//! [`Scan`] with `into()` (or `Scan::from`): the one type to pass a plan around as. A layout whose
-//! keys all have the same length and no salt or hash prefix plans in a fast lane inside the
-//! states (the bound bytes go into arrays of the key's length), so a single-range plan costs
-//! about as much as an allocating `to_vec`; nothing about it shows in the API.
+//! [`Scan`] with `into()` (or `Scan::from`): the one type to pass a plan around as. A layout without a
+//! salt, hash prefix, tag or text format plans in a fast lane inside the states (the bound bytes
+//! go into arrays of the key's length, or of up to 48 bytes for keys that vary), so a
+//! single-range plan on a fixed layout costs about as much as an allocating `to_vec`; nothing
+//! about it shows in the API.
 //!
 //! ```
 //! use rowkey::RowKey;
