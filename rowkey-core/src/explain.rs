@@ -7,8 +7,7 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use crate::error::{DecodeError, DecodeErrorKind};
-use crate::field::FieldMode;
-use crate::key::RowKey;
+use crate::layout::Layout;
 use crate::prefix::Prefix;
 use crate::tag::Tag;
 
@@ -44,7 +43,7 @@ pub struct Explained {
     /// The segments, the prefix first.
     pub rows: Vec<ExplainedSegment>,
     /// Why the key did not decode, for an explanation made anyway
-    /// ([`RowKey::explain_best_effort`]); `None` for a key that decodes.
+    /// ([`RowKey::explain_best_effort`](crate::RowKey::explain_best_effort)); `None` for a key that decodes.
     pub error: Option<DecodeError>,
 }
 
@@ -143,15 +142,21 @@ impl fmt::Display for Explained {
     }
 }
 
-/// [`RowKey::explain_best_effort`]: the explanation of a key that decodes; for one that does not,
-/// as much as can be told, with the error.
+/// [`RowKey::explain_best_effort`](crate::RowKey::explain_best_effort): the explanation of a key
+/// that decodes (`decoded`); for one that does not, as much as can be told, with the error
+/// (`prefix_unchecked` explains the key again without checking its salt or hash prefix).
 ///
 /// A key whose fields decode but whose salt or hash prefix is not theirs (a key written with
 /// another salt function, bucket count or prefix length, or a corrupted prefix byte) is shown in
 /// full, the prefix as found. Any other key shows the parts its layout fixes without decoding (the
 /// tag and the prefix, when the key holds them) and the rest as one undecoded segment.
-pub(crate) fn best_effort<K: RowKey>(key: &[u8]) -> Explained {
-    let error = match K::explain(key) {
+pub(crate) fn best_effort(
+    key: &[u8],
+    layout: &Layout,
+    decoded: Result<Explained, DecodeError>,
+    prefix_unchecked: impl FnOnce() -> Result<Explained, DecodeError>,
+) -> Explained {
+    let error = match decoded {
         Ok(explained) => return explained,
         Err(error) => error,
     };
@@ -160,16 +165,15 @@ pub(crate) fn best_effort<K: RowKey>(key: &[u8]) -> Explained {
         DecodeErrorKind::WrongSalt { .. } | DecodeErrorKind::WrongHashPrefix
     );
     let mut explained = prefix_only
-        .then(|| K::explain_in(key, FieldMode::LAST.with_any_bucket()).ok())
+        .then(|| prefix_unchecked().ok())
         .flatten()
-        .unwrap_or_else(|| undecoded_after_prefix::<K>(key));
+        .unwrap_or_else(|| undecoded_after_prefix(key, layout));
     explained.error = Some(error);
     explained
 }
 
 /// The tag and prefix of `key` as its layout places them, and the rest undecoded.
-fn undecoded_after_prefix<K: RowKey>(key: &[u8]) -> Explained {
-    let layout = K::LAYOUT;
+fn undecoded_after_prefix(key: &[u8], layout: &Layout) -> Explained {
     let mut explained = Explained::new(layout.name, key);
     let mut rest = key;
     // A key without the tag is of another type: nothing of it stands where this layout says.

@@ -285,7 +285,9 @@ pub trait RowKey {
     where
         Self: Sized,
     {
-        crate::explain::best_effort::<Self>(key)
+        crate::explain::best_effort(key, &Self::LAYOUT, Self::explain(key), || {
+            Self::explain_in(key, FieldMode::LAST.with_any_bucket())
+        })
     }
 
     /// [`explain`](RowKey::explain), decoding in `mode` (which may accept any salt bucket or hash
