@@ -29,9 +29,10 @@ use super::range::{sort_by_start, sorted_contain, KeyRange, Ranges, Span};
 use super::{fmt_plan, Scan};
 use crate::field::{FieldMode, KeyField};
 
-/// The planner of a generated builder state for a fixed layout of `N` bytes without a prefix
-/// component, while fields are bound by value or list: the bound bytes in arrays of the key's
-/// length. A range on the next field finishes it as a [`ArrayRanged`].
+/// The planner of a generated builder state for a layout without a prefix component, tag or text
+/// format, while fields are bound by value or list: the bound bytes in arrays of `N` bytes (the
+/// key's length, or the lane's capacity for keys that vary). A range on the next field finishes
+/// it as an [`ArrayRanged`].
 pub struct ArrayPlan<K: ?Sized, const N: usize> {
     lane: Lane<K, N>,
 }
@@ -41,8 +42,8 @@ enum Lane<K: ?Sized, const N: usize> {
     One(Body<N>),
     /// Several: an IN list was bound.
     Many(Bodies<N>),
-    /// Boxed so that the array lane stays small to move through the builder's steps. Only a
-    /// string prefix, or a layout that is not fixed after all, takes this lane.
+    /// Boxed so that the array lane stays small to move through the builder's steps. Only what
+    /// the arrays cannot hold (see the module docs) takes this lane.
     General(Box<Scan<K>>),
 }
 
@@ -58,7 +59,8 @@ struct Body<const N: usize> {
 }
 
 /// The alternatives of a plan with an IN list: every combination of the bound values, encoded,
-/// sorted and distinct. All have the same length, as every field is fixed. None: nothing matches.
+/// sorted and distinct. All have the same length (values of another length leave the lane). None:
+/// nothing matches.
 #[derive(Clone)]
 struct Bodies<const N: usize> {
     layout: &'static ScanLayout,
@@ -300,7 +302,8 @@ impl<K: ?Sized, const N: usize> Bind for ArrayPlan<K, N> {
             for alt in &base {
                 let mut alt = *alt;
                 match write(value, &mut alt[len..], mode) {
-                    // Every value of a fixed field has the same width.
+                    // The lane keeps alternatives of one length; values of varying widths (strings)
+                    // leave it for the general planner.
                     Written::Bytes(n) if width.map_or(true, |w| w == n) => {
                         width = Some(n);
                         alts.push(alt);
@@ -451,8 +454,8 @@ impl<K: ?Sized, const N: usize> core::fmt::Debug for ArrayPlan<K, N> {
     }
 }
 
-/// The planner of a fixed layout's builder state after a range on a field: its ranges, one range
-/// kept as arrays of the key's length until `ranges()` is asked for.
+/// The planner of an array-lane builder state after a range on a field: its ranges, one range
+/// kept as arrays until `ranges()` is asked for.
 pub struct ArrayRanged<K: ?Sized, const N: usize> {
     layout: &'static ScanLayout,
     /// The fields bound, the range's included.
