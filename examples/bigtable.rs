@@ -225,3 +225,15 @@ async fn write(client: &mut BigTable, keys: &[Vec<u8>]) -> Result<(), Error> {
     }
     Ok(())
 }
+
+/// The layout lock of this example's key (`rowkey::lock`; `test = true` in Cargo.toml).
+#[test]
+fn event_keys_stay_readable() {
+    rowkey::lock::assert_locked(
+        "tests/keys/examples/bigtable.lock",
+        &[Event {
+            ts_millis: 1_700_000_000_000,
+            event_id: 7,
+        }],
+    );
+}

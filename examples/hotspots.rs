@@ -184,3 +184,30 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     Ok(())
 }
+
+/// The layout locks of this example's keys (`rowkey::lock`; `test = true` in Cargo.toml).
+#[test]
+fn hotspot_keys_stay_readable() {
+    let (ts_millis, event_id) = (1_700_000_000_000, 7);
+    rowkey::lock::assert_locked(
+        "tests/keys/examples/hotspots-time-first.lock",
+        &[TimeFirst {
+            ts_millis,
+            event_id,
+        }],
+    );
+    rowkey::lock::assert_locked(
+        "tests/keys/examples/hotspots-salted.lock",
+        &[Salted {
+            ts_millis,
+            event_id,
+        }],
+    );
+    rowkey::lock::assert_locked(
+        "tests/keys/examples/hotspots-md5.lock",
+        &[Md5Prefixed {
+            ts_millis,
+            event_id,
+        }],
+    );
+}

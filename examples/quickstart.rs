@@ -93,3 +93,27 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     Ok(())
 }
+
+/// The layout lock (`rowkey::lock`): a change to `EventKey` that would leave stored rows
+/// unreadable fails this test, naming the field. `cargo test` runs it (`test = true` in
+/// Cargo.toml); `ROWKEY_LOCK=update cargo test` records a change you mean.
+#[test]
+fn event_keys_stay_readable() {
+    rowkey::lock::assert_locked(
+        "tests/keys/examples/quickstart.lock",
+        &[
+            EventKey {
+                user_id: 42,
+                ts_millis: 1_700_000_000_000,
+                kind: EventKind::Click,
+                host: "web-2".into(),
+            },
+            EventKey {
+                user_id: 0,
+                ts_millis: 0,
+                kind: EventKind::PageView,
+                host: String::new(),
+            },
+        ],
+    );
+}

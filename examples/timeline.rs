@@ -186,3 +186,25 @@ fn main() -> Result<(), Error> {
     show("3. Users 7, 42 and 99 in the last 10 hours", &team, &rows);
     Ok(())
 }
+
+/// The layout lock of this example's key (`rowkey::lock`; `test = true` in Cargo.toml).
+#[test]
+fn activity_keys_stay_readable() {
+    rowkey::lock::assert_locked(
+        "tests/keys/examples/timeline.lock",
+        &[
+            Activity {
+                user_id: 42,
+                ts_millis: T0,
+                action: Action::Comment,
+                page: "/home".into(),
+            },
+            Activity {
+                user_id: 1,
+                ts_millis: 0,
+                action: Action::Login,
+                page: String::new(),
+            },
+        ],
+    );
+}

@@ -271,6 +271,8 @@ pub mod etcd;
 pub use rowkey_core::fanout;
 pub use rowkey_core::hbase;
 pub use rowkey_core::limits;
+#[cfg(feature = "std")]
+pub use rowkey_core::lock;
 #[cfg(feature = "alloc")]
 pub use rowkey_core::regions;
 #[cfg(feature = "alloc")]

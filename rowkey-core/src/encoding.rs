@@ -32,6 +32,18 @@ impl Encoding {
         Encoding { shape, mode }
     }
 
+    /// The field type's shape.
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
+    pub(crate) const fn shape(&self) -> FieldShape {
+        self.shape
+    }
+
+    /// The mode the layout places the field with.
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
+    pub(crate) const fn mode(&self) -> FieldMode {
+        self.mode
+    }
+
     fn binary(&self, f: &mut fmt::Formatter<'_>, tags: usize) -> fmt::Result {
         let (shape, mode) = (self.shape, self.mode);
         if tags > 0 {

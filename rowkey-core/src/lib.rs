@@ -62,6 +62,8 @@ pub mod hbase;
 mod key;
 mod layout;
 pub mod limits;
+#[cfg(feature = "std")]
+pub mod lock;
 #[cfg(feature = "alloc")]
 pub mod merge;
 mod num;

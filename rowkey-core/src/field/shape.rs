@@ -107,6 +107,40 @@ pub(crate) enum Form {
     Custom,
 }
 
+impl Form {
+    /// Every form, with the name the layout lock writes for it (`rowkey::lock`).
+    pub(crate) const ALL: &'static [(Form, &'static str)] = &[
+        (Form::Int, "int"),
+        (Form::Float, "float"),
+        (Form::Bool, "bool"),
+        (Form::Char, "char"),
+        (Form::ByteArray, "byte-array"),
+        (Form::Content, "content"),
+        (Form::Discriminant, "discriminant"),
+        (Form::Record, "record"),
+        (Form::Digest, "digest"),
+        (Form::Time, "time"),
+        #[cfg(feature = "decimal")]
+        (Form::Decimal, "decimal"),
+        (Form::Custom, "custom"),
+    ];
+
+    /// The form's name in a layout lock.
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
+    pub(crate) fn name(self) -> &'static str {
+        Form::ALL
+            .iter()
+            .find(|(form, _)| *form == self)
+            .map_or("custom", |(_, name)| *name)
+    }
+
+    /// The form named `name` in a layout lock.
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
+    pub(crate) fn from_name(name: &str) -> Option<Form> {
+        Form::ALL.iter().find(|(_, n)| *n == name).map(|(f, _)| *f)
+    }
+}
+
 impl TextRule {
     /// The most digits a text number can have: those of `u128::MAX`.
     pub const MAX_DIGITS: usize = crate::num::MAX_DIGITS;
@@ -439,6 +473,23 @@ impl FieldShape {
 
     pub(crate) const fn tags(self) -> usize {
         self.tags
+    }
+
+    /// The natural length of every encoding (no `width`, binary), when it is fixed.
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
+    pub(crate) const fn natural_len(self) -> Option<usize> {
+        self.fixed
+    }
+
+    /// The longest encoding at the natural width, binary, when there is a longest.
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
+    pub(crate) const fn natural_max(self) -> Option<usize> {
+        self.max
+    }
+
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
+    pub(crate) const fn inverts(self) -> bool {
+        self.inverts
     }
 
     /// Which `width` the type accepts.
