@@ -260,6 +260,71 @@ fn the_catalogue_of_layouts_keeps_its_bytes() {
     );
 }
 
+/// The field types behind features: chrono times (counted and formatted), decimals and UUIDs.
+#[cfg(all(feature = "chrono", feature = "decimal", feature = "uuid"))]
+#[test]
+fn the_catalogue_of_feature_types_keeps_its_bytes() {
+    use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
+    use rust_decimal::Decimal;
+
+    #[derive(RowKey)]
+    #[rowkey(text, delimiter = ":")]
+    struct Message {
+        #[rowkey(format = "%y%m%d")]
+        day: NaiveDate,
+        #[rowkey(format = "%H%M%S")]
+        time: NaiveTime,
+        #[rowkey(width = 7)]
+        id: u32,
+    }
+
+    #[derive(RowKey)]
+    struct Priced {
+        id: uuid::Uuid,
+        price: Decimal,
+        #[rowkey(unit = "us", desc)]
+        at: DateTime<Utc>,
+        #[rowkey(desc)]
+        discount: Option<Decimal>,
+    }
+
+    let _env = env();
+    let day = NaiveDate::from_ymd_opt(2023, 6, 11).unwrap();
+    lock::assert_locked(
+        "tests/keys/chrono_text.lock",
+        &[
+            Message {
+                day,
+                time: NaiveTime::from_hms_opt(6, 30, 31).unwrap(),
+                id: 1_231_231,
+            },
+            Message {
+                day: NaiveDate::from_ymd_opt(2000, 1, 1).unwrap(),
+                time: NaiveTime::MIN,
+                id: 0,
+            },
+        ],
+    );
+    let at = DateTime::<Utc>::from_timestamp(1_700_000_000, 123_456_000).unwrap();
+    lock::assert_locked(
+        "tests/keys/priced.lock",
+        &[
+            Priced {
+                id: uuid::Uuid::from_u128(0x0123_4567_89ab_cdef_0123_4567_89ab_cdef),
+                price: Decimal::new(-12_345, 2),
+                at,
+                discount: Some(Decimal::new(5, 1)),
+            },
+            Priced {
+                id: uuid::Uuid::nil(),
+                price: Decimal::ZERO,
+                at: DateTime::UNIX_EPOCH,
+                discount: None,
+            },
+        ],
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Evolution: one locked layout, and the same key changed in each way the contract names.
 
