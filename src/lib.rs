@@ -230,7 +230,7 @@
 #[cfg(feature = "alloc")]
 extern crate alloc;
 // The store adapters run on std clients.
-#[cfg(any(feature = "etcd", feature = "bigtable"))]
+#[cfg(any(feature = "etcd", feature = "bigtable", feature = "lab"))]
 extern crate std;
 
 pub use rowkey_core::{
@@ -270,6 +270,8 @@ pub mod etcd;
 #[cfg(feature = "async")]
 pub use rowkey_core::fanout;
 pub use rowkey_core::hbase;
+#[cfg(feature = "lab")]
+pub mod lab;
 pub use rowkey_core::limits;
 #[cfg(feature = "std")]
 pub use rowkey_core::lock;

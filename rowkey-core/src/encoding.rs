@@ -32,15 +32,27 @@ impl Encoding {
         Encoding { shape, mode }
     }
 
-    /// The field type's shape.
-    #[cfg_attr(not(feature = "std"), allow(dead_code))]
-    pub(crate) const fn shape(&self) -> FieldShape {
+    /// The field type's shape: what the type is, whatever the layout does with it.
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    /// #[derive(RowKey)]
+    /// struct Hit { at: std::time::SystemTime, id: u32 }
+    /// assert!(Hit::LAYOUT.segments[0].encoding.shape().is_time());
+    /// ```
+    pub const fn shape(&self) -> FieldShape {
         self.shape
     }
 
-    /// The mode the layout places the field with.
-    #[cfg_attr(not(feature = "std"), allow(dead_code))]
-    pub(crate) const fn mode(&self) -> FieldMode {
+    /// The mode the layout places the field with: `desc`, `reverse`, `width`, text.
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    /// #[derive(RowKey)]
+    /// struct Hit { #[rowkey(reverse)] id: u32, page: String }
+    /// assert!(Hit::LAYOUT.segments[0].encoding.mode().is_reverse());
+    /// ```
+    pub const fn mode(&self) -> FieldMode {
         self.mode
     }
 

@@ -1,0 +1,383 @@
+//! What a simulation saw, window by window: [`Report`] gives each window's writes per region and
+//! the busiest region's share of them, the regions at the end, the key sizes, and the grid of
+//! writes over time and key space that [`Heatmap`](super::Heatmap) draws.
+//!
+//! A window's regions are the table's regions at the window's start. A region that splits during
+//! the window is counted whole: its daughters serve the same key range, and a key that sends every
+//! write to the newest end of the key space sends them all to one region however often it splits.
+
+// The crate is no_std; the lab runs on std.
+use std::fmt;
+use std::prelude::rust_2021::*;
+use std::vec;
+
+use super::heatmap::{Grid, Heatmap};
+use super::simulation::{Simulation, Table};
+use super::sizes::KeySizes;
+use crate::RowKey;
+
+/// The heatmap's rows: adjacent regions are drawn together beyond this many.
+const MAX_BANDS: usize = 48;
+/// The heatmap's columns: adjacent windows are drawn together beyond this many.
+const MAX_COLUMNS: usize = 240;
+
+/// A simulation's report, cut into windows of time: see [`Simulation::report`].
+///
+/// `Display` prints the summary: writes, regions, the busiest region's share of each window (a
+/// sample of the windows when there are many), and the key sizes against the stores' limits.
+#[derive(Clone, Debug)]
+pub struct Report {
+    window: u64,
+    windows: Vec<Window>,
+    splits: Vec<Vec<u8>>,
+    sizes: KeySizes,
+    auto_split: Option<u64>,
+    grid: Grid,
+}
+
+/// One window of time: the writes of `[start, end)` per region.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Window {
+    start: u64,
+    end: u64,
+    writes: u64,
+    regions: Vec<RegionWrites>,
+}
+
+/// A region's writes in one window. `region` numbers the region by where it starts among the
+/// regions at the end of the simulation ([`Report::regions`]): region `i` starts at split point
+/// `i - 1`, region 0 at the start of the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct RegionWrites {
+    /// The region, by its start among the final regions.
+    pub region: usize,
+    /// Its writes in the window.
+    pub writes: u64,
+}
+
+impl Report {
+    pub(super) fn new(sim: &Simulation, window: u64) -> Report {
+        let times = &sim.times;
+        let mut order: Vec<usize> = (0..times.len()).collect();
+        if !times.windows(2).all(|w| w[0] <= w[1]) {
+            order.sort_by_key(|&i| times[i]);
+        }
+        let (splits, auto_split) = match sim.table() {
+            Table::Presplit { regions, .. } => (regions.splits().to_vec(), None),
+            Table::AutoSplit {
+                regions, max_rows, ..
+            } => (regions.splits().to_vec(), Some(*max_rows)),
+        };
+        // The final region that starts at `start` (a split point, or the start of the table).
+        let final_region = |start: &[u8]| splits.partition_point(|s| s.as_slice() <= start);
+        let placer = Placer::new(sim.table());
+        // The windows that hold writes: each one's index and its writes' positions in `order`.
+        let mut spans = Vec::new();
+        let mut at = 0;
+        while at < order.len() {
+            let index = times[order[at]] / window;
+            let mut rest = at;
+            while rest < order.len() && times[order[rest]] / window == index {
+                rest += 1;
+            }
+            spans.push((index * window, at..rest));
+            at = rest;
+        }
+        // The heatmap's grid: every write in its final region, bands of regions by columns of
+        // windows.
+        let regions = splits.len() + 1;
+        let bands = regions.min(MAX_BANDS);
+        let columns = spans.len().min(MAX_COLUMNS);
+        let windows_n = spans.len();
+        let column_of = |w: usize| w * columns / windows_n;
+        let mut grid = Grid::new(
+            (0..columns)
+                .map(|c| {
+                    // The windows `w` with `column_of(w) == c`.
+                    let first = (c * windows_n).div_ceil(columns);
+                    let last = ((c + 1) * windows_n).div_ceil(columns) - 1;
+                    (spans[first].0, spans[last].0.saturating_add(window))
+                })
+                .collect(),
+            (0..bands)
+                .map(|b| (b * regions).div_ceil(bands))
+                .map(|r| {
+                    if r == 0 {
+                        Vec::new()
+                    } else {
+                        splits[r - 1].clone()
+                    }
+                })
+                .collect(),
+        );
+
+        let mut live = Live::new(sim.table());
+        let mut windows = Vec::with_capacity(spans.len());
+        for (w, (start, span)) in spans.into_iter().enumerate() {
+            live.advance_to(start);
+            let mut counts = vec![0u64; live.len()];
+            for &i in &order[span.clone()] {
+                counts[live.region_of(&placer, i)] += 1;
+                let band = placer.final_region(&splits, i) * bands / regions;
+                grid.add(column_of(w), band);
+            }
+            let regions = counts
+                .iter()
+                .enumerate()
+                .map(|(j, &writes)| RegionWrites {
+                    region: final_region(live.start(j)),
+                    writes,
+                })
+                .collect();
+            windows.push(Window {
+                start,
+                end: start.saturating_add(window),
+                writes: span.len() as u64,
+                regions,
+            });
+        }
+        Report {
+            window,
+            windows,
+            splits,
+            sizes: sim.sizes.clone(),
+            auto_split,
+            grid,
+        }
+    }
+
+    /// The length of each window, in units of the simulation's time.
+    pub fn window(&self) -> u64 {
+        self.window
+    }
+
+    /// The windows that hold writes, in time order (a window without writes is left out).
+    pub fn windows(&self) -> &[Window] {
+        &self.windows
+    }
+
+    /// The split points at the end of the simulation: region `i` starts at `regions()[i - 1]`.
+    pub fn regions(&self) -> &[Vec<u8>] {
+        &self.splits
+    }
+
+    /// The median over the windows of the busiest region's share of that window's writes: 1.0
+    /// when one region takes every write, 1/n when n regions share them evenly (0 without
+    /// writes).
+    pub fn hottest_share(&self) -> f64 {
+        let mut shares: Vec<f64> = self.windows.iter().map(Window::hottest_share).collect();
+        if shares.is_empty() {
+            return 0.0;
+        }
+        shares.sort_by(f64::total_cmp);
+        let n = shares.len();
+        if n % 2 == 1 {
+            shares[n / 2]
+        } else {
+            (shares[n / 2 - 1] + shares[n / 2]) / 2.0
+        }
+    }
+
+    /// The lengths of the keys written, against the stores' limits.
+    pub fn key_sizes(&self) -> &KeySizes {
+        &self.sizes
+    }
+
+    /// Writes over time and key space as an image, each band of regions labelled by its start
+    /// key decoded through `K`'s layout ([`RowKey::explain_best_effort`]).
+    pub fn heatmap<K: RowKey>(&self) -> Heatmap {
+        Heatmap::new::<K>(&self.grid)
+    }
+}
+
+impl Window {
+    /// The window's first time.
+    pub fn start(&self) -> u64 {
+        self.start
+    }
+
+    /// The time after the window's last.
+    pub fn end(&self) -> u64 {
+        self.end
+    }
+
+    /// The writes in the window.
+    pub fn writes(&self) -> u64 {
+        self.writes
+    }
+
+    /// Every region of the table at the window's start, in key order, with its writes.
+    pub fn regions(&self) -> &[RegionWrites] {
+        &self.regions
+    }
+
+    /// The region with the most writes (the first of equals).
+    pub fn hottest(&self) -> Option<RegionWrites> {
+        self.regions
+            .iter()
+            .copied()
+            .reduce(|a, b| if b.writes > a.writes { b } else { a })
+    }
+
+    /// The busiest region's share of the window's writes.
+    pub fn hottest_share(&self) -> f64 {
+        match self.hottest() {
+            Some(h) if self.writes > 0 => h.writes as f64 / self.writes as f64,
+            _ => 0.0,
+        }
+    }
+}
+
+/// Where each write landed in the final regions.
+enum Placer<'s> {
+    Presplit(&'s [u32]),
+    AutoSplit { keys: &'s [u8], ends: &'s [usize] },
+}
+
+impl<'s> Placer<'s> {
+    fn new(table: &'s Table) -> Placer<'s> {
+        match table {
+            Table::Presplit { hits, .. } => Placer::Presplit(hits),
+            Table::AutoSplit { keys, ends, .. } => Placer::AutoSplit { keys, ends },
+        }
+    }
+
+    fn key(&self, i: usize) -> &'s [u8] {
+        match self {
+            Placer::Presplit(_) => &[],
+            Placer::AutoSplit { keys, ends } => {
+                let start = if i == 0 { 0 } else { ends[i - 1] };
+                &keys[start..ends[i]]
+            }
+        }
+    }
+
+    fn final_region(&self, splits: &[Vec<u8>], i: usize) -> usize {
+        match self {
+            Placer::Presplit(hits) => hits[i] as usize,
+            Placer::AutoSplit { .. } => {
+                let key = self.key(i);
+                splits.partition_point(|s| s.as_slice() <= key)
+            }
+        }
+    }
+}
+
+/// The regions as they stand at a moment: fixed, or the split points of the splits before it.
+struct Live<'s> {
+    /// Splits in time order, and how many of them have happened.
+    pending: Vec<&'s (u64, Vec<u8>)>,
+    applied: usize,
+    points: Vec<Vec<u8>>,
+    fixed: bool,
+}
+
+impl<'s> Live<'s> {
+    fn new(table: &'s Table) -> Live<'s> {
+        match table {
+            Table::Presplit { regions, .. } => Live {
+                pending: Vec::new(),
+                applied: 0,
+                points: regions.splits().to_vec(),
+                fixed: true,
+            },
+            Table::AutoSplit { splits, .. } => {
+                let mut pending: Vec<&(u64, Vec<u8>)> = splits.iter().collect();
+                pending.sort_by_key(|(t, _)| *t);
+                Live {
+                    pending,
+                    applied: 0,
+                    points: Vec::new(),
+                    fixed: false,
+                }
+            }
+        }
+    }
+
+    /// Applies every split that happened before `t`.
+    fn advance_to(&mut self, t: u64) {
+        while let Some((at, point)) = self.pending.get(self.applied).copied() {
+            if *at >= t {
+                break;
+            }
+            let i = self.points.partition_point(|p| p < point);
+            if self.points.get(i) != Some(point) {
+                self.points.insert(i, point.clone());
+            }
+            self.applied += 1;
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.points.len() + 1
+    }
+
+    fn start(&self, j: usize) -> &[u8] {
+        if j == 0 {
+            &[]
+        } else {
+            &self.points[j - 1]
+        }
+    }
+
+    fn region_of(&self, placer: &Placer<'_>, i: usize) -> usize {
+        match placer {
+            Placer::Presplit(hits) if self.fixed => hits[i] as usize,
+            _ => {
+                let key = placer.key(i);
+                self.points.partition_point(|p| p.as_slice() <= key)
+            }
+        }
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let writes: u64 = self.windows.iter().map(|w| w.writes).sum();
+        let regions = self.splits.len() + 1;
+        write!(
+            f,
+            "{writes} writes in {} windows of {} units, {regions} regions at the end",
+            self.windows.len(),
+            self.window
+        )?;
+        match self.auto_split {
+            Some(rows) => writeln!(f, " (splitting at {rows} rows)")?,
+            None => writeln!(f, " (pre-split)")?,
+        }
+        writeln!(
+            f,
+            "busiest region's share of a window's writes: median {:.3} (1.000: one region takes \
+             every write; {:.3}: even over the {regions} regions)",
+            self.hottest_share(),
+            1.0 / regions as f64
+        )?;
+        writeln!(
+            f,
+            "| window | writes | regions | busiest region | its share |"
+        )?;
+        writeln!(f, "|---|---|---|---|---|")?;
+        // At most 12 rows: the first and last windows and an even sample between.
+        let n = self.windows.len();
+        let shown: Vec<usize> = if n <= 12 {
+            (0..n).collect()
+        } else {
+            (0..12).map(|k| k * (n - 1) / 11).collect()
+        };
+        for i in shown {
+            let w = &self.windows[i];
+            let hottest = w.hottest().map_or(0, |h| h.region);
+            writeln!(
+                f,
+                "| {}..{} | {} | {} | {hottest} | {:.3} |",
+                w.start,
+                w.end,
+                w.writes,
+                w.regions.len(),
+                w.hottest_share()
+            )?;
+        }
+        writeln!(f, "{}", self.sizes)
+    }
+}
