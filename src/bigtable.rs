@@ -13,6 +13,11 @@
 //! [`read_rows`] reads every range of a plan concurrently (one `ReadRows` request per range,
 //! through [`fanout`](crate::fanout)) and gives one stream of the rows the query matches: a salted
 //! plan's buckets merged into the order of the key after the salt, other plans in range order.
+//! It survives faults by itself, as Google's own clients do: a page of a range that fails for a
+//! reason that passes (UNAVAILABLE, DEADLINE_EXCEEDED, ABORTED, a reset or closed connection, a
+//! server that stops answering past the request's deadline) is read again from after the last row
+//! returned, with backoff, while the other ranges go on ([`RetryPolicy`];
+//! [`read_rows_with`] takes one of your own).
 //!
 //! ```no_run
 //! # async fn demo(client: bigtable_rs::bigtable::BigTable) -> Result<(), Box<dyn std::error::Error>> {
@@ -52,6 +57,7 @@ use bigtable_rs::google::bigtable::v2::{ReadRowsRequest, RowRange, RowSet};
 use futures_util::stream::{self, Stream, StreamExt};
 use googleapis_tonic_google_bigtable_admin_v2::google::bigtable::admin::v2::create_table_request::Split;
 
+use crate::retry::RetryPolicy;
 use crate::{limits, EncodeError, EncodeErrorKind, KeyRange, RowKey, Scan};
 
 /// A row as [`bigtable_rs`] reads it: the key and its cells.
@@ -228,8 +234,14 @@ pub fn row_set<K: ?Sized>(scan: &Scan<K>) -> Result<Option<RowSet>, EncodeError>
 /// Reads every range of `scan` concurrently through `client`, at most `concurrency` ranges at once
 /// (a salted plan keeps every bucket open), and gives the rows the
 /// query matches as one stream: merged into the order of the key after the salt for a salted plan,
-/// in key order otherwise. The first error of any request is the next item, and the stream ends
-/// after it; resume with [`Scan::after`] the last key read.
+/// in key order otherwise.
+///
+/// Faults are survived with the default [`RetryPolicy`]: each page request has its deadline, and a
+/// page that fails for a reason that passes is sent again (10 tries, backoff from 50 ms to 5 s
+/// with jitter), from after the last row of the page before, so no row is returned twice; the
+/// other ranges keep going meanwhile (a salted read keeps merging). An error that will not pass
+/// (NOT_FOUND, INVALID_ARGUMENT, PERMISSION_DENIED, ...), or the last try's, is the next item, and
+/// the stream ends after it; resume with [`Scan::after`] the last key read.
 ///
 /// `request` gives the table, app profile and filter; its `rows` are replaced, and its
 /// `rows_limit` is the page size: each range is read in `ReadRows` requests of that many rows,
@@ -249,6 +261,18 @@ pub fn read_rows<K: ?Sized + 'static>(
     request: &ReadRowsRequest,
     scan: &Scan<K>,
     concurrency: usize,
+) -> Result<Rows, EncodeError> {
+    read_rows_with(client, request, scan, concurrency, &RetryPolicy::default())
+}
+
+/// [`read_rows`] with the retry policy `policy`: its deadline for every page request, its tries
+/// and backoff for the failures that pass ([`RetryPolicy::never`] returns the first error).
+pub fn read_rows_with<K: ?Sized + 'static>(
+    client: &BigTable,
+    request: &ReadRowsRequest,
+    scan: &Scan<K>,
+    concurrency: usize,
+    policy: &RetryPolicy,
 ) -> Result<Rows, EncodeError> {
     let mut ranges = Vec::new();
     for range in scan.ranges() {
@@ -273,9 +297,15 @@ pub fn read_rows<K: ?Sized + 'static>(
         }
         rows => rows,
     };
-    let (client, template) = (client.clone(), request.clone());
+    let (client, template, policy) = (client.clone(), request.clone(), policy.clone());
     let reader = move |range: KeyRange| {
-        let lane = read_range(client.clone(), template.clone(), range, page);
+        let lane = read_range(
+            client.clone(),
+            template.clone(),
+            range,
+            page,
+            policy.clone(),
+        );
         async move { Ok::<_, Error>(lane) }
     };
     let rows =
@@ -298,15 +328,18 @@ pub fn read_rows<K: ?Sized + 'static>(
 pub const ROWS_IN_FLIGHT: i64 = 8_000;
 
 /// `range` read in pages of `page` rows, each page a request that resumes after the last key of
-/// the one before.
+/// the one before, and is sent again as `policy` says when it fails: a page's rows are returned
+/// only once the whole page is read, so a page read again returns none of them twice.
 fn read_range(
     client: BigTable,
     template: ReadRowsRequest,
     range: KeyRange,
     page: i64,
+    policy: RetryPolicy,
 ) -> impl Stream<Item = Result<Row, Error>> + Send {
     stream::unfold(Some((client, range)), move |state| {
         let template = template.clone();
+        let policy = policy.clone();
         async move {
             let (mut client, range) = state?;
             // Bounds were checked when the plan was taken; a page's start is a read key and 00.
@@ -319,7 +352,7 @@ fn read_range(
                 rows_limit: page,
                 ..template
             };
-            match client.read_rows(request).await {
+            match read_page(&mut client, request, &policy).await {
                 Err(e) => Some((std::vec![Err(e)], None)),
                 Ok(rows) => {
                     let rest = match rows.last() {
@@ -335,6 +368,42 @@ fn read_range(
         }
     })
     .flat_map(stream::iter)
+}
+
+/// One page request, within the policy's deadline, sent again after a failure that passes.
+async fn read_page(
+    client: &mut BigTable,
+    request: ReadRowsRequest,
+    policy: &RetryPolicy,
+) -> Result<Vec<Row>, Error> {
+    let mut failed = 0;
+    loop {
+        let error = match tokio::time::timeout(policy.deadline(), client.read_rows(request.clone()))
+            .await
+        {
+            Ok(Ok(rows)) => return Ok(rows),
+            Ok(Err(e)) if passes(&e) => e,
+            Ok(Err(e)) => return Err(e),
+            // The server stopped answering: the request is dropped (its stream cancelled).
+            Err(_) => Error::TimeoutError(policy.deadline().as_secs()),
+        };
+        failed += 1;
+        if failed >= policy.attempts() {
+            return Err(error);
+        }
+        tokio::time::sleep(policy.backoff(failed)).await;
+    }
+}
+
+/// Whether a failed request may succeed if sent again: a status that passes
+/// ([`status_passes`](crate::retry::status_passes)), a connection that failed, or a deadline
+/// passed.
+fn passes(error: &Error) -> bool {
+    match error {
+        Error::RpcError(status) => crate::retry::status_passes(status),
+        Error::TransportError(_) | Error::IoError(_) | Error::TimeoutError(_) => true,
+        _ => false,
+    }
 }
 
 /// Drops the rows an inexact plan reads but its query does not match.

@@ -39,8 +39,11 @@
 
 use std::vec::Vec;
 
-use etcd_client::{GetOptions, KeyValue, KvClient};
+use std::string::String;
 
+use etcd_client::{Client, ConnectOptions, Error, GetOptions, KeyValue, KvClient};
+
+use crate::retry::RetryPolicy;
 use crate::{KeyRange, Scan};
 
 /// The key and options of the etcd request that reads `range`, or `None` when etcd can hold no
@@ -125,4 +128,171 @@ pub async fn read_page<K: ?Sized>(
         }
     }
     Ok(Page { rows, rest: None })
+}
+
+/// A paged read of a plan over a cluster's members that survives their faults by itself: it reads
+/// through one member at a time, and when a page fails for a reason that passes (the member dead,
+/// isolated or stalled past the deadline, no leader for a moment) it moves to the next member and
+/// reads the same page again, after a backoff ([`RetryPolicy`]). Each page resumes after the last
+/// key of the one before, so no row is read twice and none is lost. An error that will not pass,
+/// or the last try's, is returned; the read can go on from [`rest`](PagedRead::rest) later.
+///
+/// One member at a time, rather than a client of every endpoint: etcd-client's balanced channel
+/// keeps sending some requests to a member that is down, and each of those fails.
+///
+/// ```no_run
+/// # async fn demo() -> Result<(), etcd_client::Error> {
+/// use rowkey::etcd::PagedRead;
+/// use rowkey::{RowKey, Scan};
+///
+/// #[derive(RowKey)]
+/// struct Event {
+///     user: u32,
+///     ts: u64,
+/// }
+///
+/// let endpoints = ["http://10.0.0.1:2379", "http://10.0.0.2:2379", "http://10.0.0.3:2379"];
+/// let mut read = PagedRead::new(&endpoints, Event::scan().user(42).into(), 500);
+/// while let Some(rows) = read.next_page().await? {
+///     for row in &rows {
+///         let event = Event::decode(row.key()).unwrap();
+///     }
+/// }
+/// # Ok(())
+/// # }
+/// ```
+pub struct PagedRead<K: ?Sized> {
+    endpoints: Vec<String>,
+    options: Option<ConnectOptions>,
+    policy: RetryPolicy,
+    page: i64,
+    rest: Option<Scan<K>>,
+    kv: Option<KvClient>,
+    member: usize,
+    failovers: u64,
+}
+
+impl<K: ?Sized> PagedRead<K> {
+    /// A read of `plan` through the members at `endpoints`, in pages of at most `page` rows
+    /// (see [`read_page`]), with the default [`RetryPolicy`].
+    pub fn new<E: AsRef<str>>(endpoints: &[E], plan: Scan<K>, page: i64) -> Self {
+        PagedRead {
+            endpoints: endpoints.iter().map(|e| e.as_ref().into()).collect(),
+            options: None,
+            policy: RetryPolicy::default(),
+            page,
+            rest: Some(plan),
+            kv: None,
+            member: 0,
+            failovers: 0,
+        }
+    }
+
+    /// The same read with `policy`: its deadline for every page (connecting included), its tries
+    /// and backoff.
+    #[must_use]
+    pub fn with_policy(self, policy: RetryPolicy) -> Self {
+        PagedRead { policy, ..self }
+    }
+
+    /// The same read, connecting to each member with `options` (user, TLS, keep-alive).
+    #[must_use]
+    pub fn with_connect_options(self, options: ConnectOptions) -> Self {
+        PagedRead {
+            options: Some(options),
+            ..self
+        }
+    }
+
+    /// The next page of rows the plan matches (it may be empty when an inexact plan's page held
+    /// only rows the query does not match), or `None` once the plan is read.
+    pub async fn next_page(&mut self) -> Result<Option<Vec<KeyValue>>, Error> {
+        let Some(plan) = self.rest.clone() else {
+            return Ok(None);
+        };
+        if self.endpoints.is_empty() {
+            return Err(Error::InvalidArgs("no etcd endpoints to read from".into()));
+        }
+        let mut failed = 0;
+        loop {
+            let error = match self.try_page(&plan).await {
+                Ok(page) => {
+                    self.rest = page.rest;
+                    return Ok(Some(page.rows));
+                }
+                Err(e) if passes(&e) => e,
+                Err(e) => return Err(e),
+            };
+            // This member failed: the next one, connected afresh.
+            self.kv = None;
+            self.member = (self.member + 1) % self.endpoints.len();
+            self.failovers += 1;
+            failed += 1;
+            if failed >= self.policy.attempts() {
+                return Err(error);
+            }
+            tokio::time::sleep(self.policy.backoff(failed)).await;
+        }
+    }
+
+    /// The plan of the rows not read yet (`None` once read to the end).
+    pub fn rest(&self) -> Option<&Scan<K>> {
+        self.rest.as_ref()
+    }
+
+    /// The endpoint of the member the next page is read through.
+    pub fn endpoint(&self) -> &str {
+        self.endpoints.get(self.member).map_or("", |e| e.as_str())
+    }
+
+    /// How many times the read has moved to another member after a failure.
+    pub fn failovers(&self) -> u64 {
+        self.failovers
+    }
+
+    /// One page through the current member, connecting first if needed, within the deadline.
+    async fn try_page(&mut self, plan: &Scan<K>) -> Result<Page<K>, Error> {
+        let (endpoint, options, page) = (
+            self.endpoints[self.member].clone(),
+            self.options.clone(),
+            self.page,
+        );
+        let kv = &mut self.kv;
+        let attempt = async move {
+            if kv.is_none() {
+                *kv = Some(Client::connect([endpoint], options).await?.kv_client());
+            }
+            match kv.as_mut() {
+                Some(kv) => read_page(kv, plan, page).await,
+                None => Err(Error::InvalidArgs("not connected".into())),
+            }
+        };
+        match tokio::time::timeout(self.policy.deadline(), attempt).await {
+            Ok(result) => result,
+            Err(_) => Err(Error::GRpcStatus(tonic::Status::deadline_exceeded(
+                "rowkey: the member did not answer within the retry policy's deadline",
+            ))),
+        }
+    }
+}
+
+impl<K: ?Sized> std::fmt::Debug for PagedRead<K> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PagedRead")
+            .field("endpoint", &self.endpoint())
+            .field("page", &self.page)
+            .field("rest", &self.rest)
+            .field("failovers", &self.failovers)
+            .field("policy", &self.policy)
+            .finish()
+    }
+}
+
+/// Whether a failed etcd request may succeed if sent again, to this member or another.
+fn passes(error: &Error) -> bool {
+    match error {
+        Error::GRpcStatus(status) => crate::retry::status_passes(status),
+        Error::TransportError(_) | Error::IoError(_) => true,
+        _ => false,
+    }
 }

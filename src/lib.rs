@@ -272,6 +272,8 @@ pub use rowkey_core::fanout;
 pub use rowkey_core::hbase;
 #[cfg(feature = "lab")]
 pub mod lab;
+#[cfg(any(feature = "etcd", feature = "bigtable"))]
+pub mod retry;
 pub use rowkey_core::limits;
 #[cfg(feature = "std")]
 pub use rowkey_core::lock;

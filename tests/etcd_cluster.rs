@@ -7,7 +7,9 @@
 //! the last key read) and compared with a brute-force filter over the loaded values: no row missing,
 //! none twice, none extra where the plan is exact, pages in key order. One test SIGKILLs the
 //! leader in the middle of a large paged scan; the scan resumes on the survivors and returns
-//! every row exactly once.
+//! every row exactly once. Another reads through a proxy per member (`tests/common/proxy.rs`)
+//! with `PagedRead`: one member is isolated (its connections cut and refused) and later another is
+//! killed, and the read fails over by itself and returns every row exactly once.
 //!
 //! 2,000 rows and 40 scans per layout; 100,000 rows and 1,000 scans with `ROWKEY_SOAK=1`.
 
@@ -17,12 +19,16 @@ use std::sync::MutexGuard;
 use std::time::Duration;
 
 use etcd_client::{Client, ConnectOptions, GetOptions, KvClient, Txn, TxnOp};
-use rowkey::etcd::{range_request, read_page};
+use rowkey::etcd::{range_request, read_page, PagedRead};
+use rowkey::retry::RetryPolicy;
 use rowkey::{DecodeKey, RowKey, Scan};
 
 mod common;
 #[path = "common/layouts.rs"]
 mod layouts;
+#[allow(dead_code)]
+#[path = "common/proxy.rs"]
+mod proxy;
 #[path = "common/servers.rs"]
 mod servers;
 use common::{scaled, Rng};
@@ -283,5 +289,81 @@ fn a_paged_scan_survives_the_leader_being_killed() {
             "{} rows in {pages} pages; {retries} reads failed after the kill and resumed",
             keys.len()
         );
+    });
+}
+
+#[test]
+fn a_paged_read_fails_over_when_a_member_is_isolated_and_another_is_killed() {
+    let (_guard, cluster) = cluster();
+    let rows = scaled(5_000, 20_000);
+    let mut rng = Rng(26);
+    let keys: BTreeSet<Vec<u8>> = (0..rows)
+        .map(|_| {
+            let user = rng.below(30) as u32;
+            let ts = rng.below(1_000_000) as i64;
+            Salted { user, ts }.to_vec().unwrap()
+        })
+        .collect();
+    let keys: Vec<Vec<u8>> = keys.into_iter().collect();
+    runtime().block_on(async {
+        let mut client = connect(&cluster.endpoints).await.unwrap();
+        load(&mut client, &keys).await;
+        // A proxy in front of each member: the client reaches members only through them.
+        let mut proxies = Vec::new();
+        for endpoint in &cluster.endpoints {
+            let upstream = endpoint.trim_start_matches("http://").parse().unwrap();
+            proxies.push(proxy::Proxy::start(upstream, proxy::Faults::NONE).await);
+        }
+        let endpoints: Vec<String> = proxies
+            .iter()
+            .map(|p| format!("http://{}", p.addr))
+            .collect();
+        let member_of = |endpoint: &str| endpoints.iter().position(|e| e == endpoint).unwrap();
+        let policy = RetryPolicy::default()
+            .with_attempts(30)
+            .with_backoff(Duration::from_millis(20), Duration::from_millis(500))
+            .with_deadline(Duration::from_secs(3));
+        let plan: Scan<Salted> = Salted::scan().into();
+        let mut read = PagedRead::new(&endpoints, plan, 200).with_policy(policy);
+        let (mut got, mut pages) = (Vec::new(), 0);
+        let (mut isolated, mut killed) = (None, None);
+        while let Some(page) = read.next_page().await.expect("the read fails over") {
+            got.extend(page.iter().map(|kv| kv.key().to_vec()));
+            pages += 1;
+            if pages == 5 {
+                // Isolate the member the read is using: its connections cut, new ones refused.
+                let member = member_of(read.endpoint());
+                proxies[member].refuse(true);
+                proxies[member].cut_all();
+                isolated = Some(member);
+            }
+            if pages == 10 {
+                // Kill the member it moved to.
+                let member = member_of(read.endpoint());
+                assert_ne!(Some(member), isolated, "the read left the isolated member");
+                let pid_file = format!("{}/pids/etcd-rk{member}.pid", cluster.servers_dir);
+                let pid = std::fs::read_to_string(&pid_file).expect("the member's pid file");
+                let status = Command::new("kill").args(["-KILL", pid.trim()]).status();
+                assert!(status.unwrap().success(), "kill the member");
+                killed = Some(member);
+            }
+        }
+        let (isolated, killed) = (isolated.unwrap(), killed.unwrap());
+        assert!(pages > 10, "pages were read after both faults");
+        let last = member_of(read.endpoint());
+        assert!(
+            last != isolated && last != killed,
+            "the rest was read through the third member"
+        );
+        assert!(read.failovers() >= 2, "{} failovers", read.failovers());
+        assert_eq!(got, keys, "every row once, in order, through both faults");
+        println!(
+            "{} rows in {pages} pages through an isolated and a killed member: {} failovers, \
+             {} connections refused or cut at the isolated member",
+            keys.len(),
+            read.failovers(),
+            proxies[isolated].connections(),
+        );
+        proxies[isolated].refuse(false);
     });
 }

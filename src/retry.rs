@@ -1,0 +1,163 @@
+//! How the store adapters survive faults: [`RetryPolicy`], one small type for Bigtable and etcd.
+//!
+//! A read is made of requests (a Bigtable page of a range, an etcd page of a plan). Each request
+//! has a deadline; a request that fails for a reason that may pass (the server unavailable, a
+//! deadline passed, a connection reset or closed, a member lost) is sent again, from after the
+//! last row the read has returned, after a backoff that doubles from `first_backoff` up to
+//! `max_backoff` with full jitter (a random wait between zero and that bound, so that many
+//! readers cut at once do not come back at once). After `attempts` tries the read gives up: it
+//! returns the error, and nothing after it. An error that will not pass (a table not found, a
+//! request the server refuses as invalid, a permission denied) is returned at once.
+//!
+//! ```
+//! use std::time::Duration;
+//! use rowkey::retry::RetryPolicy;
+//!
+//! let default = RetryPolicy::default();
+//! assert_eq!(default.attempts(), 10);
+//! assert_eq!(default.deadline(), Duration::from_secs(60));
+//!
+//! // Fail fast: two tries, short waits, a 5-second deadline a request.
+//! let impatient = RetryPolicy::default()
+//!     .with_attempts(2)
+//!     .with_backoff(Duration::from_millis(10), Duration::from_millis(100))
+//!     .with_deadline(Duration::from_secs(5));
+//! assert!(impatient.backoff(1) <= Duration::from_millis(20));
+//!
+//! // No retries at all: the first error is the read's.
+//! assert_eq!(RetryPolicy::never().attempts(), 1);
+//! ```
+
+use core::time::Duration;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// When and how often a store read sends a failed request again: see the [module docs](self).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct RetryPolicy {
+    attempts: u32,
+    first_backoff: Duration,
+    max_backoff: Duration,
+    deadline: Duration,
+}
+
+impl Default for RetryPolicy {
+    /// 10 tries a request, backoff from 50 ms doubling up to 5 s, a deadline of 60 s a request:
+    /// a read rides out a server restart or a lost member of about half a minute.
+    fn default() -> Self {
+        RetryPolicy {
+            attempts: 10,
+            first_backoff: Duration::from_millis(50),
+            max_backoff: Duration::from_secs(5),
+            deadline: Duration::from_secs(60),
+        }
+    }
+}
+
+impl RetryPolicy {
+    /// One try a request: the first error ends the read (each request still has the deadline).
+    pub fn never() -> Self {
+        RetryPolicy::default().with_attempts(1)
+    }
+
+    /// At most `attempts` tries a request, the first included (0 counts as 1).
+    #[must_use]
+    pub fn with_attempts(self, attempts: u32) -> Self {
+        RetryPolicy {
+            attempts: attempts.max(1),
+            ..self
+        }
+    }
+
+    /// The backoff before the second try is up to `first`; each later one up to twice the one
+    /// before, never over `max`.
+    #[must_use]
+    pub fn with_backoff(self, first: Duration, max: Duration) -> Self {
+        RetryPolicy {
+            first_backoff: first,
+            max_backoff: max.max(first),
+            ..self
+        }
+    }
+
+    /// Each request's deadline: a server that neither answers nor fails within it (a stalled
+    /// connection) is a failure that is tried again.
+    #[must_use]
+    pub fn with_deadline(self, deadline: Duration) -> Self {
+        RetryPolicy { deadline, ..self }
+    }
+
+    /// The most tries a request.
+    pub fn attempts(&self) -> u32 {
+        self.attempts
+    }
+
+    /// Each request's deadline.
+    pub fn deadline(&self) -> Duration {
+        self.deadline
+    }
+
+    /// The upper bound of the wait after the `failed`-th failed try (1 for the first):
+    /// `first_backoff * 2^(failed - 1)`, at most `max_backoff`.
+    pub fn backoff_bound(&self, failed: u32) -> Duration {
+        let doublings = failed.saturating_sub(1).min(30);
+        self.first_backoff
+            .saturating_mul(1 << doublings)
+            .min(self.max_backoff)
+    }
+
+    /// The wait after the `failed`-th failed try: a random duration up to
+    /// [`backoff_bound`](Self::backoff_bound) (full jitter).
+    pub fn backoff(&self, failed: u32) -> Duration {
+        let bound = self.backoff_bound(failed).as_nanos() as u64;
+        Duration::from_nanos(if bound == 0 {
+            0
+        } else {
+            jitter() % (bound + 1)
+        })
+    }
+}
+
+/// Whether a request that failed with `status` may succeed if sent again: the codes Google's
+/// clients retry (UNAVAILABLE, DEADLINE_EXCEEDED, ABORTED; etcd's "no leader" and "leader
+/// changed" are UNAVAILABLE), and a stream cut by a reset or a closed connection, which tonic
+/// reports as UNKNOWN, INTERNAL or CANCELLED with the transport's words. Not NOT_FOUND,
+/// INVALID_ARGUMENT, PERMISSION_DENIED and the other codes that say the request itself is wrong.
+pub(crate) fn status_passes(status: &tonic::Status) -> bool {
+    use tonic::Code;
+    match status.code() {
+        Code::Unavailable | Code::DeadlineExceeded | Code::Aborted => true,
+        Code::Unknown | Code::Internal | Code::Cancelled => {
+            let message = status.message().to_ascii_lowercase();
+            [
+                "transport",
+                "connection",
+                "broken pipe",
+                "reset",
+                "rst_stream",
+                "h2 protocol",
+                "stream closed",
+                "error reading a body",
+                "unexpected eof",
+            ]
+            .iter()
+            .any(|words| message.contains(words))
+        }
+        _ => false,
+    }
+}
+
+/// A pseudo-random number for jitter: a shared SplitMix64 sequence seeded from the clock. The
+/// waits need only differ between readers, not be unpredictable.
+fn jitter() -> u64 {
+    static STATE: AtomicU64 = AtomicU64::new(0);
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let mut z = STATE
+        .fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed)
+        .wrapping_add(seed);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
