@@ -41,7 +41,7 @@ pub struct KeySizes {
     longer: u64,
     max: usize,
     total: u64,
-    bytes: u128,
+    bytes: u64,
 }
 
 impl KeySizes {
@@ -57,7 +57,7 @@ impl KeySizes {
         }
         self.max = self.max.max(len);
         self.total += 1;
-        self.bytes += len as u128;
+        self.bytes = self.bytes.saturating_add(len as u64);
     }
 
     /// The number of keys.
