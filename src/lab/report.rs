@@ -56,8 +56,15 @@ pub struct RegionWrites {
     pub writes: u64,
 }
 
+impl Simulation {
+    /// The report of the writes so far, in windows of `window` units of time (0 counts as 1).
+    pub fn report(&self, window: u64) -> Report {
+        Report::new(self, window.max(1))
+    }
+}
+
 impl Report {
-    pub(super) fn new(sim: &Simulation, window: u64) -> Report {
+    fn new(sim: &Simulation, window: u64) -> Report {
         let times = &sim.times;
         let mut order: Vec<usize> = (0..times.len()).collect();
         if !times.windows(2).all(|w| w[0] <= w[1]) {

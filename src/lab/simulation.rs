@@ -1,6 +1,6 @@
 //! A table under a stream of writes: [`Simulation`] keeps each write's time and where it landed,
-//! with regions fixed in advance or splitting by themselves as HBase's do, and hands the record to
-//! [`Report`] to cut into time windows.
+//! with regions fixed in advance or splitting by themselves as HBase's do; [`Report`](super::Report)
+//! cuts the record into time windows.
 
 // The crate is no_std; the lab runs on std.
 use std::collections::BTreeSet;
@@ -10,7 +10,6 @@ use std::vec;
 
 use rowkey_core::regions::Regions;
 
-use super::report::Report;
 use super::sizes::KeySizes;
 
 /// A simulated table: writes go in as `(time, key)`, a [`Report`] comes out.
@@ -151,11 +150,6 @@ impl Simulation {
     /// The number of writes recorded.
     pub fn writes(&self) -> usize {
         self.times.len()
-    }
-
-    /// The report of the writes so far, in windows of `window` units of time (0 counts as 1).
-    pub fn report(&self, window: u64) -> Report {
-        Report::new(self, window.max(1))
     }
 
     pub(super) fn table(&self) -> &Table {
