@@ -12,7 +12,7 @@ use rowkey_core::regions::Regions;
 
 use super::sizes::KeySizes;
 
-/// A simulated table: writes go in as `(time, key)`, a [`Report`] comes out.
+/// A simulated table: writes go in as `(time, key)`, a [`Report`](super::Report) comes out.
 ///
 /// ```
 /// use rowkey::lab::Simulation;
