@@ -128,7 +128,16 @@
 //! Writers that choose the bucket themselves (random or round-robin salting) use [`SaltedKey`];
 //! their readers must try every bucket ([`SaltedKey::bucket_keys`]) and decode with
 //! [`DecodeSaltedKey::decode_any_bucket`]. The [`regions`] module models a pre-split table: the
-//! region of a key, rows per region, and the skew.
+//! region of a key, rows per region, and the skew. The key lab, `rowkey::lab` (feature `lab`),
+//! plays a stream of writes into a table that is pre-split or splits by itself, reports the
+//! busiest region's share of each window, draws the heatmap of time against key space, and
+//! advises on a layout before any cluster exists.
+//!
+//! # Keys that stay readable
+//!
+//! Stored keys outlive the code that wrote them. [`lock::assert_locked`] (feature `std`) in a test
+//! pins a key type's layout and sample keys to a text file checked in beside it, and fails on a
+//! change that would leave stored rows unreadable, naming the field and how it changed.
 //!
 //! Misuse does not compile: unknown or repeated keys, `desc` with `reverse`, `width = 0`, a width on
 //! a type without one, a borrowed `&str`/`&[u8]` where decoding must unescape or invert (use `Cow`),

@@ -367,3 +367,57 @@ fn a_paged_read_fails_over_when_a_member_is_isolated_and_another_is_killed() {
         proxies[isolated].refuse(false);
     });
 }
+
+#[test]
+fn a_paged_read_moves_on_from_a_member_that_stops_answering() {
+    let (_guard, cluster) = cluster();
+    let mut rng = Rng(27);
+    let keys: BTreeSet<Vec<u8>> = (0..2_000)
+        .map(|_| {
+            let user = rng.below(30) as u32;
+            let ts = rng.below(1_000_000) as i64;
+            Salted { user, ts }.to_vec().unwrap()
+        })
+        .collect();
+    let keys: Vec<Vec<u8>> = keys.into_iter().collect();
+    runtime().block_on(async {
+        let mut client = connect(&cluster.endpoints).await.unwrap();
+        load(&mut client, &keys).await;
+        let mut proxies = Vec::new();
+        for endpoint in &cluster.endpoints {
+            let upstream = endpoint.trim_start_matches("http://").parse().unwrap();
+            proxies.push(proxy::Proxy::start(upstream, proxy::Faults::NONE).await);
+        }
+        let endpoints: Vec<String> = proxies
+            .iter()
+            .map(|p| format!("http://{}", p.addr))
+            .collect();
+        let deadline = Duration::from_millis(500);
+        let policy = RetryPolicy::default()
+            .with_attempts(10)
+            .with_backoff(Duration::from_millis(10), Duration::from_millis(100))
+            .with_deadline(deadline);
+        let plan: Scan<Salted> = Salted::scan().into();
+        let mut read = PagedRead::new(&endpoints, plan, 100).with_policy(policy);
+        let (mut got, mut pages, mut stalled) = (Vec::new(), 0, None);
+        while let Some(page) = read.next_page().await.expect("the read moves on") {
+            got.extend(page.iter().map(|kv| kv.key().to_vec()));
+            pages += 1;
+            if pages == 3 {
+                // The member in use stops answering: no data, no error, the connection open.
+                let member = endpoints.iter().position(|e| e == read.endpoint()).unwrap();
+                proxies[member].stall(true);
+                stalled = Some(member);
+            }
+        }
+        let stalled = stalled.unwrap();
+        let last = endpoints.iter().position(|e| e == read.endpoint()).unwrap();
+        assert_ne!(last, stalled, "the read left the stalled member");
+        assert!(read.failovers() >= 1);
+        assert_eq!(
+            got, keys,
+            "every row once, in order, past the stalled member"
+        );
+        proxies[stalled].stall(false);
+    });
+}
