@@ -214,6 +214,34 @@ fn range_requests_never_read_past_the_plan() {
     });
 }
 
+/// `rows` salted keys drawn from `seed`, distinct and sorted.
+fn salted_keys(rows: usize, seed: u64) -> Vec<Vec<u8>> {
+    let mut rng = Rng(seed);
+    let keys: BTreeSet<Vec<u8>> = (0..rows)
+        .map(|_| {
+            let user = rng.below(30) as u32;
+            let ts = rng.below(1_000_000) as i64;
+            Salted { user, ts }.to_vec().unwrap()
+        })
+        .collect();
+    keys.into_iter().collect()
+}
+
+/// A proxy in front of each member (the client reaches members only through them), and their
+/// endpoints.
+async fn proxied(cluster: &Cluster) -> (Vec<proxy::Proxy>, Vec<String>) {
+    let mut proxies = Vec::new();
+    for endpoint in &cluster.endpoints {
+        let upstream = endpoint.trim_start_matches("http://").parse().unwrap();
+        proxies.push(proxy::Proxy::start(upstream, proxy::Faults::NONE).await);
+    }
+    let endpoints = proxies
+        .iter()
+        .map(|p| format!("http://{}", p.addr))
+        .collect();
+    (proxies, endpoints)
+}
+
 /// The pid of the etcd member that leads now, and the endpoints of the others.
 async fn leader(cluster: &Cluster) -> (u32, Vec<String>) {
     let mut survivors = Vec::new();
@@ -236,18 +264,7 @@ async fn leader(cluster: &Cluster) -> (u32, Vec<String>) {
 fn a_paged_scan_survives_the_leader_being_killed() {
     let (_guard, cluster) = cluster();
     let rows = scaled(5_000, 20_000);
-    let mut rng = Rng(25);
-    let keys: BTreeSet<Vec<u8>> = (0..rows)
-        .map(|_| {
-            Salted {
-                user: rng.below(30) as u32,
-                ts: rng.below(1_000_000) as i64,
-            }
-            .to_vec()
-            .unwrap()
-        })
-        .collect();
-    let keys: Vec<Vec<u8>> = keys.into_iter().collect();
+    let keys = salted_keys(rows, 25);
     let plan: Scan<Salted> = Salted::scan().into();
     runtime().block_on(async {
         let mut client = connect(&cluster.endpoints).await.unwrap();
@@ -296,28 +313,11 @@ fn a_paged_scan_survives_the_leader_being_killed() {
 fn a_paged_read_fails_over_when_a_member_is_isolated_and_another_is_killed() {
     let (_guard, cluster) = cluster();
     let rows = scaled(5_000, 20_000);
-    let mut rng = Rng(26);
-    let keys: BTreeSet<Vec<u8>> = (0..rows)
-        .map(|_| {
-            let user = rng.below(30) as u32;
-            let ts = rng.below(1_000_000) as i64;
-            Salted { user, ts }.to_vec().unwrap()
-        })
-        .collect();
-    let keys: Vec<Vec<u8>> = keys.into_iter().collect();
+    let keys = salted_keys(rows, 26);
     runtime().block_on(async {
         let mut client = connect(&cluster.endpoints).await.unwrap();
         load(&mut client, &keys).await;
-        // A proxy in front of each member: the client reaches members only through them.
-        let mut proxies = Vec::new();
-        for endpoint in &cluster.endpoints {
-            let upstream = endpoint.trim_start_matches("http://").parse().unwrap();
-            proxies.push(proxy::Proxy::start(upstream, proxy::Faults::NONE).await);
-        }
-        let endpoints: Vec<String> = proxies
-            .iter()
-            .map(|p| format!("http://{}", p.addr))
-            .collect();
+        let (proxies, endpoints) = proxied(&cluster).await;
         let member_of = |endpoint: &str| endpoints.iter().position(|e| e == endpoint).unwrap();
         let policy = RetryPolicy::default()
             .with_attempts(30)
@@ -371,27 +371,11 @@ fn a_paged_read_fails_over_when_a_member_is_isolated_and_another_is_killed() {
 #[test]
 fn a_paged_read_moves_on_from_a_member_that_stops_answering() {
     let (_guard, cluster) = cluster();
-    let mut rng = Rng(27);
-    let keys: BTreeSet<Vec<u8>> = (0..2_000)
-        .map(|_| {
-            let user = rng.below(30) as u32;
-            let ts = rng.below(1_000_000) as i64;
-            Salted { user, ts }.to_vec().unwrap()
-        })
-        .collect();
-    let keys: Vec<Vec<u8>> = keys.into_iter().collect();
+    let keys = salted_keys(2_000, 27);
     runtime().block_on(async {
         let mut client = connect(&cluster.endpoints).await.unwrap();
         load(&mut client, &keys).await;
-        let mut proxies = Vec::new();
-        for endpoint in &cluster.endpoints {
-            let upstream = endpoint.trim_start_matches("http://").parse().unwrap();
-            proxies.push(proxy::Proxy::start(upstream, proxy::Faults::NONE).await);
-        }
-        let endpoints: Vec<String> = proxies
-            .iter()
-            .map(|p| format!("http://{}", p.addr))
-            .collect();
+        let (proxies, endpoints) = proxied(&cluster).await;
         let deadline = Duration::from_millis(500);
         let policy = RetryPolicy::default()
             .with_attempts(10)

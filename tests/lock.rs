@@ -348,21 +348,30 @@ mod v1 {
         pub host: String,
     }
 
+    impl Kind {
+        pub fn of(click: bool) -> Kind {
+            if click {
+                Kind::Click
+            } else {
+                Kind::View
+            }
+        }
+    }
+
+    /// The samples of every version: user, ts, whether the kind is a click, host.
+    pub const SAMPLES: [(u32, i64, bool, &str); 2] =
+        [(42, 1_700_000_000_000, true, "web-2"), (0, 0, false, "")];
+
     pub fn samples() -> Vec<Event> {
-        vec![
-            Event {
-                user: 42,
-                ts: 1_700_000_000_000,
-                kind: Kind::Click,
-                host: "web-2".into(),
-            },
-            Event {
-                user: 0,
-                ts: 0,
-                kind: Kind::View,
-                host: String::new(),
-            },
-        ]
+        SAMPLES
+            .iter()
+            .map(|&(user, ts, click, host)| Event {
+                user,
+                ts,
+                kind: Kind::of(click),
+                host: host.into(),
+            })
+            .collect()
     }
 }
 
@@ -374,17 +383,29 @@ fn the_locked_layout_of_the_evolution_cases_holds() {
     lock::assert_locked(EVOLUTION, &v1::samples());
 }
 
-/// Declares a module holding one changed version of `v1::Event` and the same two samples.
+/// Declares a module holding one changed version of `v1::Event` and the same samples
+/// (`v1::SAMPLES`), built by `make` (by default the fields of `v1::Event`, whatever their types).
 macro_rules! version {
-    ($module:ident { $($item:item)* } samples: [$($sample:expr),* $(,)?]) => {
+    ($module:ident { $($item:item)* }) => {
+        version!($module { $($item)* } make: |user, ts, click, host| Event {
+            user: user as _,
+            ts,
+            kind: Kind::of(click),
+            host: host.into(),
+        });
+    };
+    ($module:ident { $($item:item)* } make: |$user:ident, $ts:ident, $click:ident, $host:ident| $make:expr) => {
         mod $module {
-            #![allow(dead_code)]
+            #![allow(dead_code, unused_variables)]
             use rowkey::RowKey;
             #[allow(unused_imports)]
             pub use super::v1::Kind;
             $($item)*
             pub fn samples() -> Vec<Event> {
-                vec![$($sample),*]
+                super::v1::SAMPLES
+                    .iter()
+                    .map(|&($user, $ts, $click, $host)| $make)
+                    .collect()
             }
         }
     };
@@ -394,38 +415,26 @@ version!(unchanged_but_notes {
     #[derive(RowKey)]
     #[rowkey(salt(buckets = 16), max_len = 64)]
     pub struct Event { pub user: u32, #[rowkey(desc)] pub ts: i64, pub kind: Kind, pub host: String }
-} samples: [
-    Event { user: 42, ts: 1_700_000_000_000, kind: Kind::Click, host: "web-2".into() },
-    Event { user: 0, ts: 0, kind: Kind::View, host: String::new() },
-]);
+});
 
 version!(field_renamed {
     #[derive(RowKey)]
     #[rowkey(salt(buckets = 16), max_len = 64)]
     pub struct Event { pub user_id: u32, #[rowkey(desc)] pub ts: i64, pub kind: Kind, pub host: String }
-} samples: [
-    Event { user_id: 42, ts: 1_700_000_000_000, kind: Kind::Click, host: "web-2".into() },
-    Event { user_id: 0, ts: 0, kind: Kind::View, host: String::new() },
-]);
+} make: |user, ts, click, host| Event { user_id: user, ts, kind: Kind::of(click), host: host.into() });
 
 version!(type_alias {
     pub type UserId = u32;
     #[derive(RowKey)]
     #[rowkey(salt(buckets = 16), max_len = 64)]
     pub struct Event { pub user: UserId, #[rowkey(desc)] pub ts: i64, pub kind: Kind, pub host: String }
-} samples: [
-    Event { user: 42, ts: 1_700_000_000_000, kind: Kind::Click, host: "web-2".into() },
-    Event { user: 0, ts: 0, kind: Kind::View, host: String::new() },
-]);
+});
 
 version!(max_len_raised {
     #[derive(RowKey)]
     #[rowkey(salt(buckets = 16), max_len = 4096)]
     pub struct Event { pub user: u32, #[rowkey(desc)] pub ts: i64, pub kind: Kind, pub host: String }
-} samples: [
-    Event { user: 42, ts: 1_700_000_000_000, kind: Kind::Click, host: "web-2".into() },
-    Event { user: 0, ts: 0, kind: Kind::View, host: String::new() },
-]);
+});
 
 version!(variant_added {
     #[derive(RowKey, Debug, Clone, Copy, PartialEq)]
@@ -433,119 +442,80 @@ version!(variant_added {
     #[derive(RowKey)]
     #[rowkey(salt(buckets = 16), max_len = 64)]
     pub struct Event { pub user: u32, #[rowkey(desc)] pub ts: i64, pub kind: Kind2, pub host: String }
-} samples: [
-    Event { user: 42, ts: 1_700_000_000_000, kind: Kind2::Click, host: "web-2".into() },
-    Event { user: 0, ts: 0, kind: Kind2::View, host: String::new() },
-]);
+} make: |user, ts, click, host| Event { user, ts, kind: if click { Kind2::Click } else { Kind2::View }, host: host.into() });
 
 version!(key_renamed {
     #[derive(RowKey)]
     #[rowkey(salt(buckets = 16), max_len = 64)]
     pub struct Hit { pub user: u32, #[rowkey(desc)] pub ts: i64, pub kind: Kind, pub host: String }
     pub type Event = Hit;
-} samples: [
-    Hit { user: 42, ts: 1_700_000_000_000, kind: Kind::Click, host: "web-2".into() },
-    Hit { user: 0, ts: 0, kind: Kind::View, host: String::new() },
-]);
+});
 
 version!(field_moved {
     #[derive(RowKey)]
     #[rowkey(salt(buckets = 16), max_len = 64)]
     pub struct Event { #[rowkey(desc)] pub ts: i64, pub user: u32, pub kind: Kind, pub host: String }
-} samples: [
-    Event { user: 42, ts: 1_700_000_000_000, kind: Kind::Click, host: "web-2".into() },
-    Event { user: 0, ts: 0, kind: Kind::View, host: String::new() },
-]);
+});
 
 version!(desc_removed {
     #[derive(RowKey)]
     #[rowkey(salt(buckets = 16), max_len = 64)]
     pub struct Event { pub user: u32, pub ts: i64, pub kind: Kind, pub host: String }
-} samples: [
-    Event { user: 42, ts: 1_700_000_000_000, kind: Kind::Click, host: "web-2".into() },
-    Event { user: 0, ts: 0, kind: Kind::View, host: String::new() },
-]);
+});
 
 version!(reverse_added {
     #[derive(RowKey)]
     #[rowkey(salt(buckets = 16), max_len = 64)]
     pub struct Event { #[rowkey(reverse)] pub user: u32, #[rowkey(desc)] pub ts: i64, pub kind: Kind, pub host: String }
-} samples: [
-    Event { user: 42, ts: 1_700_000_000_000, kind: Kind::Click, host: "web-2".into() },
-    Event { user: 0, ts: 0, kind: Kind::View, host: String::new() },
-]);
+});
 
 version!(widened {
     #[derive(RowKey)]
     #[rowkey(salt(buckets = 16), max_len = 64)]
     pub struct Event { pub user: u64, #[rowkey(desc)] pub ts: i64, pub kind: Kind, pub host: String }
-} samples: [
-    Event { user: 42, ts: 1_700_000_000_000, kind: Kind::Click, host: "web-2".into() },
-    Event { user: 0, ts: 0, kind: Kind::View, host: String::new() },
-]);
+});
 
 version!(narrowed {
     #[derive(RowKey)]
     #[rowkey(salt(buckets = 16), max_len = 64)]
     pub struct Event { #[rowkey(width = 2)] pub user: u32, #[rowkey(desc)] pub ts: i64, pub kind: Kind, pub host: String }
-} samples: [
-    Event { user: 42, ts: 1_700_000_000_000, kind: Kind::Click, host: "web-2".into() },
-    Event { user: 0, ts: 0, kind: Kind::View, host: String::new() },
-]);
+});
 
 version!(retyped {
     #[derive(RowKey)]
     #[rowkey(salt(buckets = 16), max_len = 64)]
     pub struct Event { pub user: i32, #[rowkey(desc)] pub ts: i64, pub kind: Kind, pub host: String }
-} samples: [
-    Event { user: 42, ts: 1_700_000_000_000, kind: Kind::Click, host: "web-2".into() },
-    Event { user: 0, ts: 0, kind: Kind::View, host: String::new() },
-]);
+});
 
 version!(field_added {
     #[derive(RowKey)]
     #[rowkey(salt(buckets = 16), max_len = 64)]
     pub struct Event { pub user: u32, #[rowkey(desc)] pub ts: i64, pub kind: Kind, pub shard: u8, pub host: String }
-} samples: [
-    Event { user: 42, ts: 1_700_000_000_000, kind: Kind::Click, shard: 0, host: "web-2".into() },
-    Event { user: 0, ts: 0, kind: Kind::View, shard: 0, host: String::new() },
-]);
+} make: |user, ts, click, host| Event { user, ts, kind: Kind::of(click), shard: 0, host: host.into() });
 
 version!(field_removed {
     #[derive(RowKey)]
     #[rowkey(salt(buckets = 16), max_len = 64)]
     pub struct Event { pub user: u32, #[rowkey(desc)] pub ts: i64, pub host: String }
-} samples: [
-    Event { user: 42, ts: 1_700_000_000_000, host: "web-2".into() },
-    Event { user: 0, ts: 0, host: String::new() },
-]);
+} make: |user, ts, click, host| Event { user, ts, host: host.into() });
 
 version!(salt_changed {
     #[derive(RowKey)]
     #[rowkey(salt(buckets = 32), max_len = 64)]
     pub struct Event { pub user: u32, #[rowkey(desc)] pub ts: i64, pub kind: Kind, pub host: String }
-} samples: [
-    Event { user: 42, ts: 1_700_000_000_000, kind: Kind::Click, host: "web-2".into() },
-    Event { user: 0, ts: 0, kind: Kind::View, host: String::new() },
-]);
+});
 
 version!(hash_prefix_instead {
     #[derive(RowKey)]
     #[rowkey(max_len = 64)]
     pub struct Event { #[rowkey(hash_prefix(len = 1))] pub user: u32, #[rowkey(desc)] pub ts: i64, pub kind: Kind, pub host: String }
-} samples: [
-    Event { user: 42, ts: 1_700_000_000_000, kind: Kind::Click, host: "web-2".into() },
-    Event { user: 0, ts: 0, kind: Kind::View, host: String::new() },
-]);
+});
 
 version!(tag_added {
     #[derive(RowKey)]
     #[rowkey(tag = 1, salt(buckets = 16), max_len = 64)]
     pub struct Event { pub user: u32, #[rowkey(desc)] pub ts: i64, pub kind: Kind, pub host: String }
-} samples: [
-    Event { user: 42, ts: 1_700_000_000_000, kind: Kind::Click, host: "web-2".into() },
-    Event { user: 0, ts: 0, kind: Kind::View, host: String::new() },
-]);
+});
 
 version!(variant_retagged {
     #[derive(RowKey, Debug, Clone, Copy, PartialEq)]
@@ -553,19 +523,13 @@ version!(variant_retagged {
     #[derive(RowKey)]
     #[rowkey(salt(buckets = 16), max_len = 64)]
     pub struct Event { pub user: u32, #[rowkey(desc)] pub ts: i64, pub kind: Kind2, pub host: String }
-} samples: [
-    Event { user: 42, ts: 1_700_000_000_000, kind: Kind2::Click, host: "web-2".into() },
-    Event { user: 0, ts: 0, kind: Kind2::View, host: String::new() },
-]);
+} make: |user, ts, click, host| Event { user, ts, kind: if click { Kind2::Click } else { Kind2::View }, host: host.into() });
 
 version!(text_format {
     #[derive(RowKey)]
     #[rowkey(text, delimiter = ":", salt(buckets = 16), max_len = 64)]
     pub struct Event { pub user: u32, #[rowkey(desc)] pub ts: i64, pub kind: Kind, pub host: String }
-} samples: [
-    Event { user: 42, ts: 1_700_000_000_000, kind: Kind::Click, host: "web-2".into() },
-    Event { user: 0, ts: 0, kind: Kind::View, host: String::new() },
-]);
+});
 
 /// Checks `samples` of a changed version against a copy of the evolution lock, neither writing
 /// nor reading the environment's `ROWKEY_LOCK`.
@@ -591,6 +555,24 @@ fn differing<K: RowKey>(samples: &[K]) -> Vec<String> {
         .collect()
 }
 
+/// `(name, verdict)` of the version `$module` checked against the evolution lock.
+macro_rules! checked {
+    ($module:ident) => {
+        (
+            stringify!($module),
+            check_version(stringify!($module), &$module::samples()),
+        )
+    };
+}
+
+/// `checked!`, and the samples whose keys differ from `v1`'s.
+macro_rules! changed {
+    ($module:ident) => {{
+        let (name, verdict) = checked!($module);
+        (name, verdict, differing(&$module::samples()))
+    }};
+}
+
 fn kinds(changes: &[lock::Change]) -> Vec<ChangeKind> {
     changes.iter().map(|c| c.kind).collect()
 }
@@ -599,19 +581,13 @@ fn kinds(changes: &[lock::Change]) -> Vec<ChangeKind> {
 fn compatible_changes_pass_and_name_the_change() {
     let _env = env();
     type Case = (
-        &'static str,
-        Result<Verdict, LockError>,
+        (&'static str, Result<Verdict, LockError>),
         &'static [(ChangeKind, &'static str, &'static str)],
     );
     let cases: [Case; 6] = [
+        (checked!(unchanged_but_notes), &[]),
         (
-            "unchanged",
-            check_version("unchanged", &unchanged_but_notes::samples()),
-            &[],
-        ),
-        (
-            "field_renamed",
-            check_version("field_renamed", &field_renamed::samples()),
+            checked!(field_renamed),
             &[(
                 ChangeKind::FieldRenamed,
                 "Event.user_id",
@@ -619,8 +595,7 @@ fn compatible_changes_pass_and_name_the_change() {
             )],
         ),
         (
-            "type_alias",
-            check_version("type_alias", &type_alias::samples()),
+            checked!(type_alias),
             &[(
                 ChangeKind::TypeRenamed,
                 "Event.user",
@@ -628,8 +603,7 @@ fn compatible_changes_pass_and_name_the_change() {
             )],
         ),
         (
-            "max_len_raised",
-            check_version("max_len_raised", &max_len_raised::samples()),
+            checked!(max_len_raised),
             &[(
                 ChangeKind::LimitRaised,
                 "Event",
@@ -637,8 +611,7 @@ fn compatible_changes_pass_and_name_the_change() {
             )],
         ),
         (
-            "variant_added",
-            check_version("variant_added", &variant_added::samples()),
+            checked!(variant_added),
             &[
                 (
                     ChangeKind::TypeRenamed,
@@ -653,12 +626,11 @@ fn compatible_changes_pass_and_name_the_change() {
             ],
         ),
         (
-            "key_renamed",
-            check_version("key_renamed", &key_renamed::samples()),
+            checked!(key_renamed),
             &[(ChangeKind::KeyRenamed, "Hit", "renamed from `Event`")],
         ),
     ];
-    for (name, verdict, expected) in cases {
+    for ((name, verdict), expected) in cases {
         let changes = match verdict {
             Ok(Verdict::Unchanged) => vec![],
             Ok(Verdict::Compatible { changes }) => changes,
@@ -679,97 +651,66 @@ fn compatible_changes_pass_and_name_the_change() {
 fn incompatible_changes_fail_naming_the_field_and_the_samples() {
     let _env = env();
     type Case = (
-        &'static str,
-        Result<Verdict, LockError>,
-        Vec<String>,
+        (&'static str, Result<Verdict, LockError>, Vec<String>),
         Vec<(ChangeKind, &'static str)>,
     );
     let cases: Vec<Case> = vec![
         (
-            "field_moved",
-            check_version("field_moved", &field_moved::samples()),
-            differing(&field_moved::samples()),
+            changed!(field_moved),
             vec![
                 (ChangeKind::FieldMoved, "Event.ts"),
                 (ChangeKind::FieldMoved, "Event.user"),
             ],
         ),
         (
-            "desc_removed",
-            check_version("desc_removed", &desc_removed::samples()),
-            differing(&desc_removed::samples()),
+            changed!(desc_removed),
             vec![(ChangeKind::DescFlipped, "Event.ts")],
         ),
         (
-            "reverse_added",
-            check_version("reverse_added", &reverse_added::samples()),
-            differing(&reverse_added::samples()),
+            changed!(reverse_added),
             vec![(ChangeKind::ReverseFlipped, "Event.user")],
         ),
         (
-            "widened",
-            check_version("widened", &widened::samples()),
-            differing(&widened::samples()),
+            changed!(widened),
             vec![(ChangeKind::FieldWidened, "Event.user")],
         ),
         (
-            "narrowed",
-            check_version("narrowed", &narrowed::samples()),
-            differing(&narrowed::samples()),
+            changed!(narrowed),
             vec![(ChangeKind::FieldNarrowed, "Event.user")],
         ),
         (
-            "retyped",
-            check_version("retyped", &retyped::samples()),
-            differing(&retyped::samples()),
+            changed!(retyped),
             vec![(ChangeKind::FieldRetyped, "Event.user")],
         ),
         (
-            "field_added",
-            check_version("field_added", &field_added::samples()),
-            differing(&field_added::samples()),
+            changed!(field_added),
             vec![
                 (ChangeKind::PrefixChanged, "Event"),
                 (ChangeKind::FieldAdded, "Event.shard"),
             ],
         ),
         (
-            "field_removed",
-            check_version("field_removed", &field_removed::samples()),
-            differing(&field_removed::samples()),
+            changed!(field_removed),
             vec![
                 (ChangeKind::PrefixChanged, "Event"),
                 (ChangeKind::FieldRemoved, "Event.kind"),
             ],
         ),
         (
-            "salt_changed",
-            check_version("salt_changed", &salt_changed::samples()),
-            differing(&salt_changed::samples()),
+            changed!(salt_changed),
             vec![(ChangeKind::PrefixChanged, "Event")],
         ),
         (
-            "hash_prefix_instead",
-            check_version("hash_prefix_instead", &hash_prefix_instead::samples()),
-            differing(&hash_prefix_instead::samples()),
+            changed!(hash_prefix_instead),
             vec![(ChangeKind::PrefixChanged, "Event")],
         ),
+        (changed!(tag_added), vec![(ChangeKind::TagChanged, "Event")]),
         (
-            "tag_added",
-            check_version("tag_added", &tag_added::samples()),
-            differing(&tag_added::samples()),
-            vec![(ChangeKind::TagChanged, "Event")],
-        ),
-        (
-            "variant_retagged",
-            check_version("variant_retagged", &variant_retagged::samples()),
-            differing(&variant_retagged::samples()),
+            changed!(variant_retagged),
             vec![(ChangeKind::VariantRetagged, "Kind2::Click")],
         ),
         (
-            "text_format",
-            check_version("text_format", &text_format::samples()),
-            differing(&text_format::samples()),
+            changed!(text_format),
             vec![
                 (ChangeKind::FormatChanged, "Event"),
                 // The salt is written as decimal digits in text.
@@ -777,7 +718,7 @@ fn incompatible_changes_fail_naming_the_field_and_the_samples() {
             ],
         ),
     ];
-    for (name, verdict, differ, expected) in cases {
+    for ((name, verdict, differ), expected) in cases {
         let (path, changes) = match verdict {
             Err(LockError::Incompatible { path, changes }) => (path, changes),
             other => panic!("{name}: expected an incompatible change, got {other:?}"),
