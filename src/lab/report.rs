@@ -11,6 +11,8 @@ use std::fmt;
 use std::prelude::rust_2021::*;
 use std::vec;
 
+use rowkey_core::regions::Regions;
+
 use super::heatmap::{Grid, Heatmap};
 use super::simulation::{Simulation, Table};
 use super::sizes::KeySizes;
@@ -29,7 +31,8 @@ const MAX_COLUMNS: usize = 240;
 pub struct Report {
     window: u64,
     windows: Vec<Window>,
-    splits: Vec<Vec<u8>>,
+    /// The regions at the end.
+    table: Regions,
     sizes: KeySizes,
     auto_split: Option<u64>,
     grid: Grid,
@@ -70,14 +73,13 @@ impl Report {
         if !times.windows(2).all(|w| w[0] <= w[1]) {
             order.sort_by_key(|&i| times[i]);
         }
-        let (splits, auto_split) = match sim.table() {
-            Table::Presplit { regions, .. } => (regions.splits().to_vec(), None),
+        let (table, auto_split) = match sim.table() {
+            Table::Presplit { regions, .. } => (regions.clone(), None),
             Table::AutoSplit {
                 regions, max_rows, ..
-            } => (regions.splits().to_vec(), Some(*max_rows)),
+            } => (regions.clone(), Some(*max_rows)),
         };
-        // The final region that starts at `start` (a split point, or the start of the table).
-        let final_region = |start: &[u8]| splits.partition_point(|s| s.as_slice() <= start);
+        let splits = table.splits();
         let placer = Placer::new(sim.table());
         // The windows that hold writes: each one's index and its writes' positions in `order`.
         let mut spans = Vec::new();
@@ -93,8 +95,8 @@ impl Report {
         }
         // The heatmap's grid: every write in its final region, bands of regions by columns of
         // windows.
-        let regions = splits.len() + 1;
-        let bands = regions.min(MAX_BANDS);
+        let region_count = table.len();
+        let bands = region_count.min(MAX_BANDS);
         let columns = spans.len().min(MAX_COLUMNS);
         let windows_n = spans.len();
         let column_of = |w: usize| w * columns / windows_n;
@@ -108,7 +110,7 @@ impl Report {
                 })
                 .collect(),
             (0..bands)
-                .map(|b| (b * regions).div_ceil(bands))
+                .map(|b| (b * region_count).div_ceil(bands))
                 .map(|r| {
                     if r == 0 {
                         Vec::new()
@@ -126,14 +128,15 @@ impl Report {
             let mut counts = vec![0u64; live.len()];
             for &i in &order[span.clone()] {
                 counts[live.region_of(&placer, i)] += 1;
-                let band = placer.final_region(&splits, i) * bands / regions;
+                let band = placer.final_region(&table, i) * bands / region_count;
                 grid.add(column_of(w), band);
             }
             let regions = counts
                 .iter()
                 .enumerate()
                 .map(|(j, &writes)| RegionWrites {
-                    region: final_region(live.start(j)),
+                    // A split point starts its region.
+                    region: table.region_of(live.start(j)),
                     writes,
                 })
                 .collect();
@@ -147,7 +150,7 @@ impl Report {
         Report {
             window,
             windows,
-            splits,
+            table,
             sizes: sim.sizes.clone(),
             auto_split,
             grid,
@@ -166,7 +169,7 @@ impl Report {
 
     /// The split points at the end of the simulation: region `i` starts at `regions()[i - 1]`.
     pub fn regions(&self) -> &[Vec<u8>] {
-        &self.splits
+        self.table.splits()
     }
 
     /// The median over the windows of the busiest region's share of that window's writes: 1.0
@@ -260,24 +263,20 @@ impl<'s> Placer<'s> {
         }
     }
 
-    fn final_region(&self, splits: &[Vec<u8>], i: usize) -> usize {
+    fn final_region(&self, regions: &Regions, i: usize) -> usize {
         match self {
             Placer::Presplit(hits) => hits[i] as usize,
-            Placer::AutoSplit { .. } => {
-                let key = self.key(i);
-                splits.partition_point(|s| s.as_slice() <= key)
-            }
+            Placer::AutoSplit { .. } => regions.region_of(self.key(i)),
         }
     }
 }
 
-/// The regions as they stand at a moment: fixed, or the split points of the splits before it.
+/// The regions as they stand at a moment: fixed, or split by the splits before it.
 struct Live<'s> {
     /// Splits in time order, and how many of them have happened.
     pending: Vec<&'s (u64, Vec<u8>)>,
     applied: usize,
-    points: Vec<Vec<u8>>,
-    fixed: bool,
+    regions: Regions,
 }
 
 impl<'s> Live<'s> {
@@ -286,8 +285,7 @@ impl<'s> Live<'s> {
             Table::Presplit { regions, .. } => Live {
                 pending: Vec::new(),
                 applied: 0,
-                points: regions.splits().to_vec(),
-                fixed: true,
+                regions: regions.clone(),
             },
             Table::AutoSplit { splits, .. } => {
                 let mut pending: Vec<&(u64, Vec<u8>)> = splits.iter().collect();
@@ -295,8 +293,7 @@ impl<'s> Live<'s> {
                 Live {
                     pending,
                     applied: 0,
-                    points: Vec::new(),
-                    fixed: false,
+                    regions: Regions::new(Vec::new()).unwrap_or_else(|_| unreachable!()),
                 }
             }
         }
@@ -304,37 +301,35 @@ impl<'s> Live<'s> {
 
     /// Applies every split that happened before `t`.
     fn advance_to(&mut self, t: u64) {
+        let mut points = None;
         while let Some((at, point)) = self.pending.get(self.applied).copied() {
             if *at >= t {
                 break;
             }
-            let i = self.points.partition_point(|p| p < point);
-            if self.points.get(i) != Some(point) {
-                self.points.insert(i, point.clone());
+            let points = points.get_or_insert_with(|| self.regions.splits().to_vec());
+            if let Err(i) = points.binary_search(point) {
+                points.insert(i, point.clone());
             }
             self.applied += 1;
+        }
+        // Split points are distinct and sorted, each above the start of the table.
+        if let Some(Ok(regions)) = points.map(Regions::new) {
+            self.regions = regions;
         }
     }
 
     fn len(&self) -> usize {
-        self.points.len() + 1
+        self.regions.len()
     }
 
     fn start(&self, j: usize) -> &[u8] {
-        if j == 0 {
-            &[]
-        } else {
-            &self.points[j - 1]
-        }
+        self.regions.bounds(j).map_or(&[], |(start, _)| start)
     }
 
     fn region_of(&self, placer: &Placer<'_>, i: usize) -> usize {
         match placer {
-            Placer::Presplit(hits) if self.fixed => hits[i] as usize,
-            _ => {
-                let key = placer.key(i);
-                self.points.partition_point(|p| p.as_slice() <= key)
-            }
+            Placer::Presplit(hits) => hits[i] as usize,
+            Placer::AutoSplit { .. } => self.regions.region_of(placer.key(i)),
         }
     }
 }
@@ -342,7 +337,7 @@ impl<'s> Live<'s> {
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let writes: u64 = self.windows.iter().map(|w| w.writes).sum();
-        let regions = self.splits.len() + 1;
+        let regions = self.table.len();
         write!(
             f,
             "{writes} writes in {} windows of {} units, {regions} regions at the end",
