@@ -121,13 +121,20 @@ impl RetryPolicy {
 /// Whether a request that failed with `status` may succeed if sent again: the codes Google's
 /// clients retry (UNAVAILABLE, DEADLINE_EXCEEDED, ABORTED; etcd's "no leader" and "leader
 /// changed" are UNAVAILABLE), and a stream cut by a reset or a closed connection, which tonic
-/// reports as UNKNOWN, INTERNAL or CANCELLED with the transport's words. Not NOT_FOUND,
+/// reports as UNKNOWN, INTERNAL or CANCELLED with the transport's error as its source or the
+/// transport's words in its message. Not NOT_FOUND,
 /// INVALID_ARGUMENT, PERMISSION_DENIED and the other codes that say the request itself is wrong.
 pub(crate) fn status_passes(status: &tonic::Status) -> bool {
     use tonic::Code;
     match status.code() {
         Code::Unavailable | Code::DeadlineExceeded | Code::Aborted => true,
         Code::Unknown | Code::Internal | Code::Cancelled => {
+            // A status the client made from a failed connection carries that failure as its
+            // source (a cut seen as CANCELLED "operation was canceled", source "connection
+            // closed"); a status the server sent has none.
+            if std::error::Error::source(status).is_some() {
+                return true;
+            }
             let message = status.message().to_ascii_lowercase();
             [
                 "transport",
