@@ -288,6 +288,8 @@ pub use rowkey_core::limits;
 pub use rowkey_core::lock;
 #[cfg(feature = "alloc")]
 pub use rowkey_core::regions;
+#[cfg(feature = "std")]
+pub use rowkey_core::schema;
 #[cfg(feature = "alloc")]
 pub use rowkey_core::{merge, Explained, ExplainedSegment, KeyRange, Ranges, Scan};
 

@@ -49,6 +49,7 @@ extern crate alloc;
 extern crate std;
 
 mod codec;
+mod cursor;
 mod encoding;
 mod error;
 #[cfg(feature = "alloc")]
@@ -74,6 +75,8 @@ pub mod private;
 pub mod regions;
 #[cfg(feature = "alloc")]
 mod scan;
+#[cfg(feature = "std")]
+pub mod schema;
 mod sink;
 mod tag;
 mod time;

@@ -12,7 +12,7 @@ pub(crate) mod discriminant;
 pub(crate) mod escape;
 mod fixed;
 pub(crate) mod hex;
-mod option;
+pub(crate) mod option;
 pub(crate) mod pad;
 pub(crate) mod text;
 #[cfg(feature = "uuid")]

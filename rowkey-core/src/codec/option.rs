@@ -66,19 +66,29 @@ impl<T: KeyField> KeyField for Option<T> {
 impl<'k, T: DecodeField<'k>> DecodeField<'k> for Option<T> {
     #[inline]
     fn decode_field(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
-        let mut tag = [0u8];
-        take_into(input, &mut tag, tag_mode(mode))?;
-        match tag[0] {
-            NONE => Ok((None, 1)),
-            SOME => {
-                let (v, n) =
-                    T::decode_field(&input[1..], mode).map_err(|e| e.in_field("", "", 1))?;
-                Ok((Some(v), 1 + n))
-            }
-            other => Err(DecodeError::new(
-                DecodeErrorKind::InvalidOptionTag(other),
-                0,
-            )),
+        decode_option(input, mode, T::decode_field)
+    }
+}
+
+/// Reads an `Option`'s tag, then the value with `decode` when it is `Some`: the `Option` codec,
+/// for `DecodeField` and for the values a schema reads at run time (`rowkey::schema`).
+#[inline]
+pub(crate) fn decode_option<'k, T>(
+    input: &'k [u8],
+    mode: FieldMode,
+    decode: impl FnOnce(&'k [u8], FieldMode) -> Result<(T, usize), DecodeError>,
+) -> Result<(Option<T>, usize), DecodeError> {
+    let mut tag = [0u8];
+    take_into(input, &mut tag, tag_mode(mode))?;
+    match tag[0] {
+        NONE => Ok((None, 1)),
+        SOME => {
+            let (v, n) = decode(&input[1..], mode).map_err(|e| e.in_field("", "", 1))?;
+            Ok((Some(v), 1 + n))
         }
+        other => Err(DecodeError::new(
+            DecodeErrorKind::InvalidOptionTag(other),
+            0,
+        )),
     }
 }

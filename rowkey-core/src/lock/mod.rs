@@ -60,8 +60,8 @@
 //! Strings are quoted as Rust writes them (`"a\"b"`); `-` stands for none.
 
 mod change;
-mod model;
-mod read;
+pub(crate) mod model;
+pub(crate) mod read;
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -159,16 +159,8 @@ pub enum LockError {
 /// ```
 pub fn check<K: RowKey>(path: impl AsRef<Path>, samples: &[K]) -> Result<Verdict, LockError> {
     let path = path.as_ref();
-    let keys = samples
-        .iter()
-        .enumerate()
-        .map(|(index, s)| {
-            s.to_vec()
-                .map_err(|error| LockError::Sample { index, error })
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let now = LockedKey::new(&K::LAYOUT, K::ROW_LIMIT, keys);
-    let text = render::<K>(&now);
+    let now = locked_key(samples)?;
+    let text = render_key::<K>(&now);
     let update = std::env::var_os("ROWKEY_LOCK").is_some_and(|v| v == "update");
     let may_write = update && std::env::var_os("CI").is_none();
     let write = |changes: Vec<Change>, created: bool| {
@@ -250,8 +242,39 @@ pub fn assert_locked<K: RowKey>(path: impl AsRef<Path>, samples: &[K]) {
     }
 }
 
+/// The lock file of `K` with `samples`, as [`check`] writes it under `ROWKEY_LOCK=update`: to
+/// read into a [`Schema`](crate::schema::Schema) without a file, or to write elsewhere.
+///
+/// ```
+/// use rowkey::RowKey;
+///
+/// #[derive(RowKey)]
+/// struct Hit { page: u32 }
+///
+/// let text = rowkey::lock::render(&[Hit { page: 7 }])?;
+/// assert!(text.starts_with("rowkey-lock 1\n"));
+/// assert!(text.contains("sample index=0 key=00000007"));
+/// # Ok::<(), rowkey::lock::LockError>(())
+/// ```
+pub fn render<K: RowKey>(samples: &[K]) -> Result<String, LockError> {
+    Ok(render_key::<K>(&locked_key(samples)?))
+}
+
+/// `K`'s layout and limit, and the keys of `samples`.
+fn locked_key<K: RowKey>(samples: &[K]) -> Result<LockedKey, LockError> {
+    let keys = samples
+        .iter()
+        .enumerate()
+        .map(|(index, s)| {
+            s.to_vec()
+                .map_err(|error| LockError::Sample { index, error })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(LockedKey::new(&K::LAYOUT, K::ROW_LIMIT, keys))
+}
+
 /// The whole lock file of `key`: version, notes, schema, end.
-fn render<K: RowKey>(key: &LockedKey) -> String {
+fn render_key<K: RowKey>(key: &LockedKey) -> String {
     let mut out = alloc::format!("{MAGIC} {VERSION}\n");
     let mut w = Writer::new(&mut out);
     let header = alloc::format!(

@@ -8,6 +8,7 @@
 
 mod hash;
 mod salt;
+pub(crate) mod steps;
 
 pub use hash::{HashPrefix, HashPrefixHasher};
 pub use salt::{Salt, SaltHash, SaltHasher};

@@ -1,0 +1,529 @@
+//! Layouts as data: a layout lock (see [`lock`](crate::lock)) read back as a [`Schema`] that
+//! encodes, decodes, explains and plans keys at run time, without the Rust type that wrote them.
+//!
+//! The lock holds every fact that decides a key's bytes. A schema turns each field back into the
+//! Rust type it stands for and calls that type's own `KeyField` and `DecodeField`, the prefix and
+//! cursor steps generated code calls, and the scan planner generated builders call: one
+//! implementation of every byte rule, so a schema and the derive cannot disagree.
+//!
+//! ```
+//! use rowkey::schema::{Condition, Schema, Value};
+//! use rowkey::RowKey;
+//!
+//! #[derive(RowKey, Debug, PartialEq)]
+//! struct Event {
+//!     user_id: u64,
+//!     #[rowkey(desc)]
+//!     ts: i64,
+//!     host: String,
+//! }
+//!
+//! let lock = rowkey::lock::render(&[Event { user_id: 42, ts: 7, host: "web-2".into() }])?;
+//! let schema = Schema::parse(&lock)?;
+//!
+//! // Fields by name, values by the field's text syntax.
+//! let values = [("user_id", "42"), ("ts", "7"), ("host", "web-2")]
+//!     .map(|(path, text)| Ok::<_, rowkey::schema::SchemaError>((path.to_string(), schema.parse_value(path, text)?)));
+//! let values = values.into_iter().collect::<Result<Vec<_>, _>>()?;
+//! let key = schema.encode(&values)?;
+//! assert_eq!(key, Event { user_id: 42, ts: 7, host: "web-2".into() }.to_vec()?);
+//! assert_eq!(schema.decode(&key)?[2], ("host".to_string(), Value::Str("web-2".into())));
+//!
+//! // The same ranges as `Event::scan().user_id(42).ts_range(0..10)`.
+//! let plan = schema.plan(&[
+//!     ("user_id", Condition::Eq(Value::Unsigned(42))),
+//!     ("ts", Condition::Range(std::ops::Bound::Included(Value::Signed(0)), std::ops::Bound::Excluded(Value::Signed(10)))),
+//! ])?;
+//! let typed: Vec<_> = Event::scan().user_id(42).ts_range(0..10).ranges().collect();
+//! assert_eq!(plan.ranges().collect::<Vec<_>>(), typed);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Fields are named by dotted paths: a nested struct's field is `outer.inner`, and an enum with
+//! data names its variant as a path segment (`Order.user`; a variant without fields by its name
+//! alone, with [`Value::Null`]). [`Value`] lists the text syntax of every field type.
+//!
+//! Schemas read every layout the derive writes, with these limits: a field type of your own
+//! (`KeyField`) is opaque, its bytes as they stand in the key; an `Option` inside an `Option` is
+//! refused; a range or IN list on a nested key is refused (bind its fields with `=`, which binds
+//! the nested key whole, as the typed builder's method for that field does).
+//!
+//! | file | idea |
+//! |---|---|
+//! | `model.rs` | the lock's layout as nodes and fields, each field's Rust type and mode |
+//! | `value.rs` | [`Value`] and its text |
+//! | `typed.rs` | values as their Rust types, through those types' own codecs |
+//! | `codec.rs` | keys walked as generated code walks them: encode, decode, explain |
+//! | `plan.rs` | queries bound through the typed builder's planner |
+//! | `intern.rs` | names and facts kept for the process, as the codecs take them |
+
+#[cfg(feature = "chrono")]
+mod chrono;
+mod codec;
+mod intern;
+mod model;
+mod plan;
+mod typed;
+mod value;
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::fmt;
+use std::path::Path;
+
+pub use plan::Condition;
+pub use value::Value;
+
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::explain::Explained;
+use crate::field::FieldMode;
+use crate::lock::model::{LockedKey, LockedLayout};
+use crate::prefix::Prefix;
+use crate::scan::Scan;
+use model::{Kind, Node};
+
+/// A key layout read from a layout lock: encodes, decodes, explains and plans keys as the derived
+/// type does. See the [module docs](self).
+#[derive(Debug)]
+pub struct Schema {
+    root: Node,
+    limit: usize,
+    samples: Vec<Vec<u8>>,
+}
+
+/// What a schema could not do: read its lock file, take a value or a query, encode a key.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum SchemaError {
+    /// The lock file could not be read: its path, and the line (1-based, 0 for the file) and
+    /// what is wrong.
+    Lock {
+        /// The file, when read from one.
+        path: String,
+        /// The line, 1-based; 0 when the file could not be opened.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The layout has something schemas do not read.
+    Unsupported(String),
+    /// A value, a field path or a query that the layout does not take.
+    Input(String),
+    /// The values make no key (too long for the row limit, a time before the epoch).
+    Encode(EncodeError),
+}
+
+impl SchemaError {
+    fn unsupported(what: String) -> SchemaError {
+        SchemaError::Unsupported(what)
+    }
+}
+
+impl fmt::Display for SchemaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SchemaError::Lock {
+                path,
+                line: 0,
+                reason,
+            } => write!(f, "{path}: {reason}"),
+            SchemaError::Lock { path, line, reason } if path.is_empty() => {
+                write!(f, "line {line}: {reason}")
+            }
+            SchemaError::Lock { path, line, reason } => write!(f, "{path}:{line}: {reason}"),
+            SchemaError::Unsupported(what) => write!(f, "not read by schemas: {what}"),
+            SchemaError::Input(what) => f.write_str(what),
+            SchemaError::Encode(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for SchemaError {}
+
+/// One field a schema takes, for listings such as `rowkey encode --help`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct FieldInfo {
+    /// The field's dotted path.
+    pub path: String,
+    /// Its type as written in the struct.
+    pub ty: String,
+    /// What its values are, in words.
+    pub takes: String,
+}
+
+impl Schema {
+    /// Reads the lock file at `path`.
+    pub fn read(path: impl AsRef<Path>) -> Result<Schema, SchemaError> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path).map_err(|e| SchemaError::Lock {
+            path: path.display().to_string(),
+            line: 0,
+            reason: e.to_string(),
+        })?;
+        Schema::parse(&text).map_err(|e| match e {
+            SchemaError::Lock { line, reason, .. } => SchemaError::Lock {
+                path: path.display().to_string(),
+                line,
+                reason,
+            },
+            e => e,
+        })
+    }
+
+    /// Reads a lock file's text.
+    pub fn parse(text: &str) -> Result<Schema, SchemaError> {
+        let key = crate::lock::read::read(text).map_err(|e| SchemaError::Lock {
+            path: String::new(),
+            line: e.line,
+            reason: e.reason,
+        })?;
+        Schema::of(&key)
+    }
+
+    fn of(key: &LockedKey) -> Result<Schema, SchemaError> {
+        // A lock of format 1 writes a whole-key salt (`salt(buckets = N)`) and a salt over every
+        // field in order alike; the samples tell them apart, and without samples the whole-key
+        // salt, the common form, is taken.
+        let fields = Schema::with(&key.layout, key, false)?;
+        if !could_be_fields_salt(&key.layout) {
+            return Ok(fields);
+        }
+        let whole = Schema::with(&key.layout, key, true)?;
+        let decodes = |s: &Schema| key.samples.iter().all(|k| s.decode(k).is_ok());
+        Ok(if !decodes(&whole) && decodes(&fields) {
+            fields
+        } else {
+            whole
+        })
+    }
+
+    fn with(
+        layout: &LockedLayout,
+        key: &LockedKey,
+        whole_key: bool,
+    ) -> Result<Schema, SchemaError> {
+        Ok(Schema {
+            root: Node::of(layout, whole_key, None)?,
+            limit: key.limit,
+            samples: key.samples.clone(),
+        })
+    }
+
+    /// The key type's name.
+    pub fn name(&self) -> &str {
+        self.root.name
+    }
+
+    /// The longest key the layout allows (`max_len`, or the default row limit).
+    pub fn limit(&self) -> usize {
+        self.limit
+    }
+
+    /// The sample keys the lock holds.
+    pub fn samples(&self) -> &[Vec<u8>] {
+        &self.samples
+    }
+
+    /// Every field the schema takes, by dotted path, in key order.
+    pub fn fields(&self) -> Vec<FieldInfo> {
+        let mut out = Vec::new();
+        list(&self.root, "", &mut out);
+        out
+    }
+
+    /// Reads `text` as a value of the field at `path`, in the syntax [`Value`] lists.
+    pub fn parse_value(&self, path: &str, text: &str) -> Result<Value, SchemaError> {
+        let field = self.field(path)?;
+        value::parse(field, text).map_err(|e| SchemaError::Input(format!("`{path}`: {e}")))
+    }
+
+    /// The field at `path`.
+    fn field(&self, path: &str) -> Result<&model::Field, SchemaError> {
+        find(&self.root, path).ok_or_else(|| {
+            let paths: Vec<String> = self.fields().into_iter().map(|f| f.path).collect();
+            SchemaError::Input(format!(
+                "`{}` has no field `{path}`; its fields are {}",
+                self.root.name,
+                paths.join(", ")
+            ))
+        })
+    }
+
+    /// Encodes the key whose fields have `values` (by dotted path), as the derived type's
+    /// `to_vec` does; a missing field or an unknown one is an error.
+    pub fn encode<P: AsRef<str>>(&self, values: &[(P, Value)]) -> Result<Vec<u8>, SchemaError> {
+        let flat: Vec<(Vec<&str>, &Value)> = values
+            .iter()
+            .map(|(p, v)| (p.as_ref().split('.').collect(), v))
+            .collect();
+        let tree = tree(&self.root, &flat, "")?;
+        codec::check_record(&self.root, &tree).map_err(SchemaError::Input)?;
+        let mut out = alloc::vec![0u8; self.limit.clamp(64, 1 << 20)];
+        loop {
+            match codec::encode_record(&self.root, &tree, &mut out, FieldMode::LAST) {
+                Ok(n) if n > self.limit => {
+                    return Err(SchemaError::Encode(
+                        EncodeError::new(EncodeErrorKind::RowTooLong {
+                            len: n,
+                            max: self.limit,
+                        })
+                        .in_key(self.root.key_name()),
+                    ))
+                }
+                Ok(n) => {
+                    out.truncate(n);
+                    return Ok(out);
+                }
+                Err(e)
+                    if matches!(e.kind(), EncodeErrorKind::BufferTooSmall { .. })
+                        && out.len() < (1 << 26) =>
+                {
+                    let longer = out.len() * 4;
+                    out.resize(longer, 0);
+                }
+                Err(e) => return Err(SchemaError::Encode(e.in_key(self.root.key_name()))),
+            }
+        }
+    }
+
+    /// Decodes a stored key into its fields' values, by dotted path in key order, as the derived
+    /// type's `decode` does (the whole key, its prefix checked).
+    pub fn decode(&self, key: &[u8]) -> Result<Vec<(String, Value)>, DecodeError> {
+        let read = self.read_key(key, FieldMode::LAST)?;
+        let mut out = Vec::new();
+        flatten("", read.value, &mut out);
+        Ok(out)
+    }
+
+    /// Shows each part of a stored key beside its value, as the derived type's `explain` does.
+    pub fn explain(&self, key: &[u8]) -> Result<Explained, DecodeError> {
+        self.check_len(key)?;
+        let e = codec::explain(&self.root, key, FieldMode::LAST)?;
+        Ok(e)
+    }
+
+    fn check_len(&self, key: &[u8]) -> Result<(), DecodeError> {
+        if key.len() > self.limit {
+            return Err(DecodeError::new(
+                DecodeErrorKind::RowTooLong {
+                    len: key.len(),
+                    max: self.limit,
+                },
+                0,
+            )
+            .in_key(self.root.key_name()));
+        }
+        Ok(())
+    }
+
+    fn read_key(&self, key: &[u8], mode: FieldMode) -> Result<codec::Read<'_>, DecodeError> {
+        self.check_len(key)?;
+        let read = codec::read_record(&self.root, key, mode)?;
+        if read.len != key.len() {
+            return Err(DecodeError::new(
+                DecodeErrorKind::TrailingBytes {
+                    count: key.len() - read.len,
+                },
+                read.len,
+            )
+            .in_key(self.root.key_name()));
+        }
+        Ok(read)
+    }
+
+    /// Plans a scan: `query` binds fields by dotted path in key order, as the typed builder does
+    /// (equalities and IN lists on leading fields, then at most one range or prefix). The plan's
+    /// ranges are the typed builder's for the same query.
+    pub fn plan<P: AsRef<str>>(
+        &self,
+        query: &[(P, Condition)],
+    ) -> Result<Scan<Schema>, SchemaError> {
+        plan::plan(&self.root, query)
+    }
+}
+
+/// Whether a layout's salt lists every field in order: a whole-key salt in a format-1 lock, or a
+/// salt over those fields.
+fn could_be_fields_salt(l: &LockedLayout) -> bool {
+    matches!(l.prefix, Prefix::Salt(_))
+        && !l.segments.is_empty()
+        && l.sources.len() == l.segments.len()
+        && l.sources
+            .iter()
+            .zip(&l.segments)
+            .all(|(s, seg)| *s == seg.name)
+}
+
+fn join(prefix: &str, name: &str) -> String {
+    if prefix.is_empty() {
+        String::from(name)
+    } else {
+        format!("{prefix}.{name}")
+    }
+}
+
+fn list(node: &Node, at: &str, out: &mut Vec<FieldInfo>) {
+    if node.is_enum() {
+        for v in &node.variants {
+            let path = join(at, v.short_name());
+            if v.fields.is_empty() {
+                out.push(FieldInfo {
+                    path,
+                    ty: String::from(v.name),
+                    takes: String::from("the variant, named alone"),
+                });
+            } else {
+                list(v, &path, out);
+            }
+        }
+        return;
+    }
+    for f in &node.fields {
+        let path = join(at, f.name);
+        match &f.kind {
+            Kind::Record(child) => list(child, &path, out),
+            kind => {
+                let mut takes = String::from(value::kind_words(kind));
+                if let Kind::Enum(variants) = kind {
+                    let names: Vec<&str> = variants.iter().map(|(n, _)| *n).collect();
+                    takes = format!("one of {}", names.join(", "));
+                }
+                if f.optional {
+                    takes.push_str(", or null");
+                }
+                out.push(FieldInfo {
+                    path,
+                    ty: String::from(f.ty),
+                    takes,
+                });
+            }
+        }
+    }
+}
+
+fn find<'n>(node: &'n Node, path: &str) -> Option<&'n model::Field> {
+    let (head, rest) = match path.split_once('.') {
+        Some((h, r)) => (h, Some(r)),
+        None => (path, None),
+    };
+    if node.is_enum() {
+        let v = node.variants.iter().find(|v| v.short_name() == head)?;
+        return find(v, rest?);
+    }
+    let field = node.fields.iter().find(|f| f.name == head)?;
+    match (&field.kind, rest) {
+        (Kind::Record(child), Some(rest)) => find(child, rest),
+        (Kind::Record(_), None) => None,
+        (_, None) => Some(field),
+        (_, Some(_)) => None,
+    }
+}
+
+/// The value tree of `node` from flat `(path segments, value)` entries.
+fn tree(node: &Node, entries: &[(Vec<&str>, &Value)], at: &str) -> Result<Value, SchemaError> {
+    let input = |what: String| SchemaError::Input(what);
+    if node.is_enum() {
+        let Some((first, _)) = entries.first() else {
+            let names: Vec<&str> = node.variants.iter().map(Node::short_name).collect();
+            return Err(input(format!(
+                "`{}` needs a variant: one of {}",
+                if at.is_empty() { node.name } else { at },
+                names.join(", ")
+            )));
+        };
+        let variant = first.first().copied().unwrap_or_default();
+        let Some(v) = node.variants.iter().find(|v| v.short_name() == variant) else {
+            let names: Vec<&str> = node.variants.iter().map(Node::short_name).collect();
+            return Err(input(format!(
+                "{:?} is not a variant of `{}`; expected one of {}",
+                join(at, variant),
+                node.name,
+                names.join(", ")
+            )));
+        };
+        if let Some((other, _)) = entries.iter().find(|(p, _)| p.first() != Some(&variant)) {
+            return Err(input(format!(
+                "`{}` and `{}` name two variants of `{}`",
+                join(at, variant),
+                join(at, &other.join(".")),
+                node.name
+            )));
+        }
+        let inner: Vec<(Vec<&str>, &Value)> = entries
+            .iter()
+            .filter(|(p, _)| p.len() > 1)
+            .map(|(p, v)| (p[1..].to_vec(), *v))
+            .collect();
+        let value = if v.fields.is_empty() && inner.is_empty() {
+            Value::Null
+        } else {
+            tree(v, &inner, &join(at, variant))?
+        };
+        return Ok(Value::Record(alloc::vec![(String::from(variant), value)]));
+    }
+    for (p, _) in entries {
+        let head = p.first().copied().unwrap_or_default();
+        if !node.fields.iter().any(|f| f.name == head) {
+            let names: Vec<&str> = node.fields.iter().map(|f| f.name).collect();
+            return Err(input(format!(
+                "`{}` has no field `{}`; its fields are {}",
+                node.name,
+                join(at, head),
+                names.join(", ")
+            )));
+        }
+    }
+    let mut fields = Vec::with_capacity(node.fields.len());
+    for f in &node.fields {
+        let path = join(at, f.name);
+        let mine: Vec<&(Vec<&str>, &Value)> = entries
+            .iter()
+            .filter(|(p, _)| p.first() == Some(&f.name))
+            .collect();
+        let value = match (&f.kind, mine.as_slice()) {
+            (_, []) => return Err(input(format!("no value for `{path}`"))),
+            (Kind::Record(_), [(p, Value::Null)]) if p.len() == 1 && f.optional => Value::Null,
+            (Kind::Record(child), mine) => {
+                let inner: Vec<(Vec<&str>, &Value)> = mine
+                    .iter()
+                    .filter(|(p, _)| p.len() > 1)
+                    .map(|(p, v)| (p[1..].to_vec(), *v))
+                    .collect();
+                if inner.len() != mine.len() {
+                    return Err(input(format!(
+                        "`{path}` is a nested key: give its fields (`{path}.<field>=...`)"
+                    )));
+                }
+                tree(child, &inner, &path)?
+            }
+            (_, [(p, v)]) if p.len() == 1 => (*v).clone(),
+            (_, [(p, _)]) => {
+                return Err(input(format!(
+                    "`{path}` has no field `{}`",
+                    p[1..].join(".")
+                )))
+            }
+            (_, _) => return Err(input(format!("`{path}` is given more than once"))),
+        };
+        fields.push((String::from(f.name), value));
+    }
+    Ok(Value::Record(fields))
+}
+
+/// The flat `(dotted path, value)` entries of a value tree.
+fn flatten(at: &str, value: Value, out: &mut Vec<(String, Value)>) {
+    match value {
+        Value::Record(fields) => {
+            for (name, v) in fields {
+                let path = join(at, &name);
+                match v {
+                    Value::Record(_) => flatten(&path, v, out),
+                    v => out.push((path, v)),
+                }
+            }
+        }
+        v => out.push((String::from(at), v)),
+    }
+}

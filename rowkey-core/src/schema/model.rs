@@ -1,0 +1,363 @@
+//! A lock file's layout turned into what the schema runs on: a [`Node`] per key, nested struct and
+//! enum, and for each field the Rust type it stands for ([`Kind`]) and the [`FieldMode`] the
+//! derive places it with, built once from the lock's facts.
+
+use alloc::boxed::Box;
+use alloc::format;
+
+use alloc::vec::Vec;
+
+use super::intern;
+use super::SchemaError;
+use crate::field::{FieldMode, Form};
+use crate::lock::model::{LockedLayout, LockedSegment};
+use crate::prefix::Prefix;
+use crate::scan::ScanLayout;
+use crate::tag::Tag;
+
+/// A key, nested struct or enum: a struct's fields behind its tag and prefix, or an enum's
+/// variants (each a `Node` of its own behind its tag).
+#[derive(Debug)]
+pub(crate) struct Node {
+    /// The type's name; `Enum::Variant` for a variant.
+    pub(crate) name: &'static str,
+    /// The name errors give the key: the enum's for a variant.
+    pub(crate) key_name: &'static str,
+    /// A variant of an enum with data.
+    pub(crate) is_variant: bool,
+    pub(crate) text: Option<&'static str>,
+    pub(crate) tag: Tag,
+    pub(crate) prefix: Prefix,
+    /// The prefix's sources, as indices into `fields`.
+    pub(crate) sources: Vec<usize>,
+    /// A salt over the whole key after it, rather than over named fields.
+    pub(crate) whole_key: bool,
+    pub(crate) fields: Vec<Field>,
+    pub(crate) variants: Vec<Node>,
+    /// What planning knows of the layout, for scans that start here.
+    pub(crate) scan: &'static ScanLayout,
+}
+
+/// One field: its name, the type it stands for, and how it is placed.
+#[derive(Debug)]
+pub(crate) struct Field {
+    pub(crate) name: &'static str,
+    /// The type as the lock writes it, for messages and `--help`.
+    pub(crate) ty: &'static str,
+    pub(crate) kind: Kind,
+    /// `Option` around the value (one at most: schemas do not take `Option<Option<T>>`).
+    pub(crate) optional: bool,
+    pub(crate) mode: FieldMode,
+    /// `reverse`, or a chrono format that does not sort as times do: equality and IN lists only.
+    pub(crate) ordered: bool,
+}
+
+/// The Rust type a field stands for: the schema encodes and decodes it with that type's own
+/// `KeyField` and `DecodeField`.
+#[derive(Debug)]
+pub(crate) enum Kind {
+    /// `u8` to `u128` (and `usize`, keyed as `u64`), by byte count.
+    Unsigned(usize),
+    /// `i8` to `i128` (and `isize`), by byte count.
+    Signed(usize),
+    F32,
+    F64,
+    Bool,
+    Char,
+    Str,
+    Bytes,
+    /// `[u8; N]`.
+    Array(usize),
+    #[cfg(feature = "uuid")]
+    Uuid,
+    /// `Hashed<N>`.
+    Digest(usize),
+    SystemTime,
+    #[cfg(feature = "chrono")]
+    Chrono(ChronoKind),
+    #[cfg(feature = "decimal")]
+    Decimal,
+    /// A fieldless enum: each variant's name and discriminant.
+    Enum(Vec<(&'static str, u8)>),
+    /// A nested struct or enum with data.
+    Record(Box<Node>),
+    /// A user's own `KeyField`: its bytes as they stand in the key.
+    Opaque(usize),
+}
+
+/// chrono's time types (feature `chrono`).
+#[cfg(feature = "chrono")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ChronoKind {
+    DateTime,
+    NaiveDateTime,
+    NaiveDate,
+    NaiveTime,
+}
+
+impl Node {
+    /// The node of a lock's layout. `whole_key`: a salt over all fields is over the whole key
+    /// after it; `enum_name`: the enum this is a variant of.
+    pub(crate) fn of(
+        l: &LockedLayout,
+        whole_key: bool,
+        enum_name: Option<&'static str>,
+    ) -> Result<Node, SchemaError> {
+        let name = intern::str(&l.name);
+        let text = l.text.as_deref().map(intern::str);
+        let tag = Tag::new(intern::bytes(&l.tag), intern::str(&l.tag_delimiter));
+        let mut fields = Vec::with_capacity(l.segments.len());
+        for s in &l.segments {
+            fields.push(Field::of(s, text, &l.name)?);
+        }
+        let sources = l
+            .sources
+            .iter()
+            .map(|name| {
+                fields
+                    .iter()
+                    .position(|f| f.name == name.as_str())
+                    .ok_or_else(|| {
+                        SchemaError::unsupported(format!(
+                            "`{}`: the prefix source `{name}` is not one of its fields",
+                            l.name
+                        ))
+                    })
+            })
+            .collect::<Result<Vec<usize>, SchemaError>>()?;
+        let whole_key = whole_key && matches!(l.prefix, Prefix::Salt(_));
+        let variants = l
+            .variants
+            .iter()
+            .map(|v| Node::of(v, false, Some(name)))
+            .collect::<Result<Vec<Node>, SchemaError>>()?;
+        let scan = scan_layout(l, text, tag, &fields, &sources, whole_key, &variants);
+        Ok(Node {
+            name,
+            key_name: enum_name.unwrap_or(name),
+            is_variant: enum_name.is_some(),
+            text,
+            tag,
+            prefix: l.prefix,
+            sources,
+            whole_key,
+            fields,
+            variants,
+            scan,
+        })
+    }
+
+    /// The name errors give the key.
+    pub(crate) fn key_name(&self) -> &'static str {
+        self.key_name
+    }
+
+    /// Whether this is an enum with data (its variants are nodes of their own).
+    pub(crate) fn is_enum(&self) -> bool {
+        !self.variants.is_empty()
+    }
+
+    /// The variant's own name (`Click` of `EventKind::Click`).
+    pub(crate) fn short_name(&self) -> &'static str {
+        self.name.rsplit("::").next().unwrap_or(self.name)
+    }
+
+    /// The bytes of the prefix component, without its delimiter.
+    pub(crate) fn prefix_len(&self) -> usize {
+        self.prefix.encoded_len()
+    }
+
+    /// Where the fields start after the tag: the prefix and, in text, its delimiter.
+    pub(crate) fn body_start(&self) -> usize {
+        match self.prefix_len() {
+            0 => 0,
+            n => n + self.text.unwrap_or_default().len(),
+        }
+    }
+}
+
+/// The planning facts of a layout, as the derive's `scan_layout` writes them.
+fn scan_layout(
+    l: &LockedLayout,
+    text: Option<&'static str>,
+    tag: Tag,
+    fields: &[Field],
+    sources: &[usize],
+    whole_key: bool,
+    variants: &[Node],
+) -> &'static ScanLayout {
+    // An enum names no fields of its own: one field never bound, every key behind its tag.
+    let flags: Vec<bool> = if variants.is_empty() {
+        (0..fields.len())
+            .map(|i| whole_key || sources.contains(&i))
+            .collect()
+    } else {
+        alloc::vec![false]
+    };
+    let prefix = if variants.is_empty() {
+        l.prefix
+    } else {
+        Prefix::None
+    };
+    let fixed = variants.is_empty() && l.fixed_len.is_some();
+    let mut layout = ScanLayout::new(prefix, intern::flags(&flags), whole_key, fixed).with_tag(tag);
+    if let Some(d) = text {
+        layout = layout.in_text(d);
+    }
+    intern::scan_layout(layout)
+}
+
+impl Field {
+    fn of(s: &LockedSegment, text: Option<&'static str>, key: &str) -> Result<Field, SchemaError> {
+        let c = &s.codec;
+        let unsupported = |what: &str| {
+            SchemaError::unsupported(format!("`{key}.{}` (`{}`): {what}", s.name, s.ty))
+        };
+        if c.options > 1 {
+            return Err(unsupported(
+                "an `Option` inside an `Option` is not read by schemas",
+            ));
+        }
+        let optional = c.options == 1;
+        // The value's own length, without the `Option` tag.
+        let len = c
+            .natural_max
+            .map(|m| m - c.options)
+            .or(c.natural_len)
+            .unwrap_or(0);
+        let base = base_type(&s.ty);
+        let kind = match c.form {
+            Form::Int => match (c.signed, len) {
+                (false, 1 | 2 | 4 | 8 | 16) => Kind::Unsigned(len),
+                (true, 1 | 2 | 4 | 8 | 16) => Kind::Signed(len),
+                _ => return Err(unsupported("an integer of no known size")),
+            },
+            Form::Float => match len {
+                4 => Kind::F32,
+                8 => Kind::F64,
+                _ => return Err(unsupported("a float of no known size")),
+            },
+            Form::Bool => Kind::Bool,
+            Form::Char => Kind::Char,
+            Form::ByteArray => {
+                #[cfg(feature = "uuid")]
+                if base == "Uuid" {
+                    return Field::new(s, text, Kind::Uuid, optional);
+                }
+                Kind::Array(len)
+            }
+            Form::Content => {
+                if s.ty.contains("str") || s.ty.contains("String") {
+                    Kind::Str
+                } else {
+                    Kind::Bytes
+                }
+            }
+            Form::Digest => match len {
+                1..=16 => Kind::Digest(len),
+                _ => return Err(unsupported("a digest of no known size")),
+            },
+            Form::Time => time_kind(base).ok_or_else(|| {
+                unsupported("a time type this build does not know (chrono's need feature `chrono`)")
+            })?,
+            #[cfg(feature = "decimal")]
+            Form::Decimal => Kind::Decimal,
+            Form::Discriminant => {
+                let nested = s
+                    .nested
+                    .as_ref()
+                    .ok_or_else(|| unsupported("an enum without its variants"))?;
+                let variants = nested
+                    .variants
+                    .iter()
+                    .map(|v| {
+                        let node_name = v.name.rsplit("::").next().unwrap_or(&v.name);
+                        match v.tag.as_slice() {
+                            [d] => Ok((intern::str(node_name), *d)),
+                            _ => Err(unsupported("a variant whose tag is not one byte")),
+                        }
+                    })
+                    .collect::<Result<Vec<_>, SchemaError>>()?;
+                Kind::Enum(variants)
+            }
+            Form::Record => {
+                let nested = s
+                    .nested
+                    .as_ref()
+                    .ok_or_else(|| unsupported("a nested key without its layout"))?;
+                Kind::Record(Box::new(Node::of(nested, false, None)?))
+            }
+            Form::Custom => match c.natural_len {
+                Some(n) if !optional => Kind::Opaque(n),
+                _ => return Err(unsupported("a type of its own whose length varies")),
+            },
+        };
+        Field::new(s, text, kind, optional)
+    }
+
+    fn new(
+        s: &LockedSegment,
+        text: Option<&'static str>,
+        kind: Kind,
+        optional: bool,
+    ) -> Result<Field, SchemaError> {
+        let c = &s.codec;
+        let mut mode = if c.delimited {
+            FieldMode::INNER
+        } else {
+            FieldMode::LAST
+        };
+        if let Some(d) = text {
+            mode = mode.with_text(d);
+        }
+        if let Some(w) = c.width {
+            mode = mode.with_width(w);
+        }
+        if c.desc {
+            mode = mode.with_desc();
+        }
+        if c.reverse {
+            mode = mode.with_reverse();
+        }
+        let mut ordered = !c.reverse;
+        if let Some(format) = &c.format {
+            mode = mode.with_format(intern::str(format));
+            ordered &= crate::timefmt::spec(format).is_ok_and(|s| s.is_ordered());
+        }
+        mode = mode.with_unit(c.unit);
+        Ok(Field {
+            name: intern::str(&s.name),
+            ty: intern::str(&s.ty),
+            kind,
+            optional,
+            mode,
+            ordered,
+        })
+    }
+}
+
+/// The type inside any `Option<...>`, without its path: `SystemTime` of
+/// `Option<std::time::SystemTime>`.
+fn base_type(ty: &str) -> &str {
+    let mut t = ty.trim();
+    while let Some(inner) = t.strip_prefix("Option<").and_then(|r| r.strip_suffix('>')) {
+        t = inner.trim();
+    }
+    let t = t.split('<').next().unwrap_or(t);
+    t.rsplit("::").next().unwrap_or(t)
+}
+
+fn time_kind(base: &str) -> Option<Kind> {
+    match base {
+        "SystemTime" => Some(Kind::SystemTime),
+        #[cfg(feature = "chrono")]
+        "DateTime" => Some(Kind::Chrono(ChronoKind::DateTime)),
+        #[cfg(feature = "chrono")]
+        "NaiveDateTime" => Some(Kind::Chrono(ChronoKind::NaiveDateTime)),
+        #[cfg(feature = "chrono")]
+        "NaiveDate" => Some(Kind::Chrono(ChronoKind::NaiveDate)),
+        #[cfg(feature = "chrono")]
+        "NaiveTime" => Some(Kind::Chrono(ChronoKind::NaiveTime)),
+        _ => None,
+    }
+}

@@ -1,0 +1,499 @@
+//! From a [`Value`] to the Rust type its field stands for, and back: the schema encodes, decodes
+//! and plans every field with that type's own `KeyField` and `DecodeField`, the impls generated
+//! code calls, so the two cannot disagree on a byte. Records (nested structs, enums with data) are
+//! [`DynRecord`], written by the schema's own walk of the layout (`codec.rs`), which follows the
+//! steps of the derive's generated `encode`.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt::Debug;
+
+use super::codec;
+use super::model::{Field, Kind, Node};
+use super::value::Value;
+use crate::codec::{put, take_into, unsupported_text, unsupported_width};
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
+use crate::field::{DecodeField, FieldMode, FieldShape, KeyField};
+use crate::hashed::Hashed;
+use crate::prefix::Prefix;
+
+/// Work on a field's values once they are its Rust type `T`: one call per use (encode, plan).
+pub(crate) trait Run {
+    type Out;
+    fn run<T: KeyField + Debug>(self, values: &[T]) -> Self::Out;
+}
+
+/// Converts `values` to the Rust type of `field` and runs `run` on them; an error names the value
+/// that does not fit.
+pub(crate) fn with_typed<'v, R: Run>(
+    field: &'v Field,
+    values: &[&'v Value],
+    run: R,
+) -> Result<R::Out, String> {
+    macro_rules! go {
+        ($conv:expr) => {{
+            if field.optional {
+                let typed = values
+                    .iter()
+                    .map(|v| match v {
+                        Value::Null => Ok(None),
+                        v => $conv(*v).map(Some),
+                    })
+                    .collect::<Result<Vec<_>, String>>()?;
+                Ok(run.run(&typed))
+            } else {
+                let typed = values
+                    .iter()
+                    .map(|v| $conv(*v))
+                    .collect::<Result<Vec<_>, String>>()?;
+                Ok(run.run(&typed))
+            }
+        }};
+    }
+    match &field.kind {
+        Kind::Unsigned(1) => go!(unsigned::<u8>),
+        Kind::Unsigned(2) => go!(unsigned::<u16>),
+        Kind::Unsigned(4) => go!(unsigned::<u32>),
+        Kind::Unsigned(8) => go!(unsigned::<u64>),
+        Kind::Unsigned(_) => go!(unsigned::<u128>),
+        Kind::Signed(1) => go!(signed::<i8>),
+        Kind::Signed(2) => go!(signed::<i16>),
+        Kind::Signed(4) => go!(signed::<i32>),
+        Kind::Signed(8) => go!(signed::<i64>),
+        Kind::Signed(_) => go!(signed::<i128>),
+        // Rust's `as` from f64 to f32 rounds to nearest, as parsing an f32 does.
+        Kind::F32 => go!(|v: &Value| float(v).map(|x| x as f32)),
+        Kind::F64 => go!(float),
+        Kind::Bool => go!(|v: &Value| match v {
+            Value::Bool(b) => Ok(*b),
+            v => Err(mismatch(v, "true or false")),
+        }),
+        Kind::Char => go!(|v: &Value| match v {
+            Value::Char(c) => Ok(*c),
+            v => Err(mismatch(v, "a character")),
+        }),
+        Kind::Str => go!(|v: &Value| match v {
+            Value::Str(s) => Ok(s.clone()),
+            v => Err(mismatch(v, "a string")),
+        }),
+        Kind::Bytes => go!(|v: &Value| match v {
+            Value::Bytes(b) => Ok(b.clone()),
+            Value::Str(s) => Ok(s.as_bytes().to_vec()),
+            v => Err(mismatch(v, "bytes")),
+        }),
+        Kind::Array(n) => go!(|v: &Value| match v {
+            Value::Bytes(b) | Value::Hex(b) if b.len() == *n => Ok(ByteArray(b.clone())),
+            v => Err(mismatch(v, &format!("{n} bytes"))),
+        }),
+        Kind::Digest(n) => go!(|v: &Value| match v {
+            Value::Hex(b) if b.len() == *n => Ok(Digest(b.clone())),
+            Value::Str(source) => Ok(Digest::of(source.as_bytes(), *n)),
+            Value::Bytes(source) => Ok(Digest::of(source, *n)),
+            v => Err(mismatch(
+                v,
+                &format!("a value to hash, or the digest's {n} bytes")
+            )),
+        }),
+        Kind::Opaque(n) => go!(|v: &Value| match v {
+            Value::Hex(b) | Value::Bytes(b) if b.len() == *n => Ok(Opaque(b.clone())),
+            v => Err(mismatch(v, &format!("{n} bytes"))),
+        }),
+        Kind::SystemTime => go!(|v: &Value| system_time(v, field.mode)),
+        Kind::Enum(variants) => go!(|v: &Value| match v {
+            Value::Variant(name) | Value::Str(name) => variants
+                .iter()
+                .find(|(n, _)| *n == name.as_str())
+                .map(|(_, d)| Discriminant(*d))
+                .ok_or_else(|| unknown_variant(name, variants)),
+            v => Err(mismatch(v, "a variant name")),
+        }),
+        #[cfg(feature = "uuid")]
+        Kind::Uuid => go!(|v: &Value| match v {
+            Value::Text(s) | Value::Str(s) => s
+                .parse::<uuid::Uuid>()
+                .map_err(|e| format!("{s:?} is not a UUID: {e}")),
+            Value::Bytes(b) | Value::Hex(b) =>
+                uuid::Uuid::from_slice(b).map_err(|e| format!("{e}")),
+            v => Err(mismatch(v, "a UUID")),
+        }),
+        #[cfg(feature = "decimal")]
+        Kind::Decimal => go!(|v: &Value| match v {
+            Value::Text(s) | Value::Str(s) => s
+                .parse::<rust_decimal::Decimal>()
+                .map_err(|e| format!("{s:?} is not a decimal: {e}")),
+            Value::Signed(n) => Ok(rust_decimal::Decimal::from(*n as i64)),
+            v => Err(mismatch(v, "a decimal")),
+        }),
+        #[cfg(feature = "chrono")]
+        Kind::Chrono(c) => super::chrono::with_chrono(*c, field, values, run),
+        Kind::Record(node) => go!(|v: &'v Value| DynRecord::new(node, v)),
+    }
+}
+
+fn mismatch(v: &Value, expected: &str) -> String {
+    format!("{v} is not {expected}")
+}
+
+fn unknown_variant(name: &str, variants: &[(&'static str, u8)]) -> String {
+    let names: Vec<&str> = variants.iter().map(|(n, _)| *n).collect();
+    format!(
+        "{name:?} is not a variant; expected one of {}",
+        names.join(", ")
+    )
+}
+
+fn unsigned<T: TryFrom<u128>>(v: &Value) -> Result<T, String> {
+    let n = match v {
+        Value::Unsigned(n) => *n,
+        Value::Signed(n) if *n >= 0 => *n as u128,
+        v => return Err(mismatch(v, "an unsigned integer")),
+    };
+    T::try_from(n).map_err(|_| format!("{n} is out of range for `{}`", core::any::type_name::<T>()))
+}
+
+fn signed<T: TryFrom<i128>>(v: &Value) -> Result<T, String> {
+    let n = match v {
+        Value::Signed(n) => *n,
+        Value::Unsigned(n) => i128::try_from(*n).map_err(|_| format!("{n} is out of range"))?,
+        v => return Err(mismatch(v, "an integer")),
+    };
+    T::try_from(n).map_err(|_| format!("{n} is out of range for `{}`", core::any::type_name::<T>()))
+}
+
+fn float(v: &Value) -> Result<f64, String> {
+    match v {
+        Value::Float(x) => Ok(*x),
+        Value::Signed(n) => Ok(*n as f64),
+        Value::Unsigned(n) => Ok(*n as f64),
+        v => Err(mismatch(v, "a number")),
+    }
+}
+
+fn system_time(v: &Value, mode: FieldMode) -> Result<std::time::SystemTime, String> {
+    let count = unsigned::<u64>(v)?;
+    let nanos = u128::from(count) * u128::from(mode.unit().nanos());
+    let secs = u64::try_from(nanos / 1_000_000_000)
+        .map_err(|_| format!("{count} is too far in the future"))?;
+    std::time::UNIX_EPOCH
+        .checked_add(core::time::Duration::new(
+            secs,
+            (nanos % 1_000_000_000) as u32,
+        ))
+        .ok_or_else(|| format!("{count} is too far in the future"))
+}
+
+/// Decodes one field of `field`'s type from the start of `input`: its value, its value as the
+/// type's `Debug` shows it (for `explain`), and the bytes it took.
+pub(crate) fn decode(
+    field: &Field,
+    input: &[u8],
+    mode: FieldMode,
+) -> Result<(Value, String, usize), DecodeError> {
+    let opt = field.optional;
+    match &field.kind {
+        Kind::Unsigned(1) => go(input, mode, opt, |v: u8| Value::Unsigned(v.into())),
+        Kind::Unsigned(2) => go(input, mode, opt, |v: u16| Value::Unsigned(v.into())),
+        Kind::Unsigned(4) => go(input, mode, opt, |v: u32| Value::Unsigned(v.into())),
+        Kind::Unsigned(8) => go(input, mode, opt, |v: u64| Value::Unsigned(v.into())),
+        Kind::Unsigned(_) => go(input, mode, opt, Value::Unsigned),
+        Kind::Signed(1) => go(input, mode, opt, |v: i8| Value::Signed(v.into())),
+        Kind::Signed(2) => go(input, mode, opt, |v: i16| Value::Signed(v.into())),
+        Kind::Signed(4) => go(input, mode, opt, |v: i32| Value::Signed(v.into())),
+        Kind::Signed(8) => go(input, mode, opt, |v: i64| Value::Signed(v.into())),
+        Kind::Signed(_) => go(input, mode, opt, Value::Signed),
+        Kind::F32 => go(input, mode, opt, |v: f32| Value::Float(v.into())),
+        Kind::F64 => go(input, mode, opt, Value::Float),
+        Kind::Bool => go(input, mode, opt, Value::Bool),
+        Kind::Char => go(input, mode, opt, Value::Char),
+        Kind::Str => go(input, mode, opt, Value::Str),
+        Kind::Bytes => go(input, mode, opt, Value::Bytes),
+        Kind::Array(n) => {
+            let n = *n;
+            let array = |input: &[u8], mode| {
+                let mut buf = alloc::vec![0u8; n];
+                take_into(input, &mut buf, mode)?;
+                Ok((ByteArray(buf), n))
+            };
+            go_with(input, mode, opt, array, |v: ByteArray| Value::Bytes(v.0))
+        }
+        Kind::Opaque(n) => {
+            let n = *n;
+            let opaque = |input: &[u8], _| {
+                let mut buf = alloc::vec![0u8; n];
+                take_into(input, &mut buf, FieldMode::INNER)?;
+                Ok((Opaque(buf), n))
+            };
+            go_with(input, mode, opt, opaque, |v: Opaque| Value::Hex(v.0))
+        }
+        Kind::Digest(n) => {
+            let n = *n;
+            let digest = |input: &[u8], mode| decode_hashed(input, mode, n);
+            go_with(input, mode, opt, digest, |v: Digest| Value::Hex(v.0))
+        }
+        Kind::SystemTime => go(input, mode, opt, |t: std::time::SystemTime| {
+            let nanos = t
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos());
+            Value::Unsigned(nanos / u128::from(mode.unit().nanos()))
+        }),
+        Kind::Enum(variants) => {
+            let variant = |input: &[u8], mode| {
+                let (d, n) = Discriminant::decode_field(input, mode)?;
+                match variants.iter().find(|(_, t)| *t == d.0) {
+                    Some((name, _)) => Ok((Variant(name), n)),
+                    None => Err(DecodeError::new(
+                        DecodeErrorKind::UnknownDiscriminant {
+                            value: d.0,
+                            enum_name: field.ty,
+                        },
+                        0,
+                    )),
+                }
+            };
+            go_with(input, mode, opt, variant, |v: Variant| {
+                Value::Variant(String::from(v.0))
+            })
+        }
+        #[cfg(feature = "uuid")]
+        Kind::Uuid => go(input, mode, opt, |u: uuid::Uuid| {
+            Value::Text(format!("{u}"))
+        }),
+        #[cfg(feature = "decimal")]
+        Kind::Decimal => go(input, mode, opt, |d: rust_decimal::Decimal| {
+            Value::Text(format!("{d}"))
+        }),
+        #[cfg(feature = "chrono")]
+        Kind::Chrono(c) => super::chrono::decode(*c, input, mode, opt),
+        Kind::Record(node) => {
+            let record = |input: &[u8], mode| codec::decode_record(node, input, mode);
+            go_with(input, mode, opt, record, |r: Shown| r.0)
+        }
+    }
+}
+
+/// A nested key's value, and the value as derived `Debug` shows it, already written out.
+pub(crate) struct Shown(pub(crate) Value, pub(crate) String);
+
+impl Debug for Shown {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&self.1)
+    }
+}
+
+/// A fieldless enum's variant as derived `Debug` shows it: its name.
+struct Variant(&'static str);
+
+impl Debug for Variant {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+/// [`go_with`] through `T`'s own `DecodeField`.
+pub(crate) fn go<'k, T: DecodeField<'k> + Debug>(
+    input: &'k [u8],
+    mode: FieldMode,
+    optional: bool,
+    conv: impl FnOnce(T) -> Value,
+) -> Result<(Value, String, usize), DecodeError> {
+    go_with(input, mode, optional, T::decode_field, conv)
+}
+
+/// Decodes a `T` with `decode`, behind an `Option` tag when `optional` (the `Option` codec's),
+/// and shows it as `Debug` does.
+pub(crate) fn go_with<'k, T: Debug>(
+    input: &'k [u8],
+    mode: FieldMode,
+    optional: bool,
+    decode: impl FnOnce(&'k [u8], FieldMode) -> Result<(T, usize), DecodeError>,
+    conv: impl FnOnce(T) -> Value,
+) -> Result<(Value, String, usize), DecodeError> {
+    if optional {
+        let (v, n) = crate::codec::option::decode_option(input, mode, decode)?;
+        let shown = format!("{v:?}");
+        Ok((v.map_or(Value::Null, conv), shown, n))
+    } else {
+        let (v, n) = decode(input, mode)?;
+        let shown = format!("{v:?}");
+        Ok((conv(v), shown, n))
+    }
+}
+
+fn decode_hashed(
+    input: &[u8],
+    mode: FieldMode,
+    len: usize,
+) -> Result<(Digest, usize), DecodeError> {
+    macro_rules! each {
+        ($($len:literal)*) => {
+            match len {
+                $($len => Hashed::<$len>::decode_field(input, mode)
+                    .map(|(h, n)| (Digest(h.as_bytes().to_vec()), n)),)*
+                _ => Err(DecodeError::new(DecodeErrorKind::Invalid("a digest of no known size"), 0)),
+            }
+        };
+    }
+    each!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
+}
+
+/// `[u8; N]` of a length known at run time: written and read by the array codec's `put` and
+/// `take_into`, with the same checks as `[u8; N]`.
+#[derive(Clone)]
+pub(crate) struct ByteArray(pub(crate) Vec<u8>);
+
+/// As `[u8; N]` shows itself: `[1, 2, 3]`.
+impl Debug for ByteArray {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl KeyField for ByteArray {
+    const SHAPE: FieldShape = <[u8; 1] as KeyField>::SHAPE;
+
+    fn field_len(&self, _mode: FieldMode) -> usize {
+        self.0.len()
+    }
+
+    fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+        if mode.is_text() {
+            return Err(unsupported_text());
+        }
+        if mode.width().is_some() {
+            return Err(unsupported_width());
+        }
+        put(&self.0, out, mode)
+    }
+}
+
+/// A user's own fixed-length type: its bytes as they stand in the key, whatever the mode.
+#[derive(Clone)]
+pub(crate) struct Opaque(pub(crate) Vec<u8>);
+
+impl Debug for Opaque {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        self.0.iter().try_for_each(|b| write!(f, "{b:02x}"))
+    }
+}
+
+impl KeyField for Opaque {
+    const SHAPE: FieldShape = FieldShape::fixed(1);
+
+    fn field_len(&self, _mode: FieldMode) -> usize {
+        self.0.len()
+    }
+
+    fn encode(&self, out: &mut [u8], _mode: FieldMode) -> Result<usize, EncodeError> {
+        put(&self.0, out, FieldMode::INNER)
+    }
+}
+
+/// `Hashed<N>` of an `N` known at run time: each call goes to `Hashed::<N>`'s own codec.
+#[derive(Clone)]
+pub(crate) struct Digest(pub(crate) Vec<u8>);
+
+impl Debug for Digest {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("Hashed(")?;
+        self.0.iter().try_for_each(|b| write!(f, "{b:02x}"))?;
+        f.write_str(")")
+    }
+}
+
+/// Calls `$body` with `$h`, the digest as a `Hashed::<N>` of its length.
+macro_rules! hashed {
+    ($bytes:expr, $n:expr, |$h:ident| $body:expr, $none:expr) => {
+        hashed!(@ $bytes, $n, |$h| $body, $none; 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
+    };
+    (@ $bytes:expr, $n:expr, |$h:ident| $body:expr, $none:expr; $($len:literal)*) => {
+        match $n {
+            $($len => {
+                let mut part = [0u8; $len];
+                part.copy_from_slice(&$bytes[..$len]);
+                let $h = Hashed::<$len>::from_bytes(part);
+                $body
+            })*
+            _ => $none,
+        }
+    };
+}
+
+impl Digest {
+    fn of(source: &[u8], n: usize) -> Digest {
+        let digest = Hashed::<16>::of(source);
+        Digest(digest.as_bytes()[..n.min(16)].to_vec())
+    }
+}
+
+impl KeyField for Digest {
+    const SHAPE: FieldShape = <Hashed<1> as KeyField>::SHAPE;
+
+    fn field_len(&self, mode: FieldMode) -> usize {
+        if mode.is_text() {
+            2 * self.0.len()
+        } else {
+            self.0.len()
+        }
+    }
+
+    fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+        hashed!(
+            self.0,
+            self.0.len(),
+            |h| h.encode(out, mode),
+            Err(unsupported_width())
+        )
+    }
+}
+
+/// A fieldless enum's variant, by its discriminant: the derive's enum codec.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Discriminant(pub(crate) u8);
+
+impl KeyField for Discriminant {
+    const SHAPE: FieldShape = crate::codec::discriminant::ENUM_SHAPE;
+
+    fn field_len(&self, mode: FieldMode) -> usize {
+        crate::codec::discriminant::discriminant_len(mode)
+    }
+
+    fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+        crate::codec::discriminant::encode_discriminant(self.0, out, mode)
+    }
+}
+
+impl<'k> DecodeField<'k> for Discriminant {
+    fn decode_field(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+        crate::codec::discriminant::decode_discriminant(input, mode)
+            .map(|(d, n)| (Discriminant(d), n))
+    }
+}
+
+/// A nested struct or enum with data, with its values: a field type whose `encode` is the
+/// schema's walk of its layout, as a derived type's is its generated walk.
+#[derive(Clone, Debug)]
+pub(crate) struct DynRecord<'a> {
+    pub(crate) node: &'a Node,
+    pub(crate) value: &'a Value,
+}
+
+impl<'a> DynRecord<'a> {
+    fn new(node: &'a Node, value: &'a Value) -> Result<DynRecord<'a>, String> {
+        codec::check_record(node, value)?;
+        Ok(DynRecord { node, value })
+    }
+}
+
+impl KeyField for DynRecord<'_> {
+    const SHAPE: FieldShape = FieldShape::record(None, None, Prefix::None);
+
+    fn field_len(&self, mode: FieldMode) -> usize {
+        let mut out = alloc::vec![0u8; 1 << 16];
+        self.encode(&mut out, mode).unwrap_or(0)
+    }
+
+    fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+        codec::encode_record(self.node, self.value, out, mode)
+    }
+}
