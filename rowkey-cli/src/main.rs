@@ -1,0 +1,326 @@
+//! `rowkey`: encode, decode, explain and plan row keys from a layout lock file (DESIGN 14), for
+//! the engineer on call with a key from the HBase shell, a Bigtable error or a log line, and no
+//! Rust program to hand. Everything it does is `rowkey::schema`; this file is the shell around it.
+
+mod args;
+mod forms;
+mod json;
+
+use std::io::{self, BufRead, BufWriter, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use rowkey::schema::Schema;
+
+use forms::Form;
+
+const VALUES: &str = "\
+Values, by field type (`rowkey fields LOCK` lists a layout's fields and types):
+  integers                    decimal digits, `-` in front when negative: 42, -7
+  floats                      as Rust reads them: 1.5, -0, inf, NaN
+  bool, char                  true or false; one character
+  String, &str, Cow<str>      the text; \\xHH is the byte HH, as the HBase shell prints it
+  Vec<u8>, &[u8], [u8; N]     the same, any bytes: web\\x002
+  Hashed<N>                   the value to hash (host=web-2), or 0x and its 2N hex digits
+  a fieldless enum            the variant's name: Click
+  std::time::SystemTime       a count of the field's unit (ms unless `unit`) since the epoch
+  chrono's times              ISO 8601: 2024-01-31T10:00:00Z, 2024-01-31T10:00:00, 2024-01-31, 10:00:00
+  rust_decimal::Decimal, Uuid their own text: -1.50, 67e55044-10b1-426f-9247-bb680e5fe0c8
+  your own KeyField type      its bytes as they stand in the key, in hex
+  Option<T>                   null for None (write \\x6Eull for the text \"null\"), else T's value
+  a nested struct             its fields by dotted path: inner.region=3 inner.name=eu
+  an enum with data           the variant, then its fields: V2.user=3; a variant without fields alone: Gone
+  FIELD=                      the empty string";
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "rowkey",
+    version,
+    about = "Encode, decode, explain and plan row keys from a layout lock file (rowkey::lock), without the Rust type",
+    after_help = VALUES
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Prints the key whose fields have these values.
+    #[command(after_help = VALUES)]
+    Encode {
+        /// The layout lock file (`rowkey::lock`).
+        lock: PathBuf,
+        /// Every field's value, by dotted path.
+        #[arg(value_name = "FIELD=VALUE")]
+        values: Vec<String>,
+        /// How to print the key.
+        #[arg(long = "out", value_enum, default_value_t = Form::Hbase)]
+        out: Form,
+    },
+    /// Prints each key's fields, one JSON object a line (or a table).
+    #[command(after_help = VALUES)]
+    Decode {
+        /// The layout lock file (`rowkey::lock`).
+        lock: PathBuf,
+        /// Keys; `-` reads them from stdin, one a line (a line of the HBase shell's scan output
+        /// gives its row).
+        #[arg(required = true, value_name = "KEY")]
+        keys: Vec<String>,
+        /// How the keys are written.
+        #[arg(long = "in", value_enum, default_value_t = Form::Hbase)]
+        form: Form,
+        /// JSON (one object a line) or a table for people.
+        #[arg(long, value_enum, default_value_t = Format::Json)]
+        format: Format,
+    },
+    /// Shows each part of each key beside its value, as `K::explain` does.
+    Explain {
+        /// The layout lock file (`rowkey::lock`).
+        lock: PathBuf,
+        /// Keys; `-` reads them from stdin, one a line.
+        #[arg(required = true, value_name = "KEY")]
+        keys: Vec<String>,
+        /// How the keys are written.
+        #[arg(long = "in", value_enum, default_value_t = Form::Hbase)]
+        form: Form,
+    },
+    /// Prints the key ranges that hold the rows a query asks for: `START<TAB>STOP` a line (an
+    /// empty STOP: to the end), the typed builder's ranges for the same query.
+    #[command(after_help = concat!(
+        "Conditions bind fields in key order, as the typed builder does: equalities on leading fields,\n",
+        "then at most one range or prefix.\n",
+        "  FIELD=V       equal to V\n",
+        "  FIELD=A..B    from A (included) to B (excluded); A..=B includes B; ..B and A.. leave an end open\n",
+        "  FIELD^=P      a string or bytes field starting with P\n",
+        "A value holding `..` writes one dot as \\x2E."
+    ))]
+    Scan {
+        /// The layout lock file (`rowkey::lock`).
+        lock: PathBuf,
+        /// Conditions on fields, in key order.
+        #[arg(value_name = "CONDITION")]
+        conditions: Vec<String>,
+        /// How to print the ranges' keys.
+        #[arg(long = "out", value_enum, default_value_t = Form::Hbase)]
+        out: Form,
+        /// Prints shell commands instead: `--shell hbase TABLE` gives one `scan 'TABLE', {...}` a range.
+        #[arg(long, num_args = 2, value_names = ["SHELL", "TABLE"])]
+        shell: Option<Vec<String>>,
+    },
+    /// Lists the layout's fields by dotted path, with their types and the values they take.
+    Fields {
+        /// The layout lock file (`rowkey::lock`).
+        lock: PathBuf,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Json,
+    Table,
+}
+
+/// A failure: what to print, and whether it was bad input (exit 2) or the output closing.
+enum Failure {
+    Input(String),
+    Closed,
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Failure {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            Failure::Closed
+        } else {
+            Failure::Input(format!("cannot write: {e}"))
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let result = run(cli.command, &mut out).and_then(|ok| {
+        out.flush()?;
+        Ok(ok)
+    });
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        // Bad keys were reported as they came.
+        Ok(false) => ExitCode::from(2),
+        Err(Failure::Closed) => ExitCode::SUCCESS,
+        Err(Failure::Input(message)) => {
+            let _ = out.flush();
+            eprintln!("rowkey: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn schema(lock: &PathBuf) -> Result<Schema, Failure> {
+    Schema::read(lock).map_err(|e| Failure::Input(e.to_string()))
+}
+
+/// Runs a command; `Ok(false)` when some key in a stream was bad (reported on stderr).
+fn run(command: Command, out: &mut impl Write) -> Result<bool, Failure> {
+    match command {
+        Command::Encode {
+            lock,
+            values,
+            out: form,
+        } => {
+            let schema = schema(&lock)?;
+            let values = args::values(&schema, &values).map_err(Failure::Input)?;
+            let key = schema
+                .encode(&values)
+                .map_err(|e| Failure::Input(e.to_string()))?;
+            writeln!(out, "{}", form.write(&key))?;
+            Ok(true)
+        }
+        Command::Decode {
+            lock,
+            keys,
+            form,
+            format,
+        } => {
+            let schema = schema(&lock)?;
+            each_key(&keys, form, out, |out, key| {
+                let fields = match schema.decode(key) {
+                    Ok(fields) => fields,
+                    Err(e) => return Ok(Err(e.to_string())),
+                };
+                match format {
+                    Format::Json => writeln!(out, "{}", json::object(&fields))?,
+                    Format::Table => {
+                        let width = fields.iter().map(|(p, _)| p.len()).max().unwrap_or(0);
+                        for (path, value) in &fields {
+                            writeln!(out, "{path:<width$}  {value}")?;
+                        }
+                        writeln!(out)?;
+                    }
+                }
+                Ok(Ok(()))
+            })
+        }
+        Command::Explain { lock, keys, form } => {
+            let schema = schema(&lock)?;
+            each_key(&keys, form, out, |out, key| match schema.explain(key) {
+                Ok(explained) => write!(out, "{explained}").map(Ok),
+                Err(e) => Ok(Err(e.to_string())),
+            })
+        }
+        Command::Scan {
+            lock,
+            conditions,
+            out: form,
+            shell,
+        } => {
+            let schema = schema(&lock)?;
+            let table = match shell.as_deref() {
+                None => None,
+                Some([shell, table]) if shell == "hbase" => Some(table.clone()),
+                Some([shell, _]) => {
+                    return Err(Failure::Input(format!(
+                        "--shell {shell:?}: the shell rowkey writes for is `hbase`"
+                    )))
+                }
+                Some(_) => {
+                    return Err(Failure::Input(String::from(
+                        "--shell takes SHELL and TABLE",
+                    )))
+                }
+            };
+            let query = args::conditions(&schema, &conditions).map_err(Failure::Input)?;
+            let plan = schema
+                .plan(&query)
+                .map_err(|e| Failure::Input(e.to_string()))?;
+            for range in plan.ranges() {
+                match &table {
+                    Some(table) => writeln!(
+                        out,
+                        "{}",
+                        rowkey::hbase::scan_command(table, range.start(), range.stop())
+                    )?,
+                    None => writeln!(
+                        out,
+                        "{}\t{}",
+                        form.write(range.start()),
+                        form.write(range.stop())
+                    )?,
+                }
+            }
+            Ok(true)
+        }
+        Command::Fields { lock } => {
+            let schema = schema(&lock)?;
+            writeln!(
+                out,
+                "`{}` keys (at most {} bytes):",
+                schema.name(),
+                schema.limit()
+            )?;
+            let fields = schema.fields();
+            let width = fields.iter().map(|f| f.path.len()).max().unwrap_or(0);
+            let ty_width = fields.iter().map(|f| f.ty.len()).max().unwrap_or(0);
+            for f in &fields {
+                writeln!(
+                    out,
+                    "  {:<width$}  {:<ty_width$}  {}",
+                    f.path, f.ty, f.takes
+                )?;
+            }
+            Ok(true)
+        }
+    }
+}
+
+/// Runs `f` on every key of `keys` (`-`: every line of stdin, read one at a time); a key that
+/// does not read or decode is reported on stderr with where it came from, and the rest go on.
+fn each_key<W: Write>(
+    keys: &[String],
+    form: Form,
+    out: &mut W,
+    mut f: impl FnMut(&mut W, &[u8]) -> io::Result<Result<(), String>>,
+) -> Result<bool, Failure> {
+    let mut ok = true;
+    let mut one = |out: &mut W, text: &str, place: &str| -> Result<(), Failure> {
+        let result = match form.read(text) {
+            Ok(key) => f(out, &key)?,
+            Err(e) => Err(e),
+        };
+        if let Err(e) = result {
+            // The output so far first, so that errors and output interleave as they happened.
+            out.flush()?;
+            eprintln!("rowkey: {place}{text:?}: {e}");
+            ok = false;
+        }
+        Ok(())
+    };
+    for key in keys {
+        if key != "-" {
+            one(out, key, "")?;
+            continue;
+        }
+        let stdin = io::stdin();
+        let mut input = stdin.lock();
+        let mut line = String::new();
+        let mut number = 0usize;
+        loop {
+            line.clear();
+            match input.read_line(&mut line) {
+                Ok(0) => break,
+                Ok(_) => {}
+                Err(e) => return Err(Failure::Input(format!("stdin, line {}: {e}", number + 1))),
+            }
+            number += 1;
+            let text = forms::line_key(&line);
+            if text.is_empty() {
+                continue;
+            }
+            one(out, text, &format!("stdin, line {number}: "))?;
+        }
+    }
+    Ok(ok)
+}

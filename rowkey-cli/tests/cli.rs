@@ -1,0 +1,593 @@
+//! The `rowkey` binary end to end (DESIGN 14): encode, decode, explain and scan on the quickstart's
+//! key and a salted, a text and an enum layout, in each key form, against the derive's own output;
+//! 100,000 keys streamed through stdin; and bad input of every kind, each a message naming what
+//! and where, with exit status 2 and no panic.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine as _;
+use rowkey::{hbase, RowKey};
+
+#[derive(RowKey, Debug, Clone, Copy, PartialEq)]
+enum EventKind {
+    PageView = 1,
+    Click = 2,
+    Purchase = 3,
+}
+
+/// The quickstart's key (`examples/quickstart.rs`, locked in `tests/keys/examples/quickstart.lock`).
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct EventKey {
+    user_id: u64,
+    #[rowkey(desc)]
+    ts_millis: i64,
+    kind: EventKind,
+    host: String,
+}
+
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(salt(buckets = 16))]
+struct Metric {
+    host: String,
+    #[rowkey(desc)]
+    ts: u64,
+}
+
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(text, delimiter = ":")]
+struct Message {
+    #[rowkey(width = 6)]
+    day: u32,
+    user: String,
+    seq: u16,
+}
+
+#[derive(RowKey, Debug, Clone, PartialEq)]
+enum Row {
+    #[rowkey(tag = b"o")]
+    Order { user: u32, id: u64 },
+    #[rowkey(tag = b"u")]
+    User { user: u32 },
+}
+
+fn rowkey(args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rowkey"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the rowkey binary runs");
+    let mut input = child.stdin.take().unwrap();
+    let data = stdin.map(<[u8]>::to_vec);
+    let writer = std::thread::spawn(move || {
+        if let Some(data) = data {
+            let _ = input.write_all(&data);
+        }
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+/// Runs `rowkey` and returns its stdout, failing with its stderr unless it exits with 0.
+fn ok(args: &[&str]) -> String {
+    let out = rowkey(args, None);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "rowkey {args:?} failed: {stderr}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Runs `rowkey` expecting bad input: exit status 2, a message on stderr that holds every piece
+/// of `says`, and no panic.
+fn refused(args: &[&str], stdin: Option<&[u8]>, says: &[&str]) {
+    let out = rowkey(args, stdin);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "rowkey {args:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    for piece in says {
+        assert!(
+            stderr.contains(piece),
+            "rowkey {args:?}: {stderr:?} does not say {piece:?}"
+        );
+    }
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rowkey-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn lock_of<K: RowKey>(dir: &Path, name: &str, samples: &[K]) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, rowkey::lock::render(samples).unwrap()).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+const FORMS: [&str; 3] = ["hbase", "hex", "base64"];
+
+fn write(form: &str, key: &[u8]) -> String {
+    match form {
+        "hbase" => hbase::to_string_binary(key),
+        "hex" => key.iter().map(|b| format!("{b:02x}")).collect(),
+        _ => STANDARD.encode(key),
+    }
+}
+
+fn quickstart_lock() -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/keys/examples/quickstart.lock");
+    path.to_str().unwrap().to_string()
+}
+
+fn json_of(k: &EventKey) -> String {
+    format!(
+        r#"{{"user_id":{},"ts_millis":{},"kind":"{:?}","host":{}}}"#,
+        k.user_id,
+        k.ts_millis,
+        k.kind,
+        serde_json::to_string(&k.host).unwrap()
+    )
+}
+
+#[test]
+fn the_quickstart_key_in_every_form_is_the_derives() {
+    let lock = quickstart_lock();
+    let k = EventKey {
+        user_id: 42,
+        ts_millis: 1_700_000_005_000,
+        kind: EventKind::Click,
+        host: "web-2".into(),
+    };
+    let key = k.to_vec().unwrap();
+    assert_eq!(
+        hbase::to_string_binary(&key),
+        r"\x00\x00\x00\x00\x00\x00\x00*\x7F\xFF\xFEt0\x1A\x84w\x02web-2"
+    );
+    for form in FORMS {
+        let printed = ok(&[
+            "encode",
+            &lock,
+            "user_id=42",
+            "ts_millis=1700000005000",
+            "kind=Click",
+            "host=web-2",
+            "--out",
+            form,
+        ]);
+        assert_eq!(printed, format!("{}\n", write(form, &key)), "{form}");
+        let decoded = ok(&["decode", &lock, "--in", form, &write(form, &key)]);
+        assert_eq!(decoded, format!("{}\n", json_of(&k)));
+        let explained = ok(&["explain", &lock, "--in", form, &write(form, &key)]);
+        assert_eq!(explained, EventKey::explain(&key).unwrap().to_string());
+    }
+    // The scan of one user's hour, as the typed builder plans it.
+    let (a, b) = (1_700_000_000_000i64, 1_700_003_600_000i64);
+    let typed: Vec<_> = EventKey::scan()
+        .user_id(42)
+        .ts_millis_range(a..b)
+        .ranges()
+        .collect();
+    for form in FORMS {
+        let lines = ok(&[
+            "scan",
+            &lock,
+            "user_id=42",
+            &format!("ts_millis={a}..{b}"),
+            "--out",
+            form,
+        ]);
+        let expected: String = typed
+            .iter()
+            .map(|r| format!("{}\t{}\n", write(form, r.start()), write(form, r.stop())))
+            .collect();
+        assert_eq!(lines, expected, "{form}");
+    }
+    let shell = ok(&[
+        "scan",
+        &lock,
+        "user_id=42",
+        &format!("ts_millis={a}..{b}"),
+        "--shell",
+        "hbase",
+        "events",
+    ]);
+    let expected: String = typed
+        .iter()
+        .map(|r| format!("{}\n", hbase::scan_command("events", r.start(), r.stop())))
+        .collect();
+    assert_eq!(shell, expected);
+    // Every bound shape; a prefix; the whole table.
+    let cases: Vec<(Vec<String>, Vec<rowkey::KeyRange>)> = vec![
+        (
+            vec!["user_id=42".into(), format!("ts_millis={a}..={b}")],
+            EventKey::scan()
+                .user_id(42)
+                .ts_millis_range(a..=b)
+                .ranges()
+                .collect(),
+        ),
+        (
+            vec!["user_id=42".into(), format!("ts_millis=..{b}")],
+            EventKey::scan()
+                .user_id(42)
+                .ts_millis_range(..b)
+                .ranges()
+                .collect(),
+        ),
+        (
+            vec!["user_id=42".into(), format!("ts_millis={a}..")],
+            EventKey::scan()
+                .user_id(42)
+                .ts_millis_range(a..)
+                .ranges()
+                .collect(),
+        ),
+        (
+            vec![
+                "user_id=7".into(),
+                format!("ts_millis={a}"),
+                "kind=Purchase".into(),
+                "host^=web".into(),
+            ],
+            EventKey::scan()
+                .user_id(7)
+                .ts_millis(a)
+                .kind(EventKind::Purchase)
+                .host_prefix("web")
+                .ranges()
+                .collect(),
+        ),
+        (vec![], EventKey::scan().ranges().collect()),
+    ];
+    for (conditions, typed) in cases {
+        let mut args = vec![
+            "scan".to_string(),
+            lock.clone(),
+            "--out".into(),
+            "hex".into(),
+        ];
+        args.extend(conditions.iter().cloned());
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let expected: String = typed
+            .iter()
+            .map(|r| format!("{}\t{}\n", write("hex", r.start()), write("hex", r.stop())))
+            .collect();
+        assert_eq!(ok(&args), expected, "{conditions:?}");
+    }
+}
+
+#[test]
+fn salted_text_and_enum_layouts_are_the_derives() {
+    let dir = scratch("layouts");
+    let m = Metric {
+        host: "web-7".into(),
+        ts: 1_700_000_000,
+    };
+    let lock = lock_of(&dir, "metric.lock", std::slice::from_ref(&m));
+    let key = m.to_vec().unwrap();
+    for form in FORMS {
+        assert_eq!(
+            ok(&[
+                "encode",
+                &lock,
+                "host=web-7",
+                "ts=1700000000",
+                "--out",
+                form
+            ]),
+            format!("{}\n", write(form, &key))
+        );
+        assert_eq!(
+            ok(&["decode", &lock, "--in", form, &write(form, &key)]),
+            "{\"host\":\"web-7\",\"ts\":1700000000}\n"
+        );
+        assert_eq!(
+            ok(&["explain", &lock, "--in", form, &write(form, &key)]),
+            Metric::explain(&key).unwrap().to_string()
+        );
+    }
+    // A salted scan: one range a bucket, as the typed builder plans it.
+    let typed: Vec<_> = Metric::scan().host_prefix("web").ranges().collect();
+    assert_eq!(typed.len(), 16);
+    let expected: String = typed
+        .iter()
+        .map(|r| {
+            format!(
+                "{}\t{}\n",
+                write("hbase", r.start()),
+                write("hbase", r.stop())
+            )
+        })
+        .collect();
+    assert_eq!(ok(&["scan", &lock, "host^=web"]), expected);
+
+    let t = Message {
+        day: 240_131,
+        user: "kim".into(),
+        seq: 7,
+    };
+    let lock = lock_of(&dir, "message.lock", std::slice::from_ref(&t));
+    let key = t.to_vec().unwrap();
+    assert_eq!(key, b"240131:kim:00007");
+    for form in FORMS {
+        assert_eq!(
+            ok(&[
+                "encode",
+                &lock,
+                "day=240131",
+                "user=kim",
+                "seq=7",
+                "--out",
+                form
+            ]),
+            format!("{}\n", write(form, &key))
+        );
+        assert_eq!(
+            ok(&["decode", &lock, "--in", form, &write(form, &key)]),
+            "{\"day\":240131,\"user\":\"kim\",\"seq\":7}\n"
+        );
+        assert_eq!(
+            ok(&["explain", &lock, "--in", form, &write(form, &key)]),
+            Message::explain(&key).unwrap().to_string()
+        );
+    }
+    let typed: Vec<_> = Message::scan()
+        .day(240_131)
+        .user("kim")
+        .seq_range(1..9)
+        .ranges()
+        .collect();
+    let expected: String = typed
+        .iter()
+        .map(|r| {
+            format!(
+                "{}\t{}\n",
+                write("hbase", r.start()),
+                write("hbase", r.stop())
+            )
+        })
+        .collect();
+    assert_eq!(
+        ok(&["scan", &lock, "day=240131", "user=kim", "seq=1..9"]),
+        expected
+    );
+
+    let rows = [Row::Order { user: 3, id: 99 }, Row::User { user: 3 }];
+    let lock = lock_of(&dir, "row.lock", &rows);
+    let order = rows[0].to_vec().unwrap();
+    for form in FORMS {
+        assert_eq!(
+            ok(&[
+                "encode",
+                &lock,
+                "Order.user=3",
+                "Order.id=99",
+                "--out",
+                form
+            ]),
+            format!("{}\n", write(form, &order))
+        );
+        assert_eq!(
+            ok(&["decode", &lock, "--in", form, &write(form, &order)]),
+            "{\"Order.user\":3,\"Order.id\":99}\n"
+        );
+        assert_eq!(
+            ok(&["explain", &lock, "--in", form, &write(form, &order)]),
+            Row::explain(&order).unwrap().to_string()
+        );
+    }
+    let typed: Vec<_> = Row::scan().order().user(3).ranges().collect();
+    let expected: String = typed
+        .iter()
+        .map(|r| {
+            format!(
+                "{}\t{}\n",
+                write("hbase", r.start()),
+                write("hbase", r.stop())
+            )
+        })
+        .collect();
+    assert_eq!(ok(&["scan", &lock, "Order.user=3"]), expected);
+}
+
+#[test]
+fn keys_stream_through_stdin() {
+    let lock = quickstart_lock();
+    let keys: Vec<EventKey> = (0..100_000u64)
+        .map(|i| EventKey {
+            user_id: i % 97,
+            ts_millis: 1_700_000_000_000 + i as i64 * 1_000,
+            kind: [EventKind::PageView, EventKind::Click, EventKind::Purchase][i as usize % 3],
+            host: format!("web-{}\n\\{}", i % 13, i % 7),
+        })
+        .collect();
+    let mut input = Vec::new();
+    let mut expected = String::new();
+    for k in &keys {
+        input.extend_from_slice(hbase::to_string_binary(&k.to_vec().unwrap()).as_bytes());
+        input.push(b'\n');
+        expected.push_str(&json_of(k));
+        expected.push('\n');
+    }
+    let out = rowkey(&["decode", &lock, "-"], Some(&input));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let printed = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(printed.lines().count(), 100_000);
+    assert!(
+        printed == expected,
+        "stdin decode differs from the derive's values"
+    );
+    // A line of the HBase shell's scan output gives its row.
+    let k = &keys[5];
+    let line = format!(
+        " {} column=d:v, timestamp=1, value=x\n",
+        hbase::to_string_binary(&k.to_vec().unwrap())
+    );
+    let out = rowkey(&["decode", &lock, "-"], Some(line.as_bytes()));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!("{}\n", json_of(k))
+    );
+}
+
+#[test]
+fn bad_input_is_named_with_status_2() {
+    let lock = quickstart_lock();
+    let dir = scratch("bad");
+    // Malformed keys, in each form and through stdin (the good ones around it still print).
+    refused(
+        &["decode", &lock, "--in", "hex", "0g"],
+        None,
+        &["\"0g\"", "not hex"],
+    );
+    refused(
+        &["decode", &lock, "--in", "hex", "abc"],
+        None,
+        &["odd number"],
+    );
+    refused(
+        &["decode", &lock, "--in", "base64", "!!!"],
+        None,
+        &["not base64"],
+    );
+    refused(
+        &["decode", &lock, r"\x00\x01"],
+        None,
+        &["user_id", "ends early"],
+    );
+    refused(
+        &[
+            "explain",
+            &lock,
+            r"\x00\x00\x00\x00\x00\x00\x00*\x7F\xFF\xFEt0\x1A\x84w\x09web",
+        ],
+        None,
+        &["kind"],
+    );
+    let good = hbase::to_string_binary(
+        &EventKey {
+            user_id: 1,
+            ts_millis: 2,
+            kind: EventKind::Click,
+            host: "h".into(),
+        }
+        .to_vec()
+        .unwrap(),
+    );
+    let out = rowkey(
+        &["decode", &lock, "-"],
+        Some(format!("{good}\nzz\n{good}\n").as_bytes()),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 2);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("stdin, line 2: \"zz\""));
+    // Unknown fields, wrong types, out of range, a missing field.
+    refused(
+        &["encode", &lock, "user=1"],
+        None,
+        &["no field `user`", "user_id, ts_millis, kind, host"],
+    );
+    refused(
+        &[
+            "encode",
+            &lock,
+            "user_id=x",
+            "ts_millis=1",
+            "kind=Click",
+            "host=h",
+        ],
+        None,
+        &["`user_id`", "\"x\" is not an unsigned integer"],
+    );
+    refused(
+        &[
+            "encode",
+            &lock,
+            "user_id=18446744073709551616",
+            "ts_millis=1",
+            "kind=Click",
+            "host=h",
+        ],
+        None,
+        &["out of range", "u64"],
+    );
+    refused(
+        &[
+            "encode",
+            &lock,
+            "user_id=1",
+            "ts_millis=1",
+            "kind=Tap",
+            "host=h",
+        ],
+        None,
+        &["\"Tap\"", "PageView, Click, Purchase"],
+    );
+    refused(
+        &["encode", &lock, "user_id=1", "ts_millis=1", "kind=Click"],
+        None,
+        &["no value for `host`"],
+    );
+    // Bounds the layout does not allow.
+    refused(
+        &["scan", &lock, "ts_millis=1..2"],
+        None,
+        &["bind fields in key order"],
+    );
+    refused(
+        &["scan", &lock, "user_id=1..2", "ts_millis=3"],
+        None,
+        &["`ts_millis`", "ends the query"],
+    );
+    refused(
+        &["scan", &lock, "user_id^=1"],
+        None,
+        &["`user_id` takes no prefix"],
+    );
+    refused(&["scan", &lock, "--shell", "sql", "t"], None, &["hbase"]);
+    // Lock files: truncated, of an unknown version, missing.
+    let text = std::fs::read_to_string(&lock).unwrap();
+    let truncated = dir.join("truncated.lock");
+    std::fs::write(&truncated, &text[..text.len() / 2]).unwrap();
+    let truncated = truncated.to_str().unwrap();
+    refused(&["decode", truncated, "x"], None, &[truncated]);
+    let newer = dir.join("newer.lock");
+    std::fs::write(&newer, text.replacen("rowkey-lock 1", "rowkey-lock 9", 1)).unwrap();
+    let newer = newer.to_str().unwrap();
+    refused(&["decode", newer, "x"], None, &[newer, ":1:", "version 9"]);
+    refused(&["decode", "/no/such.lock", "x"], None, &["/no/such.lock"]);
+    // Arguments clap refuses: also status 2.
+    refused(&["decode", &lock], None, &["KEY"]);
+    refused(&["decode", &lock, "--in", "octal", "x"], None, &["octal"]);
+}
+
+#[test]
+fn help_documents_the_value_syntax() {
+    for args in [
+        &["--help"][..],
+        &["encode", "--help"],
+        &["decode", "--help"],
+        &["scan", "--help"],
+        &["explain", "--help"],
+    ] {
+        let help = ok(args);
+        assert!(help.contains("Usage"), "{args:?}");
+    }
+    let encode = ok(&["encode", "--help"]);
+    for piece in ["Hashed<N>", "null", "dotted path", "\\xHH", "unit"] {
+        assert!(encode.contains(piece), "encode --help lacks {piece}");
+    }
+    let scan = ok(&["scan", "--help"]);
+    for piece in ["A..B", "A..=B", "^=", "--shell"] {
+        assert!(scan.contains(piece), "scan --help lacks {piece}");
+    }
+}
