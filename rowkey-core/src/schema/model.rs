@@ -222,7 +222,7 @@ impl Field {
         // The value's own length, without the `Option` tag.
         let len = c
             .natural_max
-            .map(|m| m - c.options)
+            .map(|m| m.saturating_sub(c.options))
             .or(c.natural_len)
             .unwrap_or(0);
         let base = base_type(&s.ty);

@@ -62,8 +62,7 @@ pub(crate) fn with_typed<'v, R: Run>(
         Kind::Signed(4) => go!(signed::<i32>),
         Kind::Signed(8) => go!(signed::<i64>),
         Kind::Signed(_) => go!(signed::<i128>),
-        // Rust's `as` from f64 to f32 rounds to nearest, as parsing an f32 does.
-        Kind::F32 => go!(|v: &Value| float(v).map(|x| x as f32)),
+        Kind::F32 => go!(|v: &Value| float(v).map(narrow)),
         Kind::F64 => go!(float),
         Kind::Bool => go!(|v: &Value| match v {
             Value::Bool(b) => Ok(*b),
@@ -170,6 +169,32 @@ fn float(v: &Value) -> Result<f64, String> {
     }
 }
 
+/// An `f32` as an `f64`, a NaN's bits kept as they are (the hardware conversion sets the quiet
+/// bit of a signaling NaN, and its key would not come back).
+fn widen(x: f32) -> f64 {
+    if !x.is_nan() {
+        return f64::from(x);
+    }
+    let bits = x.to_bits();
+    let sign = u64::from(bits >> 31) << 63;
+    let payload = u64::from(bits & 0x007F_FFFF) << 29;
+    f64::from_bits(sign | 0x7FF0_0000_0000_0000 | payload)
+}
+
+/// An `f64` as the nearest `f32` (`as` rounds to nearest, as parsing an `f32` does), a NaN's
+/// bits kept: the inverse of [`widen`].
+fn narrow(x: f64) -> f32 {
+    if !x.is_nan() {
+        return x as f32;
+    }
+    let bits = x.to_bits();
+    let sign = ((bits >> 63) as u32) << 31;
+    let payload = ((bits >> 29) & 0x007F_FFFF) as u32;
+    // A NaN needs a payload; one whose payload sat below the f32's bits is the quiet NaN.
+    let payload = if payload == 0 { 0x0040_0000 } else { payload };
+    f32::from_bits(sign | 0x7F80_0000 | payload)
+}
+
 fn system_time(v: &Value, mode: FieldMode) -> Result<std::time::SystemTime, String> {
     let count = unsigned::<u64>(v)?;
     let nanos = u128::from(count) * u128::from(mode.unit().nanos());
@@ -202,7 +227,7 @@ pub(crate) fn decode(
         Kind::Signed(4) => go(input, mode, opt, |v: i32| Value::Signed(v.into())),
         Kind::Signed(8) => go(input, mode, opt, |v: i64| Value::Signed(v.into())),
         Kind::Signed(_) => go(input, mode, opt, Value::Signed),
-        Kind::F32 => go(input, mode, opt, |v: f32| Value::Float(v.into())),
+        Kind::F32 => go(input, mode, opt, |v: f32| Value::Float(widen(v))),
         Kind::F64 => go(input, mode, opt, Value::Float),
         Kind::Bool => go(input, mode, opt, Value::Bool),
         Kind::Char => go(input, mode, opt, Value::Char),
