@@ -25,13 +25,13 @@ pub fn value(v: &Value) -> Json {
 }
 
 /// The fields as one JSON object, keys in key order.
-pub fn object(fields: &[(String, Value)]) -> String {
+pub fn object(fields: &[(&str, Value)]) -> String {
     let mut out = String::from("{");
     for (i, (path, v)) in fields.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
-        out.push_str(&Json::String(path.clone()).to_string());
+        out.push_str(&Json::String((*path).to_string()).to_string());
         out.push(':');
         out.push_str(&value(v).to_string());
     }

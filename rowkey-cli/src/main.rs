@@ -186,11 +186,12 @@ fn run(command: Command, out: &mut impl Write) -> Result<bool, Failure> {
             format,
         } => {
             let schema = schema(&lock)?;
+            // One list for every key: a stream of keys decodes in constant memory.
+            let mut fields = Vec::new();
             each_key(&keys, form, out, |out, key| {
-                let fields = match schema.decode(key) {
-                    Ok(fields) => fields,
-                    Err(e) => return Ok(Err(e.to_string())),
-                };
+                if let Err(e) = schema.decode_into(key, &mut fields) {
+                    return Ok(Err(e.to_string()));
+                }
                 match format {
                     Format::Json => writeln!(out, "{}", json::object(&fields))?,
                     Format::Table => {

@@ -9,7 +9,7 @@ use core::str::FromStr;
 use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Utc};
 
 use super::model::{ChronoKind, Field};
-use super::typed::{go, Run};
+use super::typed::{go, Run, Sink};
 use super::value::Value;
 use crate::error::DecodeError;
 use crate::field::FieldMode;
@@ -74,12 +74,13 @@ pub(super) fn decode(
     input: &[u8],
     mode: FieldMode,
     optional: bool,
-) -> Result<(Value, String, usize), DecodeError> {
+    sink: Sink<'_, '_>,
+) -> Result<usize, DecodeError> {
     let text = |v: &dyn core::fmt::Debug| Value::Text(format!("{v:?}"));
     match kind {
-        ChronoKind::DateTime => go(input, mode, optional, |v: DateTime<Utc>| text(&v)),
-        ChronoKind::NaiveDateTime => go(input, mode, optional, |v: NaiveDateTime| text(&v)),
-        ChronoKind::NaiveDate => go(input, mode, optional, |v: NaiveDate| text(&v)),
-        ChronoKind::NaiveTime => go(input, mode, optional, |v: NaiveTime| text(&v)),
+        ChronoKind::DateTime => go(input, mode, optional, sink, |v: DateTime<Utc>| text(&v)),
+        ChronoKind::NaiveDateTime => go(input, mode, optional, sink, |v: NaiveDateTime| text(&v)),
+        ChronoKind::NaiveDate => go(input, mode, optional, sink, |v: NaiveDate| text(&v)),
+        ChronoKind::NaiveTime => go(input, mode, optional, sink, |v: NaiveTime| text(&v)),
     }
 }

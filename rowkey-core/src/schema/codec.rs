@@ -2,104 +2,165 @@
 //! in its mode (nested in the mode of the field that holds the key), the text delimiters, then
 //! the prefix computed from its sources, with the cursor and prefix steps generated code calls.
 //! Decoding reads the same parts back and checks the prefix; `explain` shows them.
+//!
+//! A key's values are a slice of slots, one a dotted path (`Node::number`): a field's slot holds
+//! its value, a variant's slot names the variant alone, and a nested key's fields sit in the slots
+//! of its node's range.
 
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::Debug;
 
-use super::model::{Field, Node};
-use super::typed::{self, with_typed, Run, Shown};
+use super::model::{Field, Kind, Node};
+use super::typed::{self, with_typed, Run, Shown, Sink};
 use super::value::Value;
 use crate::cursor::{KeyReader, KeyWriter};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::explain::Explained;
-use crate::field::{FieldMode, KeyField};
+use crate::field::{FieldMode, FieldShape, KeyField};
 use crate::prefix::{steps, Prefix};
 use crate::sink::ValueSink;
 
-/// Fields by name, as a record value holds them.
-type Fields = [(String, Value)];
+/// A key's values by slot.
+pub(crate) type Slots<'v> = [Option<&'v Value>];
 
-/// The fields of a struct's value, or of an enum's variant with the variant's node.
-fn parts<'v, 'n>(node: &'n Node, value: &'v Value) -> Result<(&'n Node, &'v Fields), String> {
-    let Value::Record(entries) = value else {
-        return Err(format!(
-            "`{}` takes its fields by name, not {value}",
-            node.name
-        ));
-    };
-    if !node.is_enum() {
-        return Ok((node, entries));
-    }
-    let [(variant, inner)] = entries.as_slice() else {
-        return Err(format!("`{}` takes one variant", node.name));
-    };
-    let node = node
-        .variants
-        .iter()
-        .find(|v| v.short_name() == variant)
-        .ok_or_else(|| {
-            let names: Vec<&str> = node.variants.iter().map(Node::short_name).collect();
-            format!(
-                "{variant:?} is not a variant of `{}`; expected one of {}",
-                node.name,
-                names.join(", ")
-            )
-        })?;
-    match inner {
-        Value::Record(fields) => Ok((node, fields)),
-        Value::Null if node.fields.is_empty() => Ok((node, &[])),
-        v => Err(format!("`{}` takes its fields by name, not {v}", node.name)),
+/// A nested struct or enum with data, with the slots of its values: a field type whose `encode`
+/// is the schema's walk of its layout, as a derived type's is its generated walk.
+#[derive(Clone, Copy)]
+pub(crate) struct DynRecord<'a> {
+    pub(crate) node: &'a Node,
+    pub(crate) slots: &'a Slots<'a>,
+}
+
+impl Debug for DynRecord<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.node.name)
     }
 }
 
-fn field_value<'v>(
-    fields: &'v [(String, Value)],
+impl KeyField for DynRecord<'_> {
+    const SHAPE: FieldShape = FieldShape::record(None, None, Prefix::None);
+
+    fn field_len(&self, mode: FieldMode) -> usize {
+        let mut out = alloc::vec![0u8; 1 << 16];
+        self.encode(&mut out, mode).unwrap_or(0)
+    }
+
+    fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+        encode_record(self.node, self.slots, out, mode)
+    }
+}
+
+/// Runs `run` on a nested key's value: `None` when its slot holds `null`, the record otherwise.
+pub(crate) fn with_record<'a, R: Run>(
     field: &Field,
-    node: &Node,
-) -> Result<&'v Value, String> {
-    fields
-        .iter()
-        .find(|(name, _)| name == field.name)
-        .map(|(_, v)| v)
-        .ok_or_else(|| format!("`{}` has no value for `{}`", node.name, field.name))
+    child: &'a Node,
+    slots: &'a Slots<'a>,
+    run: R,
+) -> R::Out {
+    let record = DynRecord { node: child, slots };
+    match (field.optional, slots.get(field.leaf).copied().flatten()) {
+        (true, Some(Value::Null)) => run.run(&[None::<DynRecord<'_>>]),
+        (true, _) => run.run(&[Some(record)]),
+        (false, _) => run.run(&[record]),
+    }
 }
 
-/// Checks that `value` gives every field of `node` a value its type takes.
-pub(crate) fn check_record(node: &Node, value: &Value) -> Result<(), String> {
-    struct Check;
-    impl Run for Check {
+/// The variant of enum `node` whose slots hold values (the first, when none or several do:
+/// [`check`] names those).
+fn variant<'n>(node: &'n Node, slots: &Slots<'_>) -> Option<&'n Node> {
+    node.variants.iter().find(|v| {
+        slots
+            .get(v.leaves.clone())
+            .is_some_and(|s| s.iter().any(Option::is_some))
+    })
+}
+
+/// What is wrong with `slots` as a key of `node`, in words; `Ok` when every field has a value its
+/// type takes and nothing is given that the key has no place for.
+pub(crate) fn check(node: &Node, slots: &Slots<'_>, paths: &[String]) -> Result<(), String> {
+    struct Nothing;
+    impl Run for Nothing {
         type Out = ();
         fn run<T: KeyField + Debug>(self, _: &[T]) {}
     }
-    let (node, fields) = parts(node, value)?;
-    for (name, _) in fields {
-        if !node.fields.iter().any(|f| f.name == name.as_str()) {
-            return Err(format!("`{}` has no field `{name}`", node.name));
+    let node = if node.is_enum() {
+        let chosen: Vec<&Node> = node
+            .variants
+            .iter()
+            .filter(|v| slots[v.leaves.clone()].iter().any(Option::is_some))
+            .collect();
+        match chosen.as_slice() {
+            [v] => *v,
+            [] => {
+                let names: Vec<&str> = node
+                    .variants
+                    .iter()
+                    .map(|v| paths[v.leaf].as_str())
+                    .collect();
+                return Err(format!(
+                    "`{}` needs a variant: one of {}",
+                    node.name,
+                    names.join(", ")
+                ));
+            }
+            [a, b, ..] => {
+                return Err(format!(
+                    "`{}` and `{}` name two variants of `{}`",
+                    paths[a.leaf], paths[b.leaf], node.name
+                ))
+            }
         }
-    }
+    } else {
+        node
+    };
     for field in &node.fields {
-        let v = field_value(fields, field, node)?;
-        with_typed(field, &[v], Check).map_err(|e| format!("`{}`: {e}", field.name))?;
+        let path = &paths[field.leaf];
+        match (&field.kind, slots[field.leaf]) {
+            (Kind::Record(child), Some(Value::Null)) if field.optional => {
+                if slots[child.leaves.clone()].iter().any(Option::is_some) {
+                    return Err(format!("`{path}` is null and has fields too"));
+                }
+            }
+            (Kind::Record(_), Some(v)) => {
+                return Err(format!(
+                    "`{path}` is a nested key: give its fields (`{path}.<field>=...`), not {v}"
+                ))
+            }
+            (Kind::Record(child), None) => check(child, slots, paths)?,
+            (_, None) => return Err(format!("no value for `{path}`")),
+            (_, Some(v)) => {
+                with_typed(field, &[v], Nothing).map_err(|e| format!("`{path}`: {e}"))?;
+            }
+        }
     }
     Ok(())
 }
 
-/// Writes one value with its type's own `encode`.
-struct Encode<'w, 'o> {
+/// Writes one value with its type's own `encode`; `false` when it fails, the error in `error`.
+/// (A small result: a whole `EncodeError` returned through each layer is copied back out of the
+/// stack in wider loads than it was stored with, and that stalled the walk.)
+struct Encode<'w, 'o, 'e> {
     w: &'w mut KeyWriter<'o>,
     mode: FieldMode,
     key: &'static str,
     field: &'static str,
+    error: &'e mut Option<EncodeError>,
 }
 
-impl Run for Encode<'_, '_> {
-    type Out = Result<(), EncodeError>;
-    fn run<T: KeyField + Debug>(self, values: &[T]) -> Self::Out {
-        match values {
-            [v] => self.w.field(v, self.mode, self.key, self.field),
-            _ => Ok(()),
+impl Run for Encode<'_, '_, '_> {
+    type Out = bool;
+    fn run<T: KeyField + Debug>(self, values: &[T]) -> bool {
+        let [v] = values else {
+            return true;
+        };
+        match self.w.field(v, self.mode, self.key, self.field) {
+            Ok(()) => true,
+            Err(e) => {
+                *self.error = Some(e);
+                false
+            }
         }
     }
 }
@@ -120,23 +181,37 @@ impl<H: ValueSink + ?Sized> Run for Feed<'_, H> {
     }
 }
 
-fn invalid(what: String) -> EncodeError {
-    // The values were checked before encoding; this only guards against a mismatch.
-    let _ = what;
+/// A value that is missing or does not fit its field: [`check`] tells which, in words.
+#[cold]
+fn unfit(_: String) -> EncodeError {
     EncodeError::new(EncodeErrorKind::Unsupported(
-        "a value the schema cannot encode",
+        "a value that does not fit its field",
     ))
 }
 
-/// Writes the key (or nested key) `value` of `node` at the start of `out`, placed with `mode`.
+/// Runs `run` on the value of `field` in `slots`, as its Rust type; `None` when the value is
+/// missing or does not fit (`check` says which).
+fn with_field<'a, R: Run>(field: &'a Field, slots: &'a Slots<'a>, run: R) -> Option<R::Out> {
+    match &field.kind {
+        Kind::Record(child) => Some(with_record(field, child, slots, run)),
+        _ => with_typed(field, &[slots[field.leaf]?], run).ok(),
+    }
+}
+
+/// Writes the key (or nested key) of `node` whose values are `slots` at the start of `out`,
+/// placed with `mode`.
 pub(crate) fn encode_record(
     node: &Node,
-    value: &Value,
+    slots: &Slots<'_>,
     out: &mut [u8],
     mode: FieldMode,
 ) -> Result<usize, EncodeError> {
     let key = node.key_name();
-    let (node, fields) = parts(node, value).map_err(invalid)?;
+    let node = if node.is_enum() {
+        variant(node, slots).ok_or_else(|| unfit(String::new()))?
+    } else {
+        node
+    };
     let mut w = KeyWriter::new(out);
     if !node.tag.is_none() {
         w.tag(node.tag)?;
@@ -150,16 +225,21 @@ pub(crate) fn encode_record(
         if node.text.is_some() && !delimiter.is_empty() && (i > 0 || prefix_len > 0) {
             w.delimiter(delimiter)?;
         }
-        let v = field_value(fields, field, node).map_err(invalid)?;
+        let mut error = None;
         let run = Encode {
             w: &mut w,
             mode: mode.nest(field.mode),
             key,
             field: field.name,
+            error: &mut error,
         };
-        with_typed(field, &[v], run).map_err(invalid)??;
+        match with_field(field, slots, run) {
+            Some(true) => {}
+            Some(false) => return Err(error.unwrap_or_else(|| unfit(String::new()))),
+            None => return Err(unfit(String::new())),
+        }
     }
-    let feed = |h: &mut dyn ValueSink| feed_sources(node, fields, h, key);
+    let feed = |h: &mut dyn ValueSink| feed_sources(node, slots, h, key);
     match node.prefix {
         Prefix::Salt(salt) if node.whole_key => {
             let b = steps::whole_key_salt_byte(salt, mode, w.written_from(node.body_start()))?;
@@ -180,7 +260,7 @@ pub(crate) fn encode_record(
 /// Feeds the value bytes of `node`'s prefix sources to `h`, joined by the text delimiter.
 fn feed_sources(
     node: &Node,
-    fields: &[(String, Value)],
+    slots: &Slots<'_>,
     h: &mut dyn ValueSink,
     key: &'static str,
 ) -> Result<(), EncodeError> {
@@ -190,22 +270,22 @@ fn feed_sources(
             h.write(delimiter.as_bytes());
         }
         let field = &node.fields[i];
-        let v = field_value(fields, field, node).map_err(invalid)?;
-        with_typed(
+        with_field(
             field,
-            &[v],
+            slots,
             Feed {
                 h,
                 mode: field.mode,
             },
         )
-        .map_err(invalid)?
+        .ok_or_else(|| unfit(String::new()))?
         .map_err(|e| e.in_field(key, field.name))?;
     }
     Ok(())
 }
 
-/// One field as decoding found it: where it starts, its length, and its value as `Debug` shows it.
+/// One field as decoding found it: where it starts, its length, and its value as `Debug` shows it
+/// (when asked).
 #[derive(Debug)]
 pub(crate) struct Row {
     pub(crate) name: &'static str,
@@ -214,21 +294,24 @@ pub(crate) struct Row {
     pub(crate) shown: String,
 }
 
-/// A key (or nested key) read back: its value, the node it was read as (the variant of an enum),
-/// its fields' rows, and the bytes it took.
+/// A key (or nested key) read back: the node it was read as (the variant of an enum), its
+/// fields' rows, and the bytes it took. Its values went to the caller's list.
 pub(crate) struct Read<'n> {
-    pub(crate) value: Value,
     pub(crate) node: &'n Node,
     pub(crate) rows: Vec<Row>,
     pub(crate) len: usize,
 }
 
-/// Reads a key (or nested key) of `node` from the start of `input`, placed with `mode`, and checks
-/// its prefix.
-pub(crate) fn read_record<'n>(
+/// Reads a key (or nested key) of `node` from the start of `input`, placed with `mode`, checks
+/// its prefix, and pushes its values to `out` by dotted path (`paths`, by slot). With `show`,
+/// each row holds its value as `Debug` shows it.
+pub(crate) fn read_record<'n, 's>(
     node: &'n Node,
     input: &[u8],
     mode: FieldMode,
+    paths: &'s [String],
+    out: &mut Vec<(&'s str, Value)>,
+    show: bool,
 ) -> Result<Read<'n>, DecodeError> {
     let key = node.key_name();
     let mut r = KeyReader::new(input);
@@ -247,6 +330,9 @@ pub(crate) fn read_record<'n>(
         }
         node
     };
+    if node.is_variant && node.fields.is_empty() {
+        out.push((paths[node.leaf].as_str(), Value::Null));
+    }
     let prefix_len = node.prefix_len();
     let prefix = if prefix_len > 0 {
         r.take(prefix_len)?
@@ -254,67 +340,116 @@ pub(crate) fn read_record<'n>(
         &[]
     };
     let delimiter = node.text.unwrap_or_default();
-    let mut fields = Vec::with_capacity(node.fields.len());
-    let mut rows = Vec::with_capacity(node.fields.len());
+    let first = out.len();
+    let mut rows = Vec::new();
     for (i, field) in node.fields.iter().enumerate() {
         if !delimiter.is_empty() && (i > 0 || prefix_len > 0) {
             r.delimiter(delimiter)?;
         }
         let at = r.pos();
         let rest = input.get(at..).unwrap_or_default();
-        let (value, shown, n) = typed::decode(field, rest, mode.nest(field.mode))
-            .map_err(|e| e.in_field(key, field.name, at))?;
-        // The reader moves past the field by reading it as bytes of a known length.
+        let field_mode = mode.nest(field.mode);
+        let (shown, n) = match &field.kind {
+            Kind::Record(child) => {
+                let mut record = |input: &[u8], mode| {
+                    read_record(child, input, mode, paths, out, show).map(|read| {
+                        (
+                            Shown(if show {
+                                shown_record(&read)
+                            } else {
+                                String::new()
+                            }),
+                            read.len,
+                        )
+                    })
+                };
+                let (shown, n) = if field.optional {
+                    let (v, n) = crate::codec::option::decode_option(rest, field_mode, record)
+                        .map_err(|e| e.in_field(key, field.name, at))?;
+                    if v.is_none() {
+                        out.push((paths[field.leaf].as_str(), Value::Null));
+                    }
+                    (
+                        if show {
+                            format!("{v:?}")
+                        } else {
+                            String::new()
+                        },
+                        n,
+                    )
+                } else {
+                    let (v, n) =
+                        record(rest, field_mode).map_err(|e| e.in_field(key, field.name, at))?;
+                    (v.0, n)
+                };
+                (shown, n)
+            }
+            _ => {
+                let mut shown = String::new();
+                let sink = Sink {
+                    out: &mut *out,
+                    path: paths[field.leaf].as_str(),
+                    shown: show.then_some(&mut shown),
+                };
+                let n = typed::decode(field, rest, field_mode, sink)
+                    .map_err(|e| e.in_field(key, field.name, at))?;
+                (shown, n)
+            }
+        };
+        // The reader moves past the field by taking the bytes it read.
         r.take(n)?;
-        rows.push(Row {
-            name: field.name,
-            at,
-            len: n,
-            shown,
-        });
-        fields.push((String::from(field.name), value));
+        if show {
+            rows.push(Row {
+                name: field.name,
+                at,
+                len: n,
+                shown,
+            });
+        }
     }
-    let check = |h: &mut dyn ValueSink| feed_sources(node, &fields, h, key);
-    let checked = match node.prefix {
-        Prefix::Salt(salt) if node.whole_key => steps::read_salt(salt, prefix).and_then(|found| {
-            steps::check_whole_key_salt(salt, mode, found, r.read_from(node.body_start()))
-        }),
-        Prefix::Salt(salt) => steps::read_salt(salt, prefix)
-            .and_then(|found| steps::check_salt(salt, mode, found, |h| check(h))),
-        Prefix::Hash(hash) => steps::check_hash_prefix(hash, mode, prefix, |h| check(h)),
-        _ => Ok(()),
-    };
-    checked.map_err(|e| e.in_key(key))?;
-    let value = match (node.is_variant, fields.is_empty()) {
-        (true, true) => Value::Record(alloc::vec![(String::from(node.short_name()), Value::Null)]),
-        (true, false) => Value::Record(alloc::vec![(
-            String::from(node.short_name()),
-            Value::Record(fields),
-        )]),
-        (false, _) => Value::Record(fields),
-    };
+    if !matches!(node.prefix, Prefix::None) {
+        check_prefix(node, mode, prefix, &r, &out[first..], paths).map_err(|e| e.in_key(key))?;
+    }
     Ok(Read {
-        value,
         node,
         rows,
         len: r.pos(),
     })
 }
 
-/// [`read_record`] as a field type's decode: the value, shown as derived `Debug` shows it.
-pub(crate) fn decode_record(
+/// Recomputes and checks the prefix of a key of `node` from its decoded values (`values`, the
+/// fields' in order from the first).
+fn check_prefix(
     node: &Node,
-    input: &[u8],
     mode: FieldMode,
-) -> Result<(Shown, usize), DecodeError> {
-    let read = read_record(node, input, mode)?;
-    let shown = show(&read);
-    Ok((Shown(read.value, shown), read.len))
+    prefix: &[u8],
+    r: &KeyReader<'_>,
+    values: &[(&str, Value)],
+    paths: &[String],
+) -> Result<(), DecodeError> {
+    // The decoded values back into slots: the sources' value bytes are fed from them.
+    let range = node.leaves.clone();
+    let mut slots: Vec<Option<&Value>> = alloc::vec![None; range.end];
+    for (path, value) in values {
+        if let Some(i) = paths[range.clone()].iter().position(|p| p == path) {
+            slots[range.start + i] = Some(value);
+        }
+    }
+    let feed = |h: &mut dyn ValueSink| feed_sources(node, &slots, h, node.key_name());
+    match node.prefix {
+        Prefix::Salt(salt) if node.whole_key => steps::read_salt(salt, prefix).and_then(|found| {
+            steps::check_whole_key_salt(salt, mode, found, r.read_from(node.body_start()))
+        }),
+        Prefix::Salt(salt) => steps::read_salt(salt, prefix)
+            .and_then(|found| steps::check_salt(salt, mode, found, |h| feed(h))),
+        Prefix::Hash(hash) => steps::check_hash_prefix(hash, mode, prefix, |h| feed(h)),
+        _ => Ok(()),
+    }
 }
 
 /// A nested key as derived `Debug` shows it: `Inner { region: 3, name: "eu" }`, a variant
 /// `Order { id: 3 }`, a variant without fields by its name.
-fn show(read: &Read<'_>) -> String {
+fn shown_record(read: &Read<'_>) -> String {
     let name = read.node.short_name();
     if read.rows.is_empty() {
         return String::from(name);
@@ -327,9 +462,8 @@ fn show(read: &Read<'_>) -> String {
     format!("{name} {{ {} }}", fields.join(", "))
 }
 
-/// `K::explain` of a key of `node`, decoded in `mode`.
-pub(crate) fn explain(node: &Node, key: &[u8], mode: FieldMode) -> Result<Explained, DecodeError> {
-    let read = read_record(node, key, mode)?;
+/// `K::explain` of the key `read` read.
+pub(crate) fn explain(read: &Read<'_>, key: &[u8]) -> Explained {
     let n = read.node;
     let mut e = Explained::new(n.name, key);
     if !n.tag.is_none() {
@@ -343,11 +477,8 @@ pub(crate) fn explain(node: &Node, key: &[u8], mode: FieldMode) -> Result<Explai
         );
     }
     for row in &read.rows {
-        e.push(
-            row.name,
-            key.get(row.at..row.at + row.len).unwrap_or_default(),
-            row.shown.clone(),
-        );
+        let bytes = key.get(row.at..row.at + row.len).unwrap_or_default();
+        e.push(row.name, bytes, row.shown.clone());
     }
-    Ok(e)
+    e
 }

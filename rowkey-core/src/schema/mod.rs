@@ -27,7 +27,7 @@
 //! let values = values.into_iter().collect::<Result<Vec<_>, _>>()?;
 //! let key = schema.encode(&values)?;
 //! assert_eq!(key, Event { user_id: 42, ts: 7, host: "web-2".into() }.to_vec()?);
-//! assert_eq!(schema.decode(&key)?[2], ("host".to_string(), Value::Str("web-2".into())));
+//! assert_eq!(schema.decode(&key)?[2], ("host", Value::Str("web-2".into())));
 //!
 //! // The same ranges as `Event::scan().user_id(42).ts_range(0..10)`.
 //! let plan = schema.plan(&[
@@ -81,13 +81,15 @@ use crate::field::FieldMode;
 use crate::lock::model::{LockedKey, LockedLayout};
 use crate::prefix::Prefix;
 use crate::scan::Scan;
-use model::{Kind, Node};
+use model::{join, Kind, Node};
 
 /// A key layout read from a layout lock: encodes, decodes, explains and plans keys as the derived
 /// type does. See the [module docs](self).
 #[derive(Debug)]
 pub struct Schema {
     root: Node,
+    /// The dotted path of every value slot (`Node::number`).
+    paths: Vec<String>,
     limit: usize,
     samples: Vec<Vec<u8>>,
 }
@@ -204,8 +206,12 @@ impl Schema {
         key: &LockedKey,
         whole_key: bool,
     ) -> Result<Schema, SchemaError> {
+        let mut root = Node::of(layout, whole_key, None)?;
+        let mut paths = Vec::new();
+        root.number("", &mut paths);
         Ok(Schema {
-            root: Node::of(layout, whole_key, None)?,
+            root,
+            paths,
             limit: key.limit,
             samples: key.samples.clone(),
         })
@@ -251,18 +257,69 @@ impl Schema {
         })
     }
 
+    /// The value slot of the dotted path `path`.
+    fn slot(&self, path: &str) -> Result<usize, SchemaError> {
+        match self.paths.iter().position(|p| p == path) {
+            Some(i) => Ok(i),
+            None => Err(SchemaError::Input(self.unknown(path))),
+        }
+    }
+
+    #[cold]
+    fn unknown(&self, path: &str) -> String {
+        let paths: Vec<String> = self.fields().into_iter().map(|f| f.path).collect();
+        format!(
+            "`{}` has no field `{path}`; its fields are {}",
+            self.root.name,
+            paths.join(", ")
+        )
+    }
+
     /// Encodes the key whose fields have `values` (by dotted path), as the derived type's
-    /// `to_vec` does; a missing field or an unknown one is an error.
+    /// `to_vec` does; a missing field, an unknown one or one given twice is an error.
     pub fn encode<P: AsRef<str>>(&self, values: &[(P, Value)]) -> Result<Vec<u8>, SchemaError> {
-        let flat: Vec<(Vec<&str>, &Value)> = values
-            .iter()
-            .map(|(p, v)| (p.as_ref().split('.').collect(), v))
-            .collect();
-        let tree = tree(&self.root, &flat, "")?;
-        codec::check_record(&self.root, &tree).map_err(SchemaError::Input)?;
-        let mut out = alloc::vec![0u8; self.limit.clamp(64, 1 << 20)];
+        let mut out = Vec::new();
+        self.encode_into(values, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`encode`](Schema::encode) into `out`, replacing what it held: a loop over many keys
+    /// reuses one buffer.
+    pub fn encode_into<P: AsRef<str>>(
+        &self,
+        values: &[(P, Value)],
+        out: &mut Vec<u8>,
+    ) -> Result<(), SchemaError> {
+        let mut stack = [None; 16];
+        let mut heap = Vec::new();
+        let slots: &mut [Option<&Value>] = if self.paths.len() <= stack.len() {
+            &mut stack[..self.paths.len()]
+        } else {
+            heap.resize(self.paths.len(), None);
+            &mut heap
+        };
+        // Values usually come in key order: each path is first compared with the one after the
+        // previous value's.
+        let mut next = 0;
+        for (path, value) in values {
+            let path = path.as_ref();
+            let i = match self.paths.get(next) {
+                Some(p) if p == path => next,
+                _ => self.slot(path)?,
+            };
+            next = i + 1;
+            if slots[i].replace(value).is_some() {
+                return Err(SchemaError::Input(format!(
+                    "`{path}` is given more than once"
+                )));
+            }
+        }
+        let slots: &[Option<&Value>] = slots;
+        if out.len() < 64 {
+            out.resize(64, 0);
+        }
         loop {
-            match codec::encode_record(&self.root, &tree, &mut out, FieldMode::LAST) {
+            match codec::encode_record(&self.root, slots, out, FieldMode::LAST) {
                 Ok(n) if n > self.limit => {
                     return Err(SchemaError::Encode(
                         EncodeError::new(EncodeErrorKind::RowTooLong {
@@ -274,37 +331,55 @@ impl Schema {
                 }
                 Ok(n) => {
                     out.truncate(n);
-                    return Ok(out);
+                    return Ok(());
                 }
                 Err(e)
                     if matches!(e.kind(), EncodeErrorKind::BufferTooSmall { .. })
-                        && out.len() < (1 << 26) =>
+                        && out.len() <= self.limit =>
                 {
-                    let longer = out.len() * 4;
+                    let longer = (out.len() * 4).min(self.limit + 1);
                     out.resize(longer, 0);
                 }
-                Err(e) => return Err(SchemaError::Encode(e.in_key(self.root.key_name()))),
+                Err(e) => {
+                    codec::check(&self.root, slots, &self.paths).map_err(SchemaError::Input)?;
+                    return Err(SchemaError::Encode(e.in_key(self.root.key_name())));
+                }
             }
         }
     }
 
     /// Decodes a stored key into its fields' values, by dotted path in key order, as the derived
     /// type's `decode` does (the whole key, its prefix checked).
-    pub fn decode(&self, key: &[u8]) -> Result<Vec<(String, Value)>, DecodeError> {
-        let read = self.read_key(key, FieldMode::LAST)?;
-        let mut out = Vec::new();
-        flatten("", read.value, &mut out);
+    pub fn decode(&self, key: &[u8]) -> Result<Vec<(&str, Value)>, DecodeError> {
+        let mut out = Vec::with_capacity(self.paths.len());
+        self.read_key(key, &mut out, false)?;
         Ok(out)
+    }
+
+    /// [`decode`](Schema::decode) into `out`, replacing what it held: a loop over many keys
+    /// reuses one list.
+    pub fn decode_into<'s>(
+        &'s self,
+        key: &[u8],
+        out: &mut Vec<(&'s str, Value)>,
+    ) -> Result<(), DecodeError> {
+        out.clear();
+        self.read_key(key, out, false).map(|_| ())
     }
 
     /// Shows each part of a stored key beside its value, as the derived type's `explain` does.
     pub fn explain(&self, key: &[u8]) -> Result<Explained, DecodeError> {
-        self.check_len(key)?;
-        let e = codec::explain(&self.root, key, FieldMode::LAST)?;
-        Ok(e)
+        let mut out = Vec::new();
+        let read = self.read_key(key, &mut out, true)?;
+        Ok(codec::explain(&read, key))
     }
 
-    fn check_len(&self, key: &[u8]) -> Result<(), DecodeError> {
+    fn read_key<'s>(
+        &'s self,
+        key: &[u8],
+        out: &mut Vec<(&'s str, Value)>,
+        show: bool,
+    ) -> Result<codec::Read<'s>, DecodeError> {
         if key.len() > self.limit {
             return Err(DecodeError::new(
                 DecodeErrorKind::RowTooLong {
@@ -315,12 +390,8 @@ impl Schema {
             )
             .in_key(self.root.key_name()));
         }
-        Ok(())
-    }
-
-    fn read_key(&self, key: &[u8], mode: FieldMode) -> Result<codec::Read<'_>, DecodeError> {
-        self.check_len(key)?;
-        let read = codec::read_record(&self.root, key, mode)?;
+        let read = codec::read_record(&self.root, key, FieldMode::LAST, &self.paths, out, show)
+            .map_err(|e| e.in_key(self.root.key_name()))?;
         if read.len != key.len() {
             return Err(DecodeError::new(
                 DecodeErrorKind::TrailingBytes {
@@ -340,7 +411,7 @@ impl Schema {
         &self,
         query: &[(P, Condition)],
     ) -> Result<Scan<Schema>, SchemaError> {
-        plan::plan(&self.root, query)
+        plan::plan(self, query)
     }
 }
 
@@ -354,14 +425,6 @@ fn could_be_fields_salt(l: &LockedLayout) -> bool {
             .iter()
             .zip(&l.segments)
             .all(|(s, seg)| *s == seg.name)
-}
-
-fn join(prefix: &str, name: &str) -> String {
-    if prefix.is_empty() {
-        String::from(name)
-    } else {
-        format!("{prefix}.{name}")
-    }
 }
 
 fn list(node: &Node, at: &str, out: &mut Vec<FieldInfo>) {
@@ -418,112 +481,5 @@ fn find<'n>(node: &'n Node, path: &str) -> Option<&'n model::Field> {
         (Kind::Record(_), None) => None,
         (_, None) => Some(field),
         (_, Some(_)) => None,
-    }
-}
-
-/// The value tree of `node` from flat `(path segments, value)` entries.
-fn tree(node: &Node, entries: &[(Vec<&str>, &Value)], at: &str) -> Result<Value, SchemaError> {
-    let input = |what: String| SchemaError::Input(what);
-    if node.is_enum() {
-        let Some((first, _)) = entries.first() else {
-            let names: Vec<&str> = node.variants.iter().map(Node::short_name).collect();
-            return Err(input(format!(
-                "`{}` needs a variant: one of {}",
-                if at.is_empty() { node.name } else { at },
-                names.join(", ")
-            )));
-        };
-        let variant = first.first().copied().unwrap_or_default();
-        let Some(v) = node.variants.iter().find(|v| v.short_name() == variant) else {
-            let names: Vec<&str> = node.variants.iter().map(Node::short_name).collect();
-            return Err(input(format!(
-                "{:?} is not a variant of `{}`; expected one of {}",
-                join(at, variant),
-                node.name,
-                names.join(", ")
-            )));
-        };
-        if let Some((other, _)) = entries.iter().find(|(p, _)| p.first() != Some(&variant)) {
-            return Err(input(format!(
-                "`{}` and `{}` name two variants of `{}`",
-                join(at, variant),
-                join(at, &other.join(".")),
-                node.name
-            )));
-        }
-        let inner: Vec<(Vec<&str>, &Value)> = entries
-            .iter()
-            .filter(|(p, _)| p.len() > 1)
-            .map(|(p, v)| (p[1..].to_vec(), *v))
-            .collect();
-        let value = if v.fields.is_empty() && inner.is_empty() {
-            Value::Null
-        } else {
-            tree(v, &inner, &join(at, variant))?
-        };
-        return Ok(Value::Record(alloc::vec![(String::from(variant), value)]));
-    }
-    for (p, _) in entries {
-        let head = p.first().copied().unwrap_or_default();
-        if !node.fields.iter().any(|f| f.name == head) {
-            let names: Vec<&str> = node.fields.iter().map(|f| f.name).collect();
-            return Err(input(format!(
-                "`{}` has no field `{}`; its fields are {}",
-                node.name,
-                join(at, head),
-                names.join(", ")
-            )));
-        }
-    }
-    let mut fields = Vec::with_capacity(node.fields.len());
-    for f in &node.fields {
-        let path = join(at, f.name);
-        let mine: Vec<&(Vec<&str>, &Value)> = entries
-            .iter()
-            .filter(|(p, _)| p.first() == Some(&f.name))
-            .collect();
-        let value = match (&f.kind, mine.as_slice()) {
-            (_, []) => return Err(input(format!("no value for `{path}`"))),
-            (Kind::Record(_), [(p, Value::Null)]) if p.len() == 1 && f.optional => Value::Null,
-            (Kind::Record(child), mine) => {
-                let inner: Vec<(Vec<&str>, &Value)> = mine
-                    .iter()
-                    .filter(|(p, _)| p.len() > 1)
-                    .map(|(p, v)| (p[1..].to_vec(), *v))
-                    .collect();
-                if inner.len() != mine.len() {
-                    return Err(input(format!(
-                        "`{path}` is a nested key: give its fields (`{path}.<field>=...`)"
-                    )));
-                }
-                tree(child, &inner, &path)?
-            }
-            (_, [(p, v)]) if p.len() == 1 => (*v).clone(),
-            (_, [(p, _)]) => {
-                return Err(input(format!(
-                    "`{path}` has no field `{}`",
-                    p[1..].join(".")
-                )))
-            }
-            (_, _) => return Err(input(format!("`{path}` is given more than once"))),
-        };
-        fields.push((String::from(f.name), value));
-    }
-    Ok(Value::Record(fields))
-}
-
-/// The flat `(dotted path, value)` entries of a value tree.
-fn flatten(at: &str, value: Value, out: &mut Vec<(String, Value)>) {
-    match value {
-        Value::Record(fields) => {
-            for (name, v) in fields {
-                let path = join(at, &name);
-                match v {
-                    Value::Record(_) => flatten(&path, v, out),
-                    v => out.push((path, v)),
-                }
-            }
-        }
-        v => out.push((String::from(at), v)),
     }
 }

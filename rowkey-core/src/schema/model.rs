@@ -25,6 +25,10 @@ pub(crate) struct Node {
     pub(crate) key_name: &'static str,
     /// A variant of an enum with data.
     pub(crate) is_variant: bool,
+    /// A variant's own value slot (the variant named alone); see [`Node::number`].
+    pub(crate) leaf: usize,
+    /// The value slots of this node and everything in it.
+    pub(crate) leaves: core::ops::Range<usize>,
     pub(crate) text: Option<&'static str>,
     pub(crate) tag: Tag,
     pub(crate) prefix: Prefix,
@@ -44,6 +48,8 @@ pub(crate) struct Field {
     pub(crate) name: &'static str,
     /// The type as the lock writes it, for messages and `--help`.
     pub(crate) ty: &'static str,
+    /// The field's value slot: its place among the schema's dotted paths.
+    pub(crate) leaf: usize,
     pub(crate) kind: Kind,
     /// `Option` around the value (one at most: schemas do not take `Option<Option<T>>`).
     pub(crate) optional: bool,
@@ -136,6 +142,8 @@ impl Node {
             name,
             key_name: enum_name.unwrap_or(name),
             is_variant: enum_name.is_some(),
+            leaf: 0,
+            leaves: 0..0,
             text,
             tag,
             prefix: l.prefix,
@@ -145,6 +153,36 @@ impl Node {
             variants,
             scan,
         })
+    }
+
+    /// Numbers the value slots of this node's fields, variants and nested keys depth first, from
+    /// `paths.len()` on, and pushes each slot's dotted path (`at` and the names below it): a key's
+    /// values are a slice indexed by slot, and a node's slots are one range.
+    pub(crate) fn number(&mut self, at: &str, paths: &mut Vec<alloc::string::String>) {
+        let start = paths.len();
+        if self.is_enum() {
+            for v in &mut self.variants {
+                let path = join(at, v.short_name());
+                v.leaf = paths.len();
+                paths.push(path.clone());
+                v.number_fields(&path, paths);
+                v.leaves = v.leaf..paths.len();
+            }
+        } else {
+            self.number_fields(at, paths);
+        }
+        self.leaves = start..paths.len();
+    }
+
+    fn number_fields(&mut self, at: &str, paths: &mut Vec<alloc::string::String>) {
+        for f in &mut self.fields {
+            let path = join(at, f.name);
+            f.leaf = paths.len();
+            paths.push(path.clone());
+            if let Kind::Record(child) = &mut f.kind {
+                child.number(&path, paths);
+            }
+        }
     }
 
     /// The name errors give the key.
@@ -173,6 +211,15 @@ impl Node {
             0 => 0,
             n => n + self.text.unwrap_or_default().len(),
         }
+    }
+}
+
+/// `name` under the dotted path `at`.
+pub(crate) fn join(at: &str, name: &str) -> alloc::string::String {
+    if at.is_empty() {
+        alloc::string::String::from(name)
+    } else {
+        format!("{at}.{name}")
     }
 }
 
@@ -326,6 +373,7 @@ impl Field {
         }
         mode = mode.with_unit(c.unit);
         Ok(Field {
+            leaf: 0,
             name: intern::str(&s.name),
             ty: intern::str(&s.ty),
             kind,

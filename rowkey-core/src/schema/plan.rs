@@ -8,6 +8,7 @@ use alloc::vec::Vec;
 use core::fmt::Debug;
 use core::ops::Bound;
 
+use super::codec::with_record;
 use super::model::{Field, Kind, Node};
 use super::typed::{with_typed, Run};
 use super::value::Value;
@@ -90,79 +91,67 @@ fn shape(b: &Bound<Value>) -> (Bound<()>, Option<&Value>) {
 }
 
 pub(super) fn plan<P: AsRef<str>>(
-    root: &Node,
+    schema: &Schema,
     query: &[(P, Condition)],
 ) -> Result<Scan<Schema>, SchemaError> {
     let input = SchemaError::Input;
-    // An enum with data: the first path segment names the variant, whose fields follow.
-    let (node, at, query): (&Node, String, Vec<(String, &Condition)>) = if root.is_enum() {
-        let Some((first, _)) = query.first() else {
+    let root = &schema.root;
+    let mut slots = Vec::with_capacity(query.len());
+    for (p, _) in query {
+        slots.push(schema.slot(p.as_ref())?);
+    }
+    // An enum with data: the first condition names the variant, whose fields follow.
+    let node = if root.is_enum() {
+        let Some(&first) = slots.first() else {
             return Ok(<Scan<Schema> as Bind>::start(root.scan));
         };
-        let variant = first.as_ref().split('.').next().unwrap_or_default();
         let node = root
             .variants
             .iter()
-            .find(|v| v.short_name() == variant)
-            .ok_or_else(|| {
-                let names: Vec<&str> = root.variants.iter().map(Node::short_name).collect();
-                input(format!(
-                    "{variant:?} is not a variant of `{}`; expected one of {}",
-                    root.name,
-                    names.join(", ")
-                ))
-            })?;
-        let mut rest = Vec::new();
-        for (p, c) in query {
-            let p = p.as_ref();
-            match p.split_once('.') {
-                Some((v, f)) if v == variant => rest.push((String::from(f), c)),
-                None if p == variant => {}
-                _ => {
-                    return Err(input(format!(
-                        "`{p}` is not a field of the variant `{variant}` the query names first"
-                    )))
-                }
-            }
+            .find(|v| v.leaves.contains(&first))
+            .ok_or_else(|| input(String::from("a query on an enum names a variant first")))?;
+        if let Some(i) = slots.iter().position(|s| !node.leaves.contains(s)) {
+            return Err(input(format!(
+                "`{}` is not a field of the variant `{}` the query names first",
+                query[i].0.as_ref(),
+                schema.paths[node.leaf]
+            )));
         }
-        (node, format!("{variant}."), rest)
+        node
     } else {
-        let q = query
-            .iter()
-            .map(|(p, c)| (String::from(p.as_ref()), c))
-            .collect();
-        (root, String::new(), q)
+        root
     };
     let mut scan = <Scan<Schema> as Bind>::start(node.scan);
-    let order: Vec<&str> = node.fields.iter().map(|f| f.name).collect();
-    let mut used = alloc::vec![false; query.len()];
-    let mut ended: Option<String> = None;
+    let mut used: Vec<bool> = slots
+        .iter()
+        .map(|&s| node.is_variant && s == node.leaf)
+        .collect();
+    let mut ended: Option<&str> = None;
     for field in &node.fields {
-        // This field's conditions: on it, or on a nested key's fields by dotted path.
-        let mine: Vec<usize> = (0..query.len())
-            .filter(|&i| {
-                let p = query[i].0.as_str();
-                p == field.name
-                    || p.strip_prefix(field.name)
-                        .is_some_and(|r| r.starts_with('.'))
-            })
-            .collect();
+        let within = |s: usize| match &field.kind {
+            Kind::Record(child) => s == field.leaf || child.leaves.contains(&s),
+            _ => s == field.leaf,
+        };
+        let mine: Vec<usize> = (0..slots.len()).filter(|&i| within(slots[i])).collect();
         if mine.is_empty() {
             break;
         }
-        let path = format!("{at}{}", field.name);
-        if let Some(end) = &ended {
+        let path = schema.paths[field.leaf].as_str();
+        if let Some(end) = ended {
             return Err(input(format!(
                 "`{path}` comes after `{end}`, whose range or prefix ends the query"
             )));
         }
         mine.iter().for_each(|&i| used[i] = true);
-        let (condition, ends) = condition(field, &mine, &query, &path)?;
-        if ends {
-            ended = Some(path.clone());
-        }
         let too = |e: String| input(format!("`{path}`: {e}"));
-        scan = match &condition {
+        if let Kind::Record(child) = &field.kind {
+            scan = bind_record(schema, field, child, &mine, &slots, query, scan)?;
+            continue;
+        }
+        let [i] = mine[..] else {
+            return Err(input(format!("`{path}` is given more than once")));
+        };
+        scan = match &query[i].1 {
             Condition::Eq(v) => with_typed(
                 field,
                 &[v],
@@ -173,11 +162,6 @@ pub(super) fn plan<P: AsRef<str>>(
             )
             .map_err(too)?,
             Condition::In(values) => {
-                if matches!(field.kind, Kind::Record(_)) {
-                    return Err(input(format!(
-                        "`{path}` is a nested key: bind its fields with ="
-                    )));
-                }
                 let values: Vec<&Value> = values.iter().collect();
                 with_typed(
                     field,
@@ -195,11 +179,7 @@ pub(super) fn plan<P: AsRef<str>>(
                         "`{path}` is reversed or formatted out of order: only = and IN apply"
                     )));
                 }
-                if matches!(field.kind, Kind::Record(_)) {
-                    return Err(input(format!(
-                        "`{path}` is a nested key: bind its fields with ="
-                    )));
-                }
+                ended = Some(path);
                 let ((lower, l), (upper, u)) = (shape(lo), shape(hi));
                 let values: Vec<&Value> = l.into_iter().chain(u).collect();
                 let run = Range {
@@ -217,64 +197,58 @@ pub(super) fn plan<P: AsRef<str>>(
                         "`{path}` takes no prefix: only strings and byte strings, not reversed, do"
                     )));
                 }
+                ended = Some(path);
                 scan.bind_prefix(bytes, field.mode)
             }
         };
     }
     if let Some(i) = used.iter().position(|u| !u) {
-        let p = &query[i].0;
-        let known = order
+        let order: Vec<&str> = node
+            .fields
             .iter()
-            .any(|f| p == f || p.starts_with(&format!("{f}.")));
-        return Err(input(if known {
-            format!(
-                "`{at}{p}` is bound but a field before it is not: bind fields in key order ({})",
-                order.join(", ")
-            )
-        } else {
-            format!(
-                "`{}` has no field `{at}{p}`; its fields are {}",
-                node.name,
-                order.join(", ")
-            )
-        }));
+            .map(|f| schema.paths[f.leaf].as_str())
+            .collect();
+        return Err(input(format!(
+            "`{}` is bound but a field before it is not: bind fields in key order ({})",
+            query[i].0.as_ref(),
+            order.join(", ")
+        )));
     }
     Ok(scan)
 }
 
-/// The one condition on `field`: its own, or an equality on a nested key built from its fields'
-/// equalities. Also whether it ends the query.
-fn condition(
+/// Binds a nested key whole, from equalities on its fields (or `null` for an `Option` of one), as
+/// the typed builder's method for the field binds its value.
+fn bind_record<P: AsRef<str>>(
+    schema: &Schema,
     field: &Field,
+    child: &Node,
     mine: &[usize],
-    query: &[(String, &Condition)],
-    path: &str,
-) -> Result<(Condition, bool), SchemaError> {
-    let ends = |c: &Condition| matches!(c, Condition::Range(..) | Condition::Prefix(_));
-    if let [i] = mine {
-        if query[*i].0 == field.name {
-            let c = query[*i].1.clone();
-            let e = ends(&c);
-            return Ok((c, e));
-        }
-    }
-    let Kind::Record(child) = &field.kind else {
-        return Err(SchemaError::Input(format!(
-            "`{path}` is given more than once"
-        )));
-    };
-    let mut entries: Vec<(Vec<&str>, &Value)> = Vec::new();
+    slots: &[usize],
+    query: &[(P, Condition)],
+    scan: Scan<Schema>,
+) -> Result<Scan<Schema>, SchemaError> {
+    let path = schema.paths[field.leaf].as_str();
+    let mut values: Vec<Option<&Value>> = alloc::vec![None; schema.paths.len()];
     for &i in mine {
-        let (p, c) = &query[i];
-        let Condition::Eq(v) = c else {
+        let Condition::Eq(v) = &query[i].1 else {
             return Err(SchemaError::Input(format!(
-                "`{path}.{}`: a nested key's fields take = only",
-                p.split_once('.').map_or("", |(_, r)| r)
+                "`{}`: a nested key binds by = on its fields only (`{path}` whole)",
+                query[i].0.as_ref()
             )));
         };
-        let rest = p.split_once('.').map_or("", |(_, r)| r);
-        entries.push((rest.split('.').collect(), v));
+        values[slots[i]] = Some(v);
     }
-    let value = super::tree(child, &entries, path)?;
-    Ok((Condition::Eq(value), false))
+    if !(field.optional && matches!(values[field.leaf], Some(Value::Null))) {
+        super::codec::check(child, &values, &schema.paths).map_err(SchemaError::Input)?;
+    }
+    Ok(with_record(
+        field,
+        child,
+        &values,
+        Eq {
+            scan,
+            mode: field.mode,
+        },
+    ))
 }

@@ -1,22 +1,19 @@
 //! From a [`Value`] to the Rust type its field stands for, and back: the schema encodes, decodes
 //! and plans every field with that type's own `KeyField` and `DecodeField`, the impls generated
-//! code calls, so the two cannot disagree on a byte. Records (nested structs, enums with data) are
-//! [`DynRecord`], written by the schema's own walk of the layout (`codec.rs`), which follows the
-//! steps of the derive's generated `encode`.
+//! code calls, so the two cannot disagree on a byte. Nested keys are the schema's own walk of
+//! their layout (`codec.rs`), which follows the steps of the derive's generated code.
 
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::Debug;
 
-use super::codec;
-use super::model::{Field, Kind, Node};
+use super::model::{Field, Kind};
 use super::value::Value;
 use crate::codec::{put, take_into, unsupported_text, unsupported_width};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::field::{DecodeField, FieldMode, FieldShape, KeyField};
 use crate::hashed::Hashed;
-use crate::prefix::Prefix;
 
 /// Work on a field's values once they are its Rust type `T`: one call per use (encode, plan).
 pub(crate) trait Run {
@@ -32,24 +29,9 @@ pub(crate) fn with_typed<'v, R: Run>(
     run: R,
 ) -> Result<R::Out, String> {
     macro_rules! go {
-        ($conv:expr) => {{
-            if field.optional {
-                let typed = values
-                    .iter()
-                    .map(|v| match v {
-                        Value::Null => Ok(None),
-                        v => $conv(*v).map(Some),
-                    })
-                    .collect::<Result<Vec<_>, String>>()?;
-                Ok(run.run(&typed))
-            } else {
-                let typed = values
-                    .iter()
-                    .map(|v| $conv(*v))
-                    .collect::<Result<Vec<_>, String>>()?;
-                Ok(run.run(&typed))
-            }
-        }};
+        ($conv:expr) => {
+            convert_and_run(field.optional, values, $conv, run)
+        };
     }
     match &field.kind {
         Kind::Unsigned(1) => go!(unsigned::<u8>),
@@ -72,13 +54,13 @@ pub(crate) fn with_typed<'v, R: Run>(
             Value::Char(c) => Ok(*c),
             v => Err(mismatch(v, "a character")),
         }),
-        Kind::Str => go!(|v: &Value| match v {
-            Value::Str(s) => Ok(s.clone()),
+        Kind::Str => go!(|v: &'v Value| match v {
+            Value::Str(s) => Ok(s.as_str()),
             v => Err(mismatch(v, "a string")),
         }),
-        Kind::Bytes => go!(|v: &Value| match v {
-            Value::Bytes(b) => Ok(b.clone()),
-            Value::Str(s) => Ok(s.as_bytes().to_vec()),
+        Kind::Bytes => go!(|v: &'v Value| match v {
+            Value::Bytes(b) => Ok(b.as_slice()),
+            Value::Str(s) => Ok(s.as_bytes()),
             v => Err(mismatch(v, "bytes")),
         }),
         Kind::Array(n) => go!(|v: &Value| match v {
@@ -99,13 +81,17 @@ pub(crate) fn with_typed<'v, R: Run>(
             v => Err(mismatch(v, &format!("{n} bytes"))),
         }),
         Kind::SystemTime => go!(|v: &Value| system_time(v, field.mode)),
-        Kind::Enum(variants) => go!(|v: &Value| match v {
-            Value::Variant(name) | Value::Str(name) => variants
+        Kind::Enum(variants) => go!(|v: &Value| {
+            let name: &str = match v {
+                Value::Variant(name) => name,
+                Value::Str(name) => name,
+                v => return Err(mismatch(v, "a variant name")),
+            };
+            variants
                 .iter()
-                .find(|(n, _)| *n == name.as_str())
+                .find(|(n, _)| *n == name)
                 .map(|(_, d)| Discriminant(*d))
-                .ok_or_else(|| unknown_variant(name, variants)),
-            v => Err(mismatch(v, "a variant name")),
+                .ok_or_else(|| unknown_variant(name, variants))
         }),
         #[cfg(feature = "uuid")]
         Kind::Uuid => go!(|v: &Value| match v {
@@ -126,7 +112,46 @@ pub(crate) fn with_typed<'v, R: Run>(
         }),
         #[cfg(feature = "chrono")]
         Kind::Chrono(c) => super::chrono::with_chrono(*c, field, values, run),
-        Kind::Record(node) => go!(|v: &'v Value| DynRecord::new(node, v)),
+        // Nested keys are written by the schema's walk (`codec.rs`), which holds their values.
+        Kind::Record(_) => Err(String::from("a nested key takes its fields by dotted path")),
+    }
+}
+
+/// The values as `T` (by `conv`; `Option<T>` when `optional`), then `run` on them. One value, the
+/// common call, is converted on the stack.
+#[inline(never)]
+fn convert_and_run<'v, T: KeyField + Debug, R: Run>(
+    optional: bool,
+    values: &[&'v Value],
+    conv: impl Fn(&'v Value) -> Result<T, String>,
+    run: R,
+) -> Result<R::Out, String> {
+    if let [v] = values {
+        if optional {
+            let typed = match v {
+                Value::Null => None,
+                v => Some(conv(v)?),
+            };
+            return Ok(run.run(core::slice::from_ref(&typed)));
+        }
+        let typed = conv(v)?;
+        return Ok(run.run(core::slice::from_ref(&typed)));
+    }
+    if optional {
+        let typed = values
+            .iter()
+            .map(|v| match v {
+                Value::Null => Ok(None),
+                v => conv(v).map(Some),
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        Ok(run.run(&typed))
+    } else {
+        let typed = values
+            .iter()
+            .map(|v| conv(v))
+            .collect::<Result<Vec<_>, String>>()?;
+        Ok(run.run(&typed))
     }
 }
 
@@ -208,31 +233,41 @@ fn system_time(v: &Value, mode: FieldMode) -> Result<std::time::SystemTime, Stri
         .ok_or_else(|| format!("{count} is too far in the future"))
 }
 
-/// Decodes one field of `field`'s type from the start of `input`: its value, its value as the
-/// type's `Debug` shows it (for `explain`), and the bytes it took.
+/// Where a decoded value goes: onto `out` under `path`, and when asked (for `explain`) into
+/// `shown` as its type's `Debug` shows it. Values go straight where they are kept: moved back
+/// through each caller, they cost more than their decoding.
+pub(crate) struct Sink<'o, 's> {
+    pub(crate) out: &'o mut Vec<(&'s str, Value)>,
+    pub(crate) path: &'s str,
+    pub(crate) shown: Option<&'o mut String>,
+}
+
+/// Decodes one field of `field`'s type from the start of `input` into `sink`; returns the bytes
+/// it took.
 pub(crate) fn decode(
     field: &Field,
     input: &[u8],
     mode: FieldMode,
-) -> Result<(Value, String, usize), DecodeError> {
+    sink: Sink<'_, '_>,
+) -> Result<usize, DecodeError> {
     let opt = field.optional;
     match &field.kind {
-        Kind::Unsigned(1) => go(input, mode, opt, |v: u8| Value::Unsigned(v.into())),
-        Kind::Unsigned(2) => go(input, mode, opt, |v: u16| Value::Unsigned(v.into())),
-        Kind::Unsigned(4) => go(input, mode, opt, |v: u32| Value::Unsigned(v.into())),
-        Kind::Unsigned(8) => go(input, mode, opt, |v: u64| Value::Unsigned(v.into())),
-        Kind::Unsigned(_) => go(input, mode, opt, Value::Unsigned),
-        Kind::Signed(1) => go(input, mode, opt, |v: i8| Value::Signed(v.into())),
-        Kind::Signed(2) => go(input, mode, opt, |v: i16| Value::Signed(v.into())),
-        Kind::Signed(4) => go(input, mode, opt, |v: i32| Value::Signed(v.into())),
-        Kind::Signed(8) => go(input, mode, opt, |v: i64| Value::Signed(v.into())),
-        Kind::Signed(_) => go(input, mode, opt, Value::Signed),
-        Kind::F32 => go(input, mode, opt, |v: f32| Value::Float(widen(v))),
-        Kind::F64 => go(input, mode, opt, Value::Float),
-        Kind::Bool => go(input, mode, opt, Value::Bool),
-        Kind::Char => go(input, mode, opt, Value::Char),
-        Kind::Str => go(input, mode, opt, Value::Str),
-        Kind::Bytes => go(input, mode, opt, Value::Bytes),
+        Kind::Unsigned(1) => go(input, mode, opt, sink, |v: u8| Value::Unsigned(v.into())),
+        Kind::Unsigned(2) => go(input, mode, opt, sink, |v: u16| Value::Unsigned(v.into())),
+        Kind::Unsigned(4) => go(input, mode, opt, sink, |v: u32| Value::Unsigned(v.into())),
+        Kind::Unsigned(8) => go(input, mode, opt, sink, |v: u64| Value::Unsigned(v.into())),
+        Kind::Unsigned(_) => go(input, mode, opt, sink, Value::Unsigned),
+        Kind::Signed(1) => go(input, mode, opt, sink, |v: i8| Value::Signed(v.into())),
+        Kind::Signed(2) => go(input, mode, opt, sink, |v: i16| Value::Signed(v.into())),
+        Kind::Signed(4) => go(input, mode, opt, sink, |v: i32| Value::Signed(v.into())),
+        Kind::Signed(8) => go(input, mode, opt, sink, |v: i64| Value::Signed(v.into())),
+        Kind::Signed(_) => go(input, mode, opt, sink, Value::Signed),
+        Kind::F32 => go(input, mode, opt, sink, |v: f32| Value::Float(widen(v))),
+        Kind::F64 => go(input, mode, opt, sink, Value::Float),
+        Kind::Bool => go(input, mode, opt, sink, Value::Bool),
+        Kind::Char => go(input, mode, opt, sink, Value::Char),
+        Kind::Str => go(input, mode, opt, sink, Value::Str),
+        Kind::Bytes => go(input, mode, opt, sink, Value::Bytes),
         Kind::Array(n) => {
             let n = *n;
             let array = |input: &[u8], mode| {
@@ -240,7 +275,9 @@ pub(crate) fn decode(
                 take_into(input, &mut buf, mode)?;
                 Ok((ByteArray(buf), n))
             };
-            go_with(input, mode, opt, array, |v: ByteArray| Value::Bytes(v.0))
+            go_with(input, mode, opt, sink, array, |v: ByteArray| {
+                Value::Bytes(v.0)
+            })
         }
         Kind::Opaque(n) => {
             let n = *n;
@@ -249,14 +286,14 @@ pub(crate) fn decode(
                 take_into(input, &mut buf, FieldMode::INNER)?;
                 Ok((Opaque(buf), n))
             };
-            go_with(input, mode, opt, opaque, |v: Opaque| Value::Hex(v.0))
+            go_with(input, mode, opt, sink, opaque, |v: Opaque| Value::Hex(v.0))
         }
         Kind::Digest(n) => {
             let n = *n;
             let digest = |input: &[u8], mode| decode_hashed(input, mode, n);
-            go_with(input, mode, opt, digest, |v: Digest| Value::Hex(v.0))
+            go_with(input, mode, opt, sink, digest, |v: Digest| Value::Hex(v.0))
         }
-        Kind::SystemTime => go(input, mode, opt, |t: std::time::SystemTime| {
+        Kind::SystemTime => go(input, mode, opt, sink, |t: std::time::SystemTime| {
             let nanos = t
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_nanos());
@@ -276,33 +313,34 @@ pub(crate) fn decode(
                     )),
                 }
             };
-            go_with(input, mode, opt, variant, |v: Variant| {
-                Value::Variant(String::from(v.0))
+            go_with(input, mode, opt, sink, variant, |v: Variant| {
+                Value::Variant(alloc::borrow::Cow::Borrowed(v.0))
             })
         }
         #[cfg(feature = "uuid")]
-        Kind::Uuid => go(input, mode, opt, |u: uuid::Uuid| {
+        Kind::Uuid => go(input, mode, opt, sink, |u: uuid::Uuid| {
             Value::Text(format!("{u}"))
         }),
         #[cfg(feature = "decimal")]
-        Kind::Decimal => go(input, mode, opt, |d: rust_decimal::Decimal| {
+        Kind::Decimal => go(input, mode, opt, sink, |d: rust_decimal::Decimal| {
             Value::Text(format!("{d}"))
         }),
         #[cfg(feature = "chrono")]
-        Kind::Chrono(c) => super::chrono::decode(*c, input, mode, opt),
-        Kind::Record(node) => {
-            let record = |input: &[u8], mode| codec::decode_record(node, input, mode);
-            go_with(input, mode, opt, record, |r: Shown| r.0)
-        }
+        Kind::Chrono(c) => super::chrono::decode(*c, input, mode, opt, sink),
+        // Nested keys are read by the schema's walk (`codec.rs`), which collects their fields.
+        Kind::Record(_) => Err(DecodeError::new(
+            DecodeErrorKind::Invalid("a nested key is read by the schema's walk"),
+            0,
+        )),
     }
 }
 
-/// A nested key's value, and the value as derived `Debug` shows it, already written out.
-pub(crate) struct Shown(pub(crate) Value, pub(crate) String);
+/// A value as derived `Debug` shows it, already written out (a nested key).
+pub(crate) struct Shown(pub(crate) String);
 
 impl Debug for Shown {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(&self.1)
+        f.write_str(&self.0)
     }
 }
 
@@ -320,28 +358,37 @@ pub(crate) fn go<'k, T: DecodeField<'k> + Debug>(
     input: &'k [u8],
     mode: FieldMode,
     optional: bool,
+    sink: Sink<'_, '_>,
     conv: impl FnOnce(T) -> Value,
-) -> Result<(Value, String, usize), DecodeError> {
-    go_with(input, mode, optional, T::decode_field, conv)
+) -> Result<usize, DecodeError> {
+    go_with(input, mode, optional, sink, T::decode_field, conv)
 }
 
 /// Decodes a `T` with `decode`, behind an `Option` tag when `optional` (the `Option` codec's),
-/// and shows it as `Debug` does.
+/// into `sink`.
 pub(crate) fn go_with<'k, T: Debug>(
     input: &'k [u8],
     mode: FieldMode,
     optional: bool,
+    sink: Sink<'_, '_>,
     decode: impl FnOnce(&'k [u8], FieldMode) -> Result<(T, usize), DecodeError>,
     conv: impl FnOnce(T) -> Value,
-) -> Result<(Value, String, usize), DecodeError> {
+) -> Result<usize, DecodeError> {
+    use core::fmt::Write as _;
     if optional {
         let (v, n) = crate::codec::option::decode_option(input, mode, decode)?;
-        let shown = format!("{v:?}");
-        Ok((v.map_or(Value::Null, conv), shown, n))
+        if let Some(shown) = sink.shown {
+            let _ = write!(shown, "{v:?}");
+        }
+        sink.out.push((sink.path, v.map_or(Value::Null, conv)));
+        Ok(n)
     } else {
         let (v, n) = decode(input, mode)?;
-        let shown = format!("{v:?}");
-        Ok((conv(v), shown, n))
+        if let Some(shown) = sink.shown {
+            let _ = write!(shown, "{v:?}");
+        }
+        sink.out.push((sink.path, conv(v)));
+        Ok(n)
     }
 }
 
@@ -492,33 +539,5 @@ impl<'k> DecodeField<'k> for Discriminant {
     fn decode_field(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
         crate::codec::discriminant::decode_discriminant(input, mode)
             .map(|(d, n)| (Discriminant(d), n))
-    }
-}
-
-/// A nested struct or enum with data, with its values: a field type whose `encode` is the
-/// schema's walk of its layout, as a derived type's is its generated walk.
-#[derive(Clone, Debug)]
-pub(crate) struct DynRecord<'a> {
-    pub(crate) node: &'a Node,
-    pub(crate) value: &'a Value,
-}
-
-impl<'a> DynRecord<'a> {
-    fn new(node: &'a Node, value: &'a Value) -> Result<DynRecord<'a>, String> {
-        codec::check_record(node, value)?;
-        Ok(DynRecord { node, value })
-    }
-}
-
-impl KeyField for DynRecord<'_> {
-    const SHAPE: FieldShape = FieldShape::record(None, None, Prefix::None);
-
-    fn field_len(&self, mode: FieldMode) -> usize {
-        let mut out = alloc::vec![0u8; 1 << 16];
-        self.encode(&mut out, mode).unwrap_or(0)
-    }
-
-    fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
-        codec::encode_record(self.node, self.value, out, mode)
     }
 }

@@ -1,6 +1,7 @@
 //! A field's value at run time ([`Value`]), and its text: what `rowkey encode` reads after
 //! `FIELD=` and what `Display` writes back, one syntax per field type.
 
+use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
@@ -26,7 +27,9 @@ use crate::hbase::{from_string_binary, to_string_binary};
 /// | a fieldless enum | `Variant` | the variant's name |
 /// | `uuid::Uuid`, `rust_decimal::Decimal`, chrono's times | `Text` | the type's own text (`67e55044-...`, `-1.50`, `2024-01-31T10:00:00Z`, `2024-01-31`) |
 /// | `None` of an `Option` | `Null` | `null` (write `\x6Eull` for the text "null") |
-/// | a nested struct, an enum with data | `Record` | each field by its dotted path (`order.id=3`) |
+///
+/// A nested struct's fields, and an enum's variant and its fields, take one value each by dotted
+/// path (`inner.region`, `V2.user`); a variant without fields is named alone with `Null`.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum Value {
@@ -48,13 +51,11 @@ pub enum Value {
     Bytes(Vec<u8>),
     /// Bytes shown as hex: a `Hashed` digest, a field type of your own.
     Hex(Vec<u8>),
-    /// A fieldless enum's variant, by name.
-    Variant(String),
-    /// A value in its type's own text: a UUID, a decimal, a formatted time.
+    /// A fieldless enum's variant, by name (a schema's own names are borrowed: decoding one
+    /// allocates nothing).
+    Variant(Cow<'static, str>),
+    /// A value in its type's own text: a UUID, a decimal, a chrono time.
     Text(String),
-    /// A nested struct's fields by name, or an enum with data as one entry: the variant's name
-    /// and its fields.
-    Record(Vec<(String, Value)>),
 }
 
 impl fmt::Display for Value {
@@ -69,17 +70,8 @@ impl fmt::Display for Value {
             Value::Str(s) => f.write_str(&to_string_binary(s.as_bytes())),
             Value::Bytes(b) => f.write_str(&to_string_binary(b)),
             Value::Hex(b) => b.iter().try_for_each(|x| write!(f, "{x:02x}")),
-            Value::Variant(s) | Value::Text(s) => f.write_str(s),
-            Value::Record(fields) => {
-                f.write_str("{")?;
-                for (i, (name, v)) in fields.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{name}={v}")?;
-                }
-                f.write_str("}")
-            }
+            Value::Variant(s) => f.write_str(s),
+            Value::Text(s) => f.write_str(s),
         }
     }
 }
@@ -122,16 +114,16 @@ pub(crate) fn parse(field: &Field, text: &str) -> Result<Value, String> {
                 .filter(|b| b.len() == *n)
                 .ok_or_else(|| bad(&alloc::format!(": {} hex digits", 2 * n)))?,
         ),
-        Kind::Enum(variants) => {
-            if !variants.iter().any(|(name, _)| *name == text) {
+        Kind::Enum(variants) => match variants.iter().find(|(name, _)| *name == text) {
+            Some((name, _)) => Value::Variant(Cow::Borrowed(name)),
+            None => {
                 let names: Vec<&str> = variants.iter().map(|(n, _)| *n).collect();
                 return Err(alloc::format!(
                     "{text:?} is not a variant; expected one of {}",
                     names.join(", ")
                 ));
             }
-            Value::Variant(String::from(text))
-        }
+        },
         #[cfg(feature = "uuid")]
         Kind::Uuid => Value::Text(String::from(text)),
         #[cfg(feature = "decimal")]
