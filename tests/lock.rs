@@ -916,7 +916,7 @@ fn a_damaged_lock_is_refused_with_its_line() {
         ),
         (
             "newer",
-            Box::new(|l| [&["rowkey-lock 2"], &l[1..]].concat().join("\n")),
+            Box::new(|l| [&["rowkey-lock 3"], &l[1..]].concat().join("\n")),
             Some(1),
             "newer than this rowkey reads",
         ),
@@ -968,4 +968,32 @@ fn a_damaged_lock_is_refused_with_its_line() {
             other => panic!("{name}: {other:?}"),
         }
     }
+}
+
+/// A lock written by format 1 (before `over=` and `value=`) still reads, and still holds for the
+/// key that wrote it: what format 2 adds is not a change of the key.
+#[test]
+fn a_lock_of_format_1_still_holds() {
+    use catalogue::*;
+    let _env = env();
+    let text = std::fs::read_to_string("tests/keys/v1/salted.lock").unwrap();
+    assert!(text.starts_with("rowkey-lock 1\n"));
+    let samples = [
+        Salted {
+            host: "web-2".into(),
+            ts: 1_700_000_000_000,
+            kind: Kind::Click,
+            note: vec![0, 0xFF, 1],
+        },
+        Salted {
+            host: String::new(),
+            ts: 0,
+            kind: Kind::View,
+            note: vec![],
+        },
+    ];
+    let verdict = with_env(None, Some("true"), || {
+        lock::check("tests/keys/v1/salted.lock", &samples)
+    });
+    assert!(matches!(verdict, Ok(Verdict::Unchanged)), "{verdict:?}");
 }

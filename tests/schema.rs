@@ -443,3 +443,303 @@ proptest! {
         same_plan(&schema, &[("Gone", eq(Value::Null))], Versioned::scan().gone().into(), &keys)?;
     }
 }
+
+/// Locks written by format 1 (`tests/keys/v1/`, copies of the quickstart's and the catalogue's
+/// whole-key salted lock from before format 2) still read: the schema of each decodes, explains
+/// and re-encodes every sample exactly as the schema of the same key's format-2 lock does.
+#[test]
+fn a_lock_of_format_1_still_reads() {
+    for (v1, v2) in [
+        (
+            "tests/keys/v1/quickstart.lock",
+            "tests/keys/examples/quickstart.lock",
+        ),
+        ("tests/keys/v1/salted.lock", "tests/keys/salted.lock"),
+    ] {
+        assert!(std::fs::read_to_string(v1)
+            .unwrap()
+            .starts_with("rowkey-lock 1\n"));
+        assert!(std::fs::read_to_string(v2)
+            .unwrap()
+            .starts_with("rowkey-lock 2\n"));
+        let (old, new) = (Schema::read(v1).unwrap(), Schema::read(v2).unwrap());
+        assert_eq!(old.samples(), new.samples(), "{v1}");
+        assert!(!old.samples().is_empty());
+        for key in old.samples() {
+            let values = old.decode(key).unwrap();
+            assert_eq!(values, new.decode(key).unwrap(), "{v1}");
+            assert_eq!(
+                old.explain(key).unwrap().to_string(),
+                new.explain(key).unwrap().to_string()
+            );
+            assert_eq!(&old.encode(&values).unwrap(), key, "{v1}");
+        }
+    }
+}
+
+/// Format 2 tells a whole-key salt from a salt over every field in order, which format 1 writes
+/// alike; and content that is text from bytes, whatever the type is called.
+#[test]
+fn format_2_says_what_format_1_left_to_guesses() {
+    type Host = String;
+
+    #[derive(RowKey, Debug, Clone, PartialEq)]
+    struct OverFields {
+        #[rowkey(salt(buckets = 8))]
+        a: u16,
+        #[rowkey(salt(buckets = 8))]
+        host: Host,
+    }
+
+    #[derive(RowKey, Debug, Clone, PartialEq)]
+    #[rowkey(salt(buckets = 8))]
+    struct OverKey {
+        a: u16,
+        host: Host,
+    }
+
+    let fields = OverFields {
+        a: 7,
+        host: "web-2".into(),
+    };
+    let whole = OverKey {
+        a: 7,
+        host: "web-2".into(),
+    };
+    let (fields_key, whole_key) = (fields.to_vec().unwrap(), whole.to_vec().unwrap());
+    // The bytes after the salt are the same; the salts are computed from different bytes.
+    assert_eq!(fields_key[1..], whole_key[1..]);
+    let values = vec![
+        v("a", Value::Unsigned(7)),
+        v("host", Value::Str("web-2".into())),
+    ];
+    for (lock, key) in [
+        (
+            rowkey::lock::render(&[] as &[OverFields]).unwrap(),
+            &fields_key,
+        ),
+        (rowkey::lock::render(&[] as &[OverKey]).unwrap(), &whole_key),
+    ] {
+        // No samples to tell by: only the lock's own `over=` can say.
+        let schema = Schema::parse(&lock).unwrap();
+        assert_eq!(&schema.encode(&values).unwrap(), key, "{lock}");
+        // `Host` is text: it decodes as a string, and explains as the derive does.
+        assert_eq!(
+            schema.decode(key).unwrap()[1],
+            ("host", Value::Str("web-2".into()))
+        );
+    }
+    assert_eq!(
+        Schema::parse(&rowkey::lock::render(std::slice::from_ref(&whole)).unwrap())
+            .unwrap()
+            .explain(&whole_key)
+            .unwrap()
+            .to_string(),
+        OverKey::explain(&whole_key).unwrap().to_string()
+    );
+}
+
+/// A signaling NaN in an `f32` field comes back with its bits (the hardware conversion to `f64`
+/// would quiet it); found by the `schema` fuzz target.
+#[test]
+fn an_f32_nan_keeps_its_bits() {
+    #[derive(RowKey, Debug, Clone, PartialEq)]
+    struct Ratio {
+        r: f32,
+    }
+    let schema = schema_of(&[Ratio { r: 1.0 }]);
+    for bits in [0x7F80_0001u32, 0xFF9D_FF9D, 0x7FC0_0000, 0xFFFF_FFFF] {
+        let key = Ratio {
+            r: f32::from_bits(bits),
+        }
+        .to_vec()
+        .unwrap();
+        let values = schema.decode(&key).unwrap();
+        assert_eq!(schema.encode(&values).unwrap(), key, "{bits:#x}");
+    }
+}
+
+/// Times in every unit and in chrono formats, decimals and UUIDs, the `mod` salt and a text salt:
+/// the field types behind features (CI runs `--all-features`).
+#[cfg(all(feature = "chrono", feature = "decimal", feature = "uuid"))]
+mod feature_types {
+    use super::*;
+    use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Utc};
+    use rust_decimal::Decimal;
+
+    #[derive(RowKey, Debug, Clone, PartialEq)]
+    struct Timed {
+        #[rowkey(salt(buckets = 10, hash = "mod"))]
+        shard: u32,
+        #[rowkey(unit = "us")]
+        a: SystemTime,
+        #[rowkey(unit = "ns", desc)]
+        b: SystemTime,
+        c: Decimal,
+        id: uuid::Uuid,
+        #[rowkey(reverse)]
+        r: u32,
+        at: DateTime<Utc>,
+    }
+
+    #[derive(RowKey, Debug, Clone, PartialEq)]
+    #[rowkey(text, delimiter = "|")]
+    struct Dated {
+        #[rowkey(salt(buckets = 4, hash = "md5"))]
+        user: u16,
+        #[rowkey(format = "%Y%m%d")]
+        day: NaiveDate,
+        #[rowkey(format = "%H:%M:%S%.3f")]
+        time: NaiveTime,
+        local: NaiveDateTime,
+        #[rowkey(desc)]
+        seq: u32,
+    }
+
+    impl Case for Timed {
+        fn values(&self) -> Vec<(String, Value)> {
+            let count = |t: SystemTime, per: u128| {
+                Value::Unsigned(t.duration_since(UNIX_EPOCH).unwrap().as_nanos() / per)
+            };
+            vec![
+                v("shard", Value::Unsigned(self.shard.into())),
+                v("a", count(self.a, 1_000)),
+                v("b", count(self.b, 1)),
+                v("c", Value::Text(self.c.normalize().to_string())), // keys hold the value, not its scale
+                v("id", Value::Text(self.id.to_string())),
+                v("r", Value::Unsigned(self.r.into())),
+                v("at", Value::Text(format!("{:?}", self.at))),
+            ]
+        }
+    }
+
+    impl Case for Dated {
+        fn values(&self) -> Vec<(String, Value)> {
+            vec![
+                v("user", Value::Unsigned(self.user.into())),
+                v("day", Value::Text(format!("{:?}", self.day))),
+                v("time", Value::Text(format!("{:?}", self.time))),
+                v("local", Value::Text(format!("{:?}", self.local))),
+                v("seq", Value::Unsigned(self.seq.into())),
+            ]
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        #[test]
+        fn times_decimals_and_uuids_match_the_derive(us in 0u64..4_000_000_000_000_000, ns in 0u64..i64::MAX as u64, mantissa in any::<i64>(), scale in 0u32..12, id in any::<u128>(), r in any::<u32>(), ms in 0i64..4_000_000_000_000, days in 0i64..40_000, secs in 0u32..86_400, millis in 0u32..1000, user in any::<u16>(), seq in any::<u32>()) {
+            let at = DateTime::<Utc>::from_timestamp_millis(ms).unwrap();
+            let t = Timed {
+                shard: r / 3,
+                a: UNIX_EPOCH + Duration::from_micros(us),
+                b: UNIX_EPOCH + Duration::from_nanos(ns),
+                c: Decimal::new(mantissa, scale),
+                id: uuid::Uuid::from_u128(id),
+                r,
+                at,
+            };
+            let schema = schema_of(std::slice::from_ref(&t));
+            same_key(&schema, &t)?;
+            let keys = vec![t.to_vec().unwrap()];
+            let shard = || ("shard", eq(Value::Unsigned(t.shard.into())));
+            same_plan(&schema, &[shard(), ("a", eq(t.values()[1].1.clone()))], Timed::scan().shard(t.shard).a(t.a).into(), &keys)?;
+            same_plan(
+                &schema,
+                &[shard(), ("a", eq(t.values()[1].1.clone())), ("b", Condition::Range(Bound::Unbounded, Bound::Included(t.values()[2].1.clone())))],
+                Timed::scan().shard(t.shard).a(t.a).b_range(..=t.b).into(),
+                &keys,
+            )?;
+            same_plan(&schema, &[("shard", Condition::Range(Bound::Included(Value::Unsigned(5)), Bound::Unbounded))], Timed::scan().shard_range(5..).into(), &keys)?;
+
+            let day = NaiveDate::from_ymd_opt(1970, 1, 1).unwrap() + chrono::Duration::days(days);
+            let time = NaiveTime::from_num_seconds_from_midnight_opt(secs, millis * 1_000_000).unwrap();
+            let d = Dated { user, day, time, local: day.and_time(time), seq };
+            let schema = schema_of(std::slice::from_ref(&d));
+            same_key(&schema, &d)?;
+            let keys = vec![d.to_vec().unwrap()];
+            same_plan(
+                &schema,
+                &[("user", eq(Value::Unsigned(user.into()))), ("day", Condition::Range(Bound::Included(d.values()[1].1.clone()), Bound::Unbounded))],
+                Dated::scan().user(user).day_range(day..).into(),
+                &keys,
+            )?;
+        }
+    }
+}
+
+/// A field type of the user's own (`KeyField` with `FieldShape::fixed`) is opaque to a schema: its
+/// bytes as they stand in the key, in hex, in and out.
+#[test]
+fn a_field_type_of_your_own_is_its_bytes_in_hex() {
+    use rowkey::{DecodeError, DecodeField, EncodeError, FieldMode, FieldShape, KeyField};
+
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    struct Cell(u16);
+
+    impl KeyField for Cell {
+        const SHAPE: FieldShape = FieldShape::fixed(2);
+        fn field_len(&self, _: FieldMode) -> usize {
+            2
+        }
+        fn encode(&self, out: &mut [u8], _: FieldMode) -> Result<usize, EncodeError> {
+            let available = out.len();
+            let kind = rowkey::EncodeErrorKind::BufferTooSmall {
+                needed: 2,
+                available,
+            };
+            out.get_mut(..2)
+                .ok_or(EncodeError::new(kind))?
+                .copy_from_slice(&self.0.to_be_bytes());
+            Ok(2)
+        }
+    }
+
+    impl<'k> DecodeField<'k> for Cell {
+        fn decode_field(input: &'k [u8], _: FieldMode) -> Result<(Self, usize), DecodeError> {
+            match input {
+                [a, b, ..] => Ok((Cell(u16::from_be_bytes([*a, *b])), 2)),
+                _ => Err(DecodeError::new(
+                    rowkey::DecodeErrorKind::Truncated {
+                        needed: 2,
+                        available: input.len(),
+                    },
+                    0,
+                )),
+            }
+        }
+    }
+
+    #[derive(RowKey, Debug, Clone, PartialEq)]
+    struct Grid {
+        cell: Cell,
+        name: String,
+    }
+
+    let g = Grid {
+        cell: Cell(0x1234),
+        name: "a".into(),
+    };
+    let schema = schema_of(std::slice::from_ref(&g));
+    let key = g.to_vec().unwrap();
+    let values = vec![
+        v("cell", Value::Hex(vec![0x12, 0x34])),
+        v("name", Value::Str("a".into())),
+    ];
+    assert_eq!(schema.encode(&values).unwrap(), key);
+    assert_eq!(
+        schema.decode(&key).unwrap()[0],
+        ("cell", Value::Hex(vec![0x12, 0x34]))
+    );
+    assert_eq!(
+        schema.parse_value("cell", "1234").unwrap(),
+        Value::Hex(vec![0x12, 0x34])
+    );
+    assert!(schema.parse_value("cell", "12").is_err());
+    assert!(schema
+        .explain(&key)
+        .unwrap()
+        .to_string()
+        .contains("cell  \\x124  1234"));
+}

@@ -561,7 +561,8 @@ fn bad_input_is_named_with_status_2() {
     let truncated = truncated.to_str().unwrap();
     refused(&["decode", truncated, "x"], None, &[truncated]);
     let newer = dir.join("newer.lock");
-    std::fs::write(&newer, text.replacen("rowkey-lock 1", "rowkey-lock 9", 1)).unwrap();
+    let (_, rest) = text.split_once('\n').unwrap();
+    std::fs::write(&newer, format!("rowkey-lock 9\n{rest}")).unwrap();
     let newer = newer.to_str().unwrap();
     refused(&["decode", newer, "x"], None, &[newer, ":1:", "version 9"]);
     refused(&["decode", "/no/such.lock", "x"], None, &["/no/such.lock"]);

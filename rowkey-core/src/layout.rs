@@ -146,6 +146,10 @@ pub struct Layout {
     pub prefix: Prefix,
     /// The fields the prefix is computed from (every field for a whole-key salt).
     pub prefix_sources: &'static [&'static str],
+    /// Whether the salt is computed from the whole key after it, the encoded bytes of every
+    /// field (`#[rowkey(salt(buckets = N))]` on the struct), rather than from the value bytes of
+    /// `prefix_sources` (`salt` on fields).
+    pub whole_key_salt: bool,
     /// The fields, in key order.
     pub segments: &'static [Segment],
     /// The length of every key, when it is fixed.
@@ -164,6 +168,7 @@ impl Layout {
             tag: Tag::NONE,
             prefix: Prefix::None,
             prefix_sources: &[],
+            whole_key_salt: false,
             segments: &[],
             fixed_len: None,
             variants: &[],
@@ -191,6 +196,15 @@ impl Layout {
         Layout {
             prefix,
             prefix_sources: sources,
+            ..self
+        }
+    }
+
+    /// The same layout with its salt computed from the whole key after it.
+    #[must_use]
+    pub const fn with_whole_key_salt(self) -> Layout {
+        Layout {
+            whole_key_salt: true,
             ..self
         }
     }
@@ -268,13 +282,23 @@ impl fmt::Display for Layout {
                 } else {
                     "one byte"
                 };
-                writeln!(
-                    f,
-                    "| prefix | salt | bucket | {} | {} | {form}: {hash}, N = {}, src = {sources} | - |",
-                    self.tag.encoded_len(),
-                    salt.encoded_len(),
-                    salt.buckets()
-                )?;
+                if self.whole_key_salt {
+                    writeln!(
+                        f,
+                        "| prefix | salt | bucket | {} | {} | {form}: {hash}, N = {}, src = the key after the salt ({sources}) | - |",
+                        self.tag.encoded_len(),
+                        salt.encoded_len(),
+                        salt.buckets()
+                    )?;
+                } else {
+                    writeln!(
+                        f,
+                        "| prefix | salt | bucket | {} | {} | {form}: {hash}, N = {}, src = {sources} | - |",
+                        self.tag.encoded_len(),
+                        salt.encoded_len(),
+                        salt.buckets()
+                    )?;
+                }
             }
             Prefix::Hash(hash) => {
                 let form = if hash.is_text() {

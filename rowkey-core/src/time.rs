@@ -211,7 +211,7 @@ mod system_time {
         }
     }
 
-    time_field!(codec::SHAPE; SystemTime);
+    time_field!(codec::SHAPE.with_value(crate::field::ValueKind::SystemTime); SystemTime);
 }
 
 /// chrono's types (feature `chrono`): `DateTime<Utc>` and `NaiveDateTime` (as UTC) since the
@@ -346,8 +346,11 @@ mod chrono_types {
         }
     }
 
-    time_field!(codec::SHAPE.with_formats(Takes::Date); DateTime<Utc>, NaiveDateTime, NaiveDate);
-    time_field!(codec::SHAPE.with_formats(Takes::TimeOfDay); NaiveTime);
+    use crate::field::ValueKind;
+    time_field!(codec::SHAPE.with_formats(Takes::Date).with_value(ValueKind::DateTime); DateTime<Utc>);
+    time_field!(codec::SHAPE.with_formats(Takes::Date).with_value(ValueKind::NaiveDateTime); NaiveDateTime);
+    time_field!(codec::SHAPE.with_formats(Takes::Date).with_value(ValueKind::NaiveDate); NaiveDate);
+    time_field!(codec::SHAPE.with_formats(Takes::TimeOfDay).with_value(ValueKind::NaiveTime); NaiveTime);
 }
 
 /// chrono's types written with a `format` (strftime syntax) in text layouts: the rendering, whose

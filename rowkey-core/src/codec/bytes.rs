@@ -15,7 +15,7 @@ use super::escape::{decode_escaped, encode_escaped, escaped_len, ESCAPE, TERMINA
 use super::pad::{encode_padded, strip, PAD, TEXT_PAD};
 use super::{invert, out_prefix, take, unsupported_text};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
-use crate::field::{DecodeField, FieldMode, FieldShape, KeyField};
+use crate::field::{DecodeField, FieldMode, FieldShape, KeyField, ValueKind};
 use crate::sink::ValueSink;
 
 /// A binary field neither padded, reversed nor inverted: its content is stored as is, or escaped.
@@ -260,9 +260,9 @@ fn encode_raw_bytes(b: &[u8], out: &mut [u8], mode: FieldMode) -> Result<usize, 
 
 /// Implements `KeyField` for a type by viewing it as the bytes of its content.
 macro_rules! content_field {
-    ($(impl[$($g:tt)*] $t:ty => |$v:ident| $bytes:expr, $len:ident($content:expr), $encode:ident($encoded:expr);)*) => {$(
+    ($(impl[$($g:tt)*] $t:ty [$value:ident] => |$v:ident| $bytes:expr, $len:ident($content:expr), $encode:ident($encoded:expr);)*) => {$(
         impl<$($g)*> KeyField for $t {
-            const SHAPE: FieldShape = FieldShape::bytes();
+            const SHAPE: FieldShape = FieldShape::bytes().with_value(ValueKind::$value);
 
             #[inline]
             fn field_len(&self, mode: FieldMode) -> usize {
@@ -292,16 +292,16 @@ macro_rules! content_field {
 }
 
 content_field! {
-    impl[] str => |v| v.as_bytes(), str_len(v), encode_str(v);
-    impl[] [u8] => |v| v, bytes_len(v), encode_raw_bytes(v);
+    impl[] str [Str] => |v| v.as_bytes(), str_len(v), encode_str(v);
+    impl[] [u8] [Plain] => |v| v, bytes_len(v), encode_raw_bytes(v);
 }
 
 #[cfg(feature = "alloc")]
 content_field! {
-    impl[] String => |v| v.as_bytes(), str_len(v), encode_str(v);
-    impl[] Vec<u8> => |v| v.as_slice(), bytes_len(v), encode_raw_bytes(v);
-    impl['a] Cow<'a, str> => |v| v.as_bytes(), str_len(v), encode_str(v);
-    impl['a] Cow<'a, [u8]> => |v| v, bytes_len(v), encode_raw_bytes(v);
+    impl[] String [Str] => |v| v.as_bytes(), str_len(v), encode_str(v);
+    impl[] Vec<u8> [Plain] => |v| v.as_slice(), bytes_len(v), encode_raw_bytes(v);
+    impl['a] Cow<'a, str> [Str] => |v| v.as_bytes(), str_len(v), encode_str(v);
+    impl['a] Cow<'a, [u8]> [Plain] => |v| v, bytes_len(v), encode_raw_bytes(v);
 }
 
 /// A reference keys like its target, so borrowed fields (`&str`, `&[u8]`, `&T`) encode in place.

@@ -3,12 +3,13 @@
 
 use super::{put, take_into, unsupported_width};
 use crate::error::{DecodeError, EncodeError};
-use crate::field::{DecodeField, FieldMode, FieldShape, Form, KeyField};
+use crate::field::{DecodeField, FieldMode, FieldShape, Form, KeyField, ValueKind};
 
 impl KeyField for uuid::Uuid {
     const SHAPE: FieldShape = FieldShape::fixed(16)
         .reversible()
-        .with_form(Form::ByteArray);
+        .with_form(Form::ByteArray)
+        .with_value(ValueKind::Uuid);
 
     #[inline]
     fn field_len(&self, _mode: FieldMode) -> usize {

@@ -9,8 +9,8 @@ mod mode;
 mod shape;
 
 pub use mode::FieldMode;
-pub(crate) use shape::Form;
 pub use shape::{FieldShape, TextRule, WidthRule};
+pub(crate) use shape::{Form, ValueKind};
 
 use crate::error::{DecodeError, EncodeError, EncodeErrorKind};
 use crate::layout::Layout;

@@ -59,6 +59,62 @@ pub struct FieldShape {
     text: TextRule,
     /// Which chrono `format`s the type takes.
     formats: Takes,
+    /// Which Rust type the bytes hold, where the codec family leaves it open.
+    value: ValueKind,
+}
+
+/// Which Rust type a field's bytes hold, where its codec family and lengths leave it open:
+/// content that is text or bytes, 16 bytes that are a UUID, a count of time units that is a
+/// `SystemTime` or one of chrono's types. The layout lock writes it (format 2), so that a schema
+/// reads values as the type that wrote them (`rowkey::schema`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ValueKind {
+    /// Nothing to add to the codec family: integers, floats, byte strings, arrays, records.
+    Plain,
+    /// Content that is UTF-8 text (`str`, `String`, `Cow<str>`).
+    Str,
+    #[cfg_attr(not(feature = "uuid"), allow(dead_code))]
+    Uuid,
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
+    SystemTime,
+    #[cfg_attr(not(feature = "chrono"), allow(dead_code))]
+    DateTime,
+    #[cfg_attr(not(feature = "chrono"), allow(dead_code))]
+    NaiveDateTime,
+    #[cfg_attr(not(feature = "chrono"), allow(dead_code))]
+    NaiveDate,
+    #[cfg_attr(not(feature = "chrono"), allow(dead_code))]
+    NaiveTime,
+}
+
+impl ValueKind {
+    /// Every kind, with the name the layout lock writes for it.
+    pub(crate) const ALL: &'static [(ValueKind, &'static str)] = &[
+        (ValueKind::Plain, "plain"),
+        (ValueKind::Str, "str"),
+        (ValueKind::Uuid, "uuid"),
+        (ValueKind::SystemTime, "system-time"),
+        (ValueKind::DateTime, "datetime"),
+        (ValueKind::NaiveDateTime, "naive-datetime"),
+        (ValueKind::NaiveDate, "naive-date"),
+        (ValueKind::NaiveTime, "naive-time"),
+    ];
+
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
+    pub(crate) fn name(self) -> &'static str {
+        ValueKind::ALL
+            .iter()
+            .find(|(k, _)| *k == self)
+            .map_or("plain", |(_, n)| *n)
+    }
+
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
+    pub(crate) fn from_name(name: &str) -> Option<ValueKind> {
+        ValueKind::ALL
+            .iter()
+            .find(|(_, n)| *n == name)
+            .map(|(k, _)| *k)
+    }
 }
 
 /// How a field type is written in the text format.
@@ -171,6 +227,7 @@ impl FieldShape {
             prefix: Prefix::None,
             text: TextRule::None,
             formats: Takes::Nothing,
+            value: ValueKind::Plain,
         }
     }
 
@@ -313,6 +370,7 @@ impl FieldShape {
             prefix: Prefix::None,
             text: TextRule::Str,
             formats: Takes::Nothing,
+            value: ValueKind::Plain,
         }
     }
 
@@ -349,6 +407,7 @@ impl FieldShape {
             prefix: Prefix::None,
             text: TextRule::None,
             formats: Takes::Nothing,
+            value: ValueKind::Plain,
         }
     }
 
@@ -384,6 +443,7 @@ impl FieldShape {
             prefix,
             text: TextRule::None,
             formats: Takes::Nothing,
+            value: ValueKind::Plain,
         }
     }
 
@@ -427,6 +487,7 @@ impl FieldShape {
             text: TextRule::None,
             // A `format` is text, and text layouts take no `Option`.
             formats: Takes::Nothing,
+            value: self.value,
         }
     }
 
@@ -456,6 +517,16 @@ impl FieldShape {
     /// says [`inverts_under_desc`](FieldShape::inverts_under_desc).
     pub const fn accepts_desc(self) -> bool {
         self.inverts || !matches!(self.form, Form::Custom)
+    }
+
+    /// The same shape, holding values of the Rust type `value`.
+    pub(crate) const fn with_value(self, value: ValueKind) -> Self {
+        FieldShape { value, ..self }
+    }
+
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
+    pub(crate) const fn value(self) -> ValueKind {
+        self.value
     }
 
     /// The same shape, described as codec family `form`.

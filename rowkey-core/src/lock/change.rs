@@ -222,6 +222,29 @@ impl Cx {
                     PrefixWords(old.prefix)
                 ),
             );
+        } else if let (Some(was), Some(now)) = old
+            .whole_key
+            .zip(new.whole_key)
+            .filter(|(a, b)| a != b)
+            .map_or((None, None), |(a, b)| (Some(a), Some(b)))
+        {
+            let over = |whole: bool| {
+                if whole {
+                    "the whole key after it"
+                } else {
+                    "its fields' values"
+                }
+            };
+            self.push(
+                ChangeKind::PrefixChanged,
+                path,
+                format!(
+                    "{} computed from {}, was from {}",
+                    PrefixWords(new.prefix),
+                    over(now),
+                    over(was)
+                ),
+            );
         } else if source_places(old) != source_places(new) {
             self.push(
                 ChangeKind::PrefixChanged,
@@ -464,10 +487,12 @@ impl Cx {
 }
 
 /// Leaves out of a codec what is compared elsewhere: `desc` and `reverse` are the order, and a
-/// record's lengths follow from its nested layout.
+/// record's lengths follow from its nested layout. Which Rust type holds the bytes (`value`,
+/// format 2) is no change of the bytes: `String` for `Vec<u8>` writes the same keys.
 fn neutral(c: &mut Codec) {
     c.desc = false;
     c.reverse = false;
+    c.value = None;
     if c.form == Form::Record {
         c.natural_len = None;
         c.natural_max = None;

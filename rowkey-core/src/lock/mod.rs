@@ -41,23 +41,32 @@
 //! every key of a fixed layout still fits), samples added or dropped. And every locked sample key
 //! must still decode. Everything else is incompatible: see [`ChangeKind`].
 //!
-//! **The file** is text, meant for review: a version line (`rowkey-lock 1`), notes (`#` lines:
+//! **The file** is text, meant for review: a version line (`rowkey-lock 2`), notes (`#` lines:
 //! the layout table and each sample's explanation, for readers), then the schema, one item per
 //! line, `keyword key=value ...`, nested layouts indented:
 //!
 //! - `key name= limit= samples=`: the key type, its `max_len`, how many samples follow the layout.
 //! - `layout name= format=binary|text [delimiter=] fixed_len= segments= variants=`, then `tag
 //!   bytes= delimiter=`, `prefix kind=none|salt|hash` (a salt's `buckets= hash=md5|java|mod
-//!   text=yes|no`, a hash prefix's `len= text=no|lower|upper`, and their `sources=`), then the
-//!   `segments` segment blocks and the `variants` layout blocks of an enum's variants.
+//!   text=yes|no over=key|fields`, a hash prefix's `len= text=no|lower|upper`, and their
+//!   `sources=`), then the `segments` segment blocks and the `variants` layout blocks of an
+//!   enum's variants.
 //! - `segment index= name= type= offset= len= order=asc|desc|reversed form= signed=
 //!   natural_len= natural_max= options= inverts= text_rule= width= desc= reverse= delimited=
-//!   unit= format= nested=yes|no`, followed by the nested key's layout block when `nested=yes`.
+//!   unit= format= value= nested=yes|no`, followed by the nested key's layout block when
+//!   `nested=yes`. `value=` names the Rust type the bytes hold where the form leaves it open:
+//!   `plain`, `str` (text content), `uuid`, `system-time`, `datetime`, `naive-datetime`,
+//!   `naive-date`, `naive-time`.
 //! - `sample index= key=<hex>`: each sample's key as one unbroken lowercase hex string.
 //! - `end items=N`, last: the number of schema lines before it, so that a truncated file is told
 //!   from a whole one.
 //!
 //! Strings are quoted as Rust writes them (`"a\"b"`); `-` stands for none.
+//!
+//! Format 2 added `over=` (a salt over the whole key after it, or over its sources' values: format
+//! 1 wrote both alike) and `value=`, which [`schema`](crate::schema) needs to read values as the
+//! type that wrote them. Files of format 1 still read and still hold: neither is a change of the
+//! key's bytes.
 
 mod change;
 pub(crate) mod model;
@@ -252,7 +261,7 @@ pub fn assert_locked<K: RowKey>(path: impl AsRef<Path>, samples: &[K]) {
 /// struct Hit { page: u32 }
 ///
 /// let text = rowkey::lock::render(&[Hit { page: 7 }])?;
-/// assert!(text.starts_with("rowkey-lock 1\n"));
+/// assert!(text.starts_with("rowkey-lock 2\n"));
 /// assert!(text.contains("sample index=0 key=00000007"));
 /// # Ok::<(), rowkey::lock::LockError>(())
 /// ```

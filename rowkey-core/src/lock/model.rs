@@ -8,13 +8,16 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::{self, Write};
 
-use crate::field::{Form, TextRule};
+use crate::field::{Form, TextRule, ValueKind};
 use crate::layout::{Layout, Order, Segment};
 use crate::prefix::Prefix;
 use crate::unit::TimeUnit;
 
-/// The format version this rowkey writes, and the newest it reads.
-pub(crate) const VERSION: u32 = 1;
+/// The format version this rowkey writes, and the newest it reads. Format 2 adds what a schema
+/// needs to read values as the type that wrote them: `over=key|fields` on a salt (a whole-key
+/// salt, or one over the named fields) and `value=` on a segment (text or bytes, a UUID, which
+/// time type). Files of format 1 still read; those two facts are then unknown.
+pub(crate) const VERSION: u32 = 2;
 
 /// The first word of a lock file, before its version.
 pub(crate) const MAGIC: &str = "rowkey-lock";
@@ -37,6 +40,8 @@ pub(crate) struct LockedLayout {
     pub(crate) tag_delimiter: String,
     pub(crate) prefix: Prefix,
     pub(crate) sources: Vec<String>,
+    /// A salt over the whole key after it; `None` in a file of format 1, which does not say.
+    pub(crate) whole_key: Option<bool>,
     pub(crate) fixed_len: Option<usize>,
     pub(crate) segments: Vec<LockedSegment>,
     pub(crate) variants: Vec<LockedLayout>,
@@ -75,6 +80,8 @@ pub(crate) struct Codec {
     pub(crate) delimited: bool,
     pub(crate) unit: TimeUnit,
     pub(crate) format: Option<String>,
+    /// Which Rust type the bytes hold; `None` in a file of format 1, which does not say.
+    pub(crate) value: Option<ValueKind>,
 }
 
 impl LockedKey {
@@ -100,6 +107,10 @@ impl LockedLayout {
                 .iter()
                 .map(|s| (*s).to_owned())
                 .collect(),
+            whole_key: match layout.prefix {
+                Prefix::Salt(_) => Some(layout.whole_key_salt),
+                _ => None,
+            },
             fixed_len: layout.fixed_len,
             segments: layout.segments.iter().map(LockedSegment::of).collect(),
             variants: layout.variants.iter().map(LockedLayout::of).collect(),
@@ -130,6 +141,7 @@ impl LockedSegment {
                 delimited: mode.is_delimited(),
                 unit: mode.unit(),
                 format: mode.format().map(ToOwned::to_owned),
+                value: Some(shape.value()),
             },
             nested: segment.nested.map(LockedLayout::of),
         }
@@ -277,10 +289,15 @@ impl<'a> Writer<'a> {
                 depth + 1,
                 "prefix",
                 format_args!(
-                    " kind=salt buckets={} hash={} text={} sources={sources}",
+                    " kind=salt buckets={} hash={} text={} over={} sources={sources}",
                     s.buckets(),
                     s.hash().name(),
-                    YesNo(s.is_text())
+                    YesNo(s.is_text()),
+                    if l.whole_key == Some(true) {
+                        "key"
+                    } else {
+                        "fields"
+                    }
                 ),
             ),
             Prefix::Hash(h) => self.line(
@@ -314,7 +331,7 @@ impl<'a> Writer<'a> {
             format_args!(
                 " index={index} name={:?} type={:?} offset={} len={} order={} form={} signed={} \
                  natural_len={} natural_max={} options={} inverts={} text_rule={} width={} \
-                 desc={} reverse={} delimited={} unit={} format={} nested={}",
+                 desc={} reverse={} delimited={} unit={} format={} value={} nested={}",
                 s.name,
                 s.ty,
                 Opt(s.offset),
@@ -333,6 +350,7 @@ impl<'a> Writer<'a> {
                 YesNo(c.delimited),
                 c.unit.name(),
                 OptText(c.format.as_deref()),
+                c.value.map_or("plain", ValueKind::name),
                 YesNo(s.nested.is_some()),
             ),
         );

@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use super::model::{Codec, LockedKey, LockedLayout, LockedSegment, MAGIC, ORDERS, VERSION};
-use crate::field::{Form, TextRule};
+use crate::field::{Form, TextRule, ValueKind};
 use crate::prefix::{HashPrefix, Prefix, Salt, SaltHash};
 use crate::unit::TimeUnit;
 
@@ -43,8 +43,8 @@ pub(crate) fn read(text: &str) -> Result<LockedKey, ReadError> {
                 format!("not a layout lock: the first line is not `{MAGIC} <version>`"),
             )
         })?;
-    match version.trim().parse::<u32>() {
-        Ok(v) if (1..=VERSION).contains(&v) => {}
+    let version = match version.trim().parse::<u32>() {
+        Ok(v) if (1..=VERSION).contains(&v) => v,
         Ok(v) => {
             return Err(error(
                 1,
@@ -52,7 +52,7 @@ pub(crate) fn read(text: &str) -> Result<LockedKey, ReadError> {
             ))
         }
         Err(_) => return Err(error(1, format!("unknown format version {:?}", version.trim()))),
-    }
+    };
     let items: Vec<(usize, &str)> = text
         .lines()
         .enumerate()
@@ -89,6 +89,7 @@ pub(crate) fn read(text: &str) -> Result<LockedKey, ReadError> {
         items: &items[..items.len() - 1],
         at: 0,
         end_line,
+        version,
     };
     let mut key = reader.expect("key")?;
     let name: String = key.text("name")?;
@@ -137,6 +138,8 @@ struct Reader<'a> {
     items: &'a [(usize, &'a str)],
     at: usize,
     end_line: usize,
+    /// The file's format version: format 2 adds `over=` to salts and `value=` to segments.
+    version: u32,
 }
 
 impl<'a> Reader<'a> {
@@ -189,6 +192,7 @@ impl<'a> Reader<'a> {
         t.finish()?;
 
         let mut p = self.expect("prefix")?;
+        let mut whole_key = None;
         let (prefix, sources) = match p.word("kind")? {
             "none" => (Prefix::None, Vec::new()),
             "salt" => {
@@ -208,6 +212,18 @@ impl<'a> Reader<'a> {
                     )
                 })?;
                 let salt = if text { salt.in_text() } else { salt };
+                if self.version >= 2 {
+                    whole_key = Some(match p.word("over")? {
+                        "key" => true,
+                        "fields" => false,
+                        other => {
+                            return Err(error(
+                                p.line,
+                                format!("unknown salt source `{other}`: expected key or fields"),
+                            ))
+                        }
+                    });
+                }
                 (Prefix::Salt(salt), p.sources()?)
             }
             "hash" => {
@@ -257,6 +273,7 @@ impl<'a> Reader<'a> {
             tag_delimiter,
             prefix,
             sources,
+            whole_key,
             fixed_len,
             segments,
             variants,
@@ -317,6 +334,18 @@ impl<'a> Reader<'a> {
                 })?
             },
             format: s.opt_text("format")?,
+            value: if self.version >= 2 {
+                let name = s.word("value")?;
+                Some(ValueKind::from_name(name).ok_or_else(|| {
+                    let known: Vec<&str> = ValueKind::ALL.iter().map(|(_, n)| *n).collect();
+                    error(
+                        s.line,
+                        format!("unknown value `{name}`: expected {}", known.join(", ")),
+                    )
+                })?)
+            } else {
+                None
+            },
         };
         let nested = s.yes_no("nested")?;
         s.finish()?;

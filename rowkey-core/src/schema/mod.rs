@@ -187,9 +187,9 @@ impl Schema {
     fn of(key: &LockedKey) -> Result<Schema, SchemaError> {
         // A lock of format 1 writes a whole-key salt (`salt(buckets = N)`) and a salt over every
         // field in order alike; the samples tell them apart, and without samples the whole-key
-        // salt, the common form, is taken.
+        // salt, the common form, is taken. Format 2 says which (`over=`).
         let fields = Schema::with(&key.layout, key, false)?;
-        if !could_be_fields_salt(&key.layout) {
+        if key.layout.whole_key.is_some() || !could_be_fields_salt(&key.layout) {
             return Ok(fields);
         }
         let whole = Schema::with(&key.layout, key, true)?;

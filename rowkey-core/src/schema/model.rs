@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 
 use super::intern;
 use super::SchemaError;
-use crate::field::{FieldMode, Form};
+use crate::field::{FieldMode, Form, ValueKind};
 use crate::lock::model::{LockedLayout, LockedSegment};
 use crate::prefix::Prefix;
 use crate::scan::ScanLayout;
@@ -131,7 +131,8 @@ impl Node {
                     })
             })
             .collect::<Result<Vec<usize>, SchemaError>>()?;
-        let whole_key = whole_key && matches!(l.prefix, Prefix::Salt(_));
+        // Format 2 says; for format 1 the caller chose (see `Schema::of`).
+        let whole_key = l.whole_key.unwrap_or(whole_key) && matches!(l.prefix, Prefix::Salt(_));
         let variants = l
             .variants
             .iter()
@@ -286,27 +287,35 @@ impl Field {
             },
             Form::Bool => Kind::Bool,
             Form::Char => Kind::Char,
-            Form::ByteArray => {
+            Form::ByteArray => match c.value {
                 #[cfg(feature = "uuid")]
-                if base == "Uuid" {
-                    return Field::new(s, text, Kind::Uuid, optional);
-                }
-                Kind::Array(len)
-            }
-            Form::Content => {
-                if s.ty.contains("str") || s.ty.contains("String") {
-                    Kind::Str
-                } else {
-                    Kind::Bytes
-                }
-            }
+                Some(ValueKind::Uuid) => Kind::Uuid,
+                #[cfg(not(feature = "uuid"))]
+                Some(ValueKind::Uuid) => return Err(unsupported("a UUID needs feature `uuid`")),
+                #[cfg(feature = "uuid")]
+                None if base == "Uuid" => Kind::Uuid,
+                _ => Kind::Array(len),
+            },
+            // Format 1 does not say whether content is text: the type's name tells.
+            Form::Content => match c.value {
+                Some(ValueKind::Str) => Kind::Str,
+                Some(_) => Kind::Bytes,
+                None if s.ty.contains("str") || s.ty.contains("String") => Kind::Str,
+                None => Kind::Bytes,
+            },
             Form::Digest => match len {
                 1..=16 => Kind::Digest(len),
                 _ => return Err(unsupported("a digest of no known size")),
             },
-            Form::Time => time_kind(base).ok_or_else(|| {
-                unsupported("a time type this build does not know (chrono's need feature `chrono`)")
-            })?,
+            Form::Time => c
+                .value
+                .and_then(time_of_value)
+                .or_else(|| time_kind(base))
+                .ok_or_else(|| {
+                    unsupported(
+                        "a time type this build does not know (chrono's need feature `chrono`)",
+                    )
+                })?,
             #[cfg(feature = "decimal")]
             Form::Decimal => Kind::Decimal,
             Form::Discriminant => {
@@ -395,6 +404,23 @@ fn base_type(ty: &str) -> &str {
     t.rsplit("::").next().unwrap_or(t)
 }
 
+/// The time type a lock of format 2 names.
+fn time_of_value(value: ValueKind) -> Option<Kind> {
+    match value {
+        ValueKind::SystemTime => Some(Kind::SystemTime),
+        #[cfg(feature = "chrono")]
+        ValueKind::DateTime => Some(Kind::Chrono(ChronoKind::DateTime)),
+        #[cfg(feature = "chrono")]
+        ValueKind::NaiveDateTime => Some(Kind::Chrono(ChronoKind::NaiveDateTime)),
+        #[cfg(feature = "chrono")]
+        ValueKind::NaiveDate => Some(Kind::Chrono(ChronoKind::NaiveDate)),
+        #[cfg(feature = "chrono")]
+        ValueKind::NaiveTime => Some(Kind::Chrono(ChronoKind::NaiveTime)),
+        _ => None,
+    }
+}
+
+/// The time type a lock of format 1 names by the type as written.
 fn time_kind(base: &str) -> Option<Kind> {
     match base {
         "SystemTime" => Some(Kind::SystemTime),

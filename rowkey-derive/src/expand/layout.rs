@@ -168,6 +168,14 @@ pub fn layout_value(
         };
         quote!(#p::segment::<#ty>(#name, #ty_name, #mode, #p::Order::#order))
     });
+    let whole_key = matches!(
+        s.prefix,
+        Prefix::Salt {
+            sources: Sources::WholeKey,
+            ..
+        }
+    )
+    .then(|| quote!(.with_whole_key_salt()));
     // The segments as a constant of their own, so the layout can borrow them for 'static.
     quote! {{
         const __ROWKEY_SEGMENTS: &[#p::Segment] =
@@ -176,6 +184,7 @@ pub fn layout_value(
             #text
             #tag
             .with_prefix(#prefix, &[#(#sources),*])
+            #whole_key
             .with_segments(__ROWKEY_SEGMENTS)
             .with_fixed_len(#fixed_len)
     }}
