@@ -135,6 +135,25 @@ mod catalogue {
     }
 }
 
+/// The samples of the catalogue's salted layout (locked in format 2, and in format 1 in `v1/`).
+fn salted_samples() -> [catalogue::Salted; 2] {
+    use catalogue::*;
+    [
+        Salted {
+            host: "web-2".into(),
+            ts: 1_700_000_000_000,
+            kind: Kind::Click,
+            note: vec![0, 0xFF, 1],
+        },
+        Salted {
+            host: String::new(),
+            ts: 0,
+            kind: Kind::View,
+            note: vec![],
+        },
+    ]
+}
+
 /// Asserts the lock of each catalogue layout; run with `ROWKEY_LOCK=update` to rewrite them.
 #[test]
 fn the_catalogue_of_layouts_keeps_its_bytes() {
@@ -161,23 +180,7 @@ fn the_catalogue_of_layouts_keeps_its_bytes() {
             },
         ],
     );
-    lock::assert_locked(
-        "tests/keys/salted.lock",
-        &[
-            Salted {
-                host: "web-2".into(),
-                ts: t,
-                kind: Kind::Click,
-                note: vec![0, 0xFF, 1],
-            },
-            Salted {
-                host: String::new(),
-                ts: 0,
-                kind: Kind::View,
-                note: vec![],
-            },
-        ],
-    );
+    lock::assert_locked("tests/keys/salted.lock", &salted_samples());
     lock::assert_locked(
         "tests/keys/hash_prefixed.lock",
         &[
@@ -974,26 +977,11 @@ fn a_damaged_lock_is_refused_with_its_line() {
 /// key that wrote it: what format 2 adds is not a change of the key.
 #[test]
 fn a_lock_of_format_1_still_holds() {
-    use catalogue::*;
     let _env = env();
     let text = std::fs::read_to_string("tests/keys/v1/salted.lock").unwrap();
     assert!(text.starts_with("rowkey-lock 1\n"));
-    let samples = [
-        Salted {
-            host: "web-2".into(),
-            ts: 1_700_000_000_000,
-            kind: Kind::Click,
-            note: vec![0, 0xFF, 1],
-        },
-        Salted {
-            host: String::new(),
-            ts: 0,
-            kind: Kind::View,
-            note: vec![],
-        },
-    ];
     let verdict = with_env(None, Some("true"), || {
-        lock::check("tests/keys/v1/salted.lock", &samples)
+        lock::check("tests/keys/v1/salted.lock", &salted_samples())
     });
     assert!(matches!(verdict, Ok(Verdict::Unchanged)), "{verdict:?}");
 }

@@ -148,23 +148,14 @@ fn the_quickstart_key_in_every_form_is_the_derives() {
         hbase::to_string_binary(&key),
         r"\x00\x00\x00\x00\x00\x00\x00*\x7F\xFF\xFEt0\x1A\x84w\x02web-2"
     );
-    for form in FORMS {
-        let printed = ok(&[
-            "encode",
-            &lock,
-            "user_id=42",
-            "ts_millis=1700000005000",
-            "kind=Click",
-            "host=web-2",
-            "--out",
-            form,
-        ]);
-        assert_eq!(printed, format!("{}\n", write(form, &key)), "{form}");
-        let decoded = ok(&["decode", &lock, "--in", form, &write(form, &key)]);
-        assert_eq!(decoded, format!("{}\n", json_of(&k)));
-        let explained = ok(&["explain", &lock, "--in", form, &write(form, &key)]);
-        assert_eq!(explained, EventKey::explain(&key).unwrap().to_string());
-    }
+    let values = [
+        "user_id=42",
+        "ts_millis=1700000005000",
+        "kind=Click",
+        "host=web-2",
+    ];
+    let explained = EventKey::explain(&key).unwrap().to_string();
+    same_in_every_form(&lock, &values, &key, &json_of(&k), &explained);
     // The scan of one user's hour, as the typed builder plans it.
     let (a, b) = (1_700_000_000_000i64, 1_700_003_600_000i64);
     let typed: Vec<_> = EventKey::scan()
@@ -181,11 +172,7 @@ fn the_quickstart_key_in_every_form_is_the_derives() {
             "--out",
             form,
         ]);
-        let expected: String = typed
-            .iter()
-            .map(|r| format!("{}\t{}\n", write(form, r.start()), write(form, r.stop())))
-            .collect();
-        assert_eq!(lines, expected, "{form}");
+        assert_eq!(lines, range_lines(&typed, form), "{form}");
     }
     let shell = ok(&[
         "scan",
@@ -253,12 +240,32 @@ fn the_quickstart_key_in_every_form_is_the_derives() {
         ];
         args.extend(conditions.iter().cloned());
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let expected: String = typed
-            .iter()
-            .map(|r| format!("{}\t{}\n", write("hex", r.start()), write("hex", r.stop())))
-            .collect();
-        assert_eq!(ok(&args), expected, "{conditions:?}");
+        assert_eq!(ok(&args), range_lines(&typed, "hex"), "{conditions:?}");
     }
+}
+
+/// `encode` of `values` prints `key`, `decode` of it prints `json`, and `explain` prints
+/// `explained`, in every key form.
+fn same_in_every_form(lock: &str, values: &[&str], key: &[u8], json: &str, explained: &str) {
+    for form in FORMS {
+        let mut encode = vec!["encode", lock, "--out", form];
+        encode.extend_from_slice(values);
+        assert_eq!(ok(&encode), format!("{}\n", write(form, key)), "{form}");
+        let written = write(form, key);
+        assert_eq!(
+            ok(&["decode", lock, "--in", form, &written]),
+            format!("{json}\n")
+        );
+        assert_eq!(ok(&["explain", lock, "--in", form, &written]), explained);
+    }
+}
+
+/// What `scan --out FORM` prints for `ranges`: `START<TAB>STOP` a line.
+fn range_lines(ranges: &[rowkey::KeyRange], form: &str) -> String {
+    ranges
+        .iter()
+        .map(|r| format!("{}\t{}\n", write(form, r.start()), write(form, r.stop())))
+        .collect()
 }
 
 #[test]
@@ -270,41 +277,22 @@ fn salted_text_and_enum_layouts_are_the_derives() {
     };
     let lock = lock_of(&dir, "metric.lock", std::slice::from_ref(&m));
     let key = m.to_vec().unwrap();
-    for form in FORMS {
-        assert_eq!(
-            ok(&[
-                "encode",
-                &lock,
-                "host=web-7",
-                "ts=1700000000",
-                "--out",
-                form
-            ]),
-            format!("{}\n", write(form, &key))
-        );
-        assert_eq!(
-            ok(&["decode", &lock, "--in", form, &write(form, &key)]),
-            "{\"host\":\"web-7\",\"ts\":1700000000}\n"
-        );
-        assert_eq!(
-            ok(&["explain", &lock, "--in", form, &write(form, &key)]),
-            Metric::explain(&key).unwrap().to_string()
-        );
-    }
+    let explained = Metric::explain(&key).unwrap().to_string();
+    let json = r#"{"host":"web-7","ts":1700000000}"#;
+    same_in_every_form(
+        &lock,
+        &["host=web-7", "ts=1700000000"],
+        &key,
+        json,
+        &explained,
+    );
     // A salted scan: one range a bucket, as the typed builder plans it.
     let typed: Vec<_> = Metric::scan().host_prefix("web").ranges().collect();
     assert_eq!(typed.len(), 16);
-    let expected: String = typed
-        .iter()
-        .map(|r| {
-            format!(
-                "{}\t{}\n",
-                write("hbase", r.start()),
-                write("hbase", r.stop())
-            )
-        })
-        .collect();
-    assert_eq!(ok(&["scan", &lock, "host^=web"]), expected);
+    assert_eq!(
+        ok(&["scan", &lock, "host^=web"]),
+        range_lines(&typed, "hbase")
+    );
 
     let t = Message {
         day: 240_131,
@@ -314,85 +302,41 @@ fn salted_text_and_enum_layouts_are_the_derives() {
     let lock = lock_of(&dir, "message.lock", std::slice::from_ref(&t));
     let key = t.to_vec().unwrap();
     assert_eq!(key, b"240131:kim:00007");
-    for form in FORMS {
-        assert_eq!(
-            ok(&[
-                "encode",
-                &lock,
-                "day=240131",
-                "user=kim",
-                "seq=7",
-                "--out",
-                form
-            ]),
-            format!("{}\n", write(form, &key))
-        );
-        assert_eq!(
-            ok(&["decode", &lock, "--in", form, &write(form, &key)]),
-            "{\"day\":240131,\"user\":\"kim\",\"seq\":7}\n"
-        );
-        assert_eq!(
-            ok(&["explain", &lock, "--in", form, &write(form, &key)]),
-            Message::explain(&key).unwrap().to_string()
-        );
-    }
+    let explained = Message::explain(&key).unwrap().to_string();
+    let json = r#"{"day":240131,"user":"kim","seq":7}"#;
+    same_in_every_form(
+        &lock,
+        &["day=240131", "user=kim", "seq=7"],
+        &key,
+        json,
+        &explained,
+    );
     let typed: Vec<_> = Message::scan()
         .day(240_131)
         .user("kim")
         .seq_range(1..9)
         .ranges()
         .collect();
-    let expected: String = typed
-        .iter()
-        .map(|r| {
-            format!(
-                "{}\t{}\n",
-                write("hbase", r.start()),
-                write("hbase", r.stop())
-            )
-        })
-        .collect();
-    assert_eq!(
-        ok(&["scan", &lock, "day=240131", "user=kim", "seq=1..9"]),
-        expected
-    );
+    let printed = ok(&["scan", &lock, "day=240131", "user=kim", "seq=1..9"]);
+    assert_eq!(printed, range_lines(&typed, "hbase"));
 
     let rows = [Row::Order { user: 3, id: 99 }, Row::User { user: 3 }];
     let lock = lock_of(&dir, "row.lock", &rows);
     let order = rows[0].to_vec().unwrap();
-    for form in FORMS {
-        assert_eq!(
-            ok(&[
-                "encode",
-                &lock,
-                "Order.user=3",
-                "Order.id=99",
-                "--out",
-                form
-            ]),
-            format!("{}\n", write(form, &order))
-        );
-        assert_eq!(
-            ok(&["decode", &lock, "--in", form, &write(form, &order)]),
-            "{\"Order.user\":3,\"Order.id\":99}\n"
-        );
-        assert_eq!(
-            ok(&["explain", &lock, "--in", form, &write(form, &order)]),
-            Row::explain(&order).unwrap().to_string()
-        );
-    }
+    let explained = Row::explain(&order).unwrap().to_string();
+    let json = r#"{"Order.user":3,"Order.id":99}"#;
+    same_in_every_form(
+        &lock,
+        &["Order.user=3", "Order.id=99"],
+        &order,
+        json,
+        &explained,
+    );
     let typed: Vec<_> = Row::scan().order().user(3).ranges().collect();
-    let expected: String = typed
-        .iter()
-        .map(|r| {
-            format!(
-                "{}\t{}\n",
-                write("hbase", r.start()),
-                write("hbase", r.stop())
-            )
-        })
-        .collect();
-    assert_eq!(ok(&["scan", &lock, "Order.user=3"]), expected);
+    assert_eq!(
+        ok(&["scan", &lock, "Order.user=3"]),
+        range_lines(&typed, "hbase")
+    );
 }
 
 #[test]
