@@ -8,8 +8,8 @@ use core::str::FromStr;
 
 use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Utc};
 
+use super::convert::{go, Run, Sink};
 use super::model::{ChronoKind, Field};
-use super::typed::{go, Run, Sink};
 use super::value::Value;
 use crate::error::DecodeError;
 use crate::field::FieldMode;

@@ -12,8 +12,9 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::Debug;
 
+use super::convert::{Run, Sink};
 use super::model::{Field, Kind, Node};
-use super::typed::{self, with_typed, Run, Shown, Sink};
+use super::typed::{self, with_typed, Shown};
 use super::value::Value;
 use crate::cursor::{KeyReader, KeyWriter};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};

@@ -52,7 +52,8 @@
 //! |---|---|
 //! | `model.rs` | the lock's layout as nodes and fields, each field's Rust type and mode |
 //! | `value.rs` | [`Value`] and its text |
-//! | `typed.rs` | values as their Rust types, through those types' own codecs |
+//! | `convert.rs` | values to and from any Rust type a field stands for, through its own codecs |
+//! | `typed.rs` | which Rust type a field stands for, and the types schemas add (arrays, digests) |
 //! | `codec.rs` | keys walked as generated code walks them: encode, decode, explain |
 //! | `plan.rs` | queries bound through the typed builder's planner |
 //! | `intern.rs` | names and facts kept for the process, as the codecs take them |
@@ -60,6 +61,7 @@
 #[cfg(feature = "chrono")]
 mod chrono;
 mod codec;
+mod convert;
 mod intern;
 mod model;
 mod plan;

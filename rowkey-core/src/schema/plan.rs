@@ -9,8 +9,9 @@ use core::fmt::Debug;
 use core::ops::Bound;
 
 use super::codec::with_record;
+use super::convert::Run;
 use super::model::{Field, Kind, Node};
-use super::typed::{with_typed, Run};
+use super::typed::with_typed;
 use super::value::Value;
 use super::{Schema, SchemaError};
 use crate::field::{FieldMode, KeyField};

@@ -8,18 +8,13 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::Debug;
 
+use super::convert::{convert_and_run, go, go_with, Run, Sink};
 use super::model::{Field, Kind};
 use super::value::Value;
 use crate::codec::{put, take_into, unsupported_text, unsupported_width};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::field::{DecodeField, FieldMode, FieldShape, KeyField};
 use crate::hashed::Hashed;
-
-/// Work on a field's values once they are its Rust type `T`: one call per use (encode, plan).
-pub(crate) trait Run {
-    type Out;
-    fn run<T: KeyField + Debug>(self, values: &[T]) -> Self::Out;
-}
 
 /// Converts `values` to the Rust type of `field` and runs `run` on them; an error names the value
 /// that does not fit.
@@ -117,44 +112,6 @@ pub(crate) fn with_typed<'v, R: Run>(
     }
 }
 
-/// The values as `T` (by `conv`; `Option<T>` when `optional`), then `run` on them. One value, the
-/// common call, is converted on the stack.
-#[inline(never)]
-fn convert_and_run<'v, T: KeyField + Debug, R: Run>(
-    optional: bool,
-    values: &[&'v Value],
-    conv: impl Fn(&'v Value) -> Result<T, String>,
-    run: R,
-) -> Result<R::Out, String> {
-    if let [v] = values {
-        if optional {
-            let typed = match v {
-                Value::Null => None,
-                v => Some(conv(v)?),
-            };
-            return Ok(run.run(core::slice::from_ref(&typed)));
-        }
-        let typed = conv(v)?;
-        return Ok(run.run(core::slice::from_ref(&typed)));
-    }
-    if optional {
-        let typed = values
-            .iter()
-            .map(|v| match v {
-                Value::Null => Ok(None),
-                v => conv(v).map(Some),
-            })
-            .collect::<Result<Vec<_>, String>>()?;
-        Ok(run.run(&typed))
-    } else {
-        let typed = values
-            .iter()
-            .map(|v| conv(v))
-            .collect::<Result<Vec<_>, String>>()?;
-        Ok(run.run(&typed))
-    }
-}
-
 fn mismatch(v: &Value, expected: &str) -> String {
     format!("{v} is not {expected}")
 }
@@ -231,15 +188,6 @@ fn system_time(v: &Value, mode: FieldMode) -> Result<std::time::SystemTime, Stri
             (nanos % 1_000_000_000) as u32,
         ))
         .ok_or_else(|| format!("{count} is too far in the future"))
-}
-
-/// Where a decoded value goes: onto `out` under `path`, and when asked (for `explain`) into
-/// `shown` as its type's `Debug` shows it. Values go straight where they are kept: moved back
-/// through each caller, they cost more than their decoding.
-pub(crate) struct Sink<'o, 's> {
-    pub(crate) out: &'o mut Vec<(&'s str, Value)>,
-    pub(crate) path: &'s str,
-    pub(crate) shown: Option<&'o mut String>,
 }
 
 /// Decodes one field of `field`'s type from the start of `input` into `sink`; returns the bytes
@@ -350,45 +298,6 @@ struct Variant(&'static str);
 impl Debug for Variant {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(self.0)
-    }
-}
-
-/// [`go_with`] through `T`'s own `DecodeField`.
-pub(crate) fn go<'k, T: DecodeField<'k> + Debug>(
-    input: &'k [u8],
-    mode: FieldMode,
-    optional: bool,
-    sink: Sink<'_, '_>,
-    conv: impl FnOnce(T) -> Value,
-) -> Result<usize, DecodeError> {
-    go_with(input, mode, optional, sink, T::decode_field, conv)
-}
-
-/// Decodes a `T` with `decode`, behind an `Option` tag when `optional` (the `Option` codec's),
-/// into `sink`.
-pub(crate) fn go_with<'k, T: Debug>(
-    input: &'k [u8],
-    mode: FieldMode,
-    optional: bool,
-    sink: Sink<'_, '_>,
-    decode: impl FnOnce(&'k [u8], FieldMode) -> Result<(T, usize), DecodeError>,
-    conv: impl FnOnce(T) -> Value,
-) -> Result<usize, DecodeError> {
-    use core::fmt::Write as _;
-    if optional {
-        let (v, n) = crate::codec::option::decode_option(input, mode, decode)?;
-        if let Some(shown) = sink.shown {
-            let _ = write!(shown, "{v:?}");
-        }
-        sink.out.push((sink.path, v.map_or(Value::Null, conv)));
-        Ok(n)
-    } else {
-        let (v, n) = decode(input, mode)?;
-        if let Some(shown) = sink.shown {
-            let _ = write!(shown, "{v:?}");
-        }
-        sink.out.push((sink.path, conv(v)));
-        Ok(n)
     }
 }
 
