@@ -743,3 +743,105 @@ fn a_field_type_of_your_own_is_its_bytes_in_hex() {
         .to_string()
         .contains("cell  \\x124  1234"));
 }
+
+/// An enum with data nested in a struct, behind a field, in an `Option`: its variant is the path
+/// segment after the field's (`row.V2.user`), `null` for `None`; and a key past `max_len` is
+/// refused with its length, as the derive refuses it.
+#[test]
+fn a_nested_enum_with_data_and_the_row_limit() {
+    #[derive(RowKey, Debug, Clone, PartialEq)]
+    #[rowkey(max_len = 40)]
+    struct Holder {
+        id: u8,
+        row: Option<Versioned>,
+        tail: String,
+    }
+
+    let cases = [
+        (
+            Holder {
+                id: 1,
+                row: None,
+                tail: "a".into(),
+            },
+            vec![
+                v("id", Value::Unsigned(1)),
+                v("row", Value::Null),
+                v("tail", Value::Str("a".into())),
+            ],
+        ),
+        (
+            Holder {
+                id: 2,
+                row: Some(Versioned::V1 { user: 9 }),
+                tail: String::new(),
+            },
+            vec![
+                v("id", Value::Unsigned(2)),
+                v("row.V1.user", Value::Unsigned(9)),
+                v("tail", Value::Str(String::new())),
+            ],
+        ),
+        (
+            Holder {
+                id: 3,
+                row: Some(Versioned::V2 {
+                    user: 5,
+                    kind: EventKind::Purchase,
+                    name: Some("x".into()),
+                }),
+                tail: "t".into(),
+            },
+            vec![
+                v("id", Value::Unsigned(3)),
+                v("row.V2.user", Value::Unsigned(5)),
+                v("row.V2.kind", Value::Variant("Purchase".into())),
+                v("row.V2.name", Value::Str("x".into())),
+                v("tail", Value::Str("t".into())),
+            ],
+        ),
+        (
+            Holder {
+                id: 4,
+                row: Some(Versioned::Gone {}),
+                tail: "g".into(),
+            },
+            vec![
+                v("id", Value::Unsigned(4)),
+                v("row.Gone", Value::Null),
+                v("tail", Value::Str("g".into())),
+            ],
+        ),
+    ];
+    let schema = schema_of(&[cases[0].0.clone()]);
+    for (h, values) in &cases {
+        let key = h.to_vec().unwrap();
+        assert_eq!(schema.encode(values).unwrap(), key, "{h:?}");
+        let decoded: Vec<(String, Value)> = schema
+            .decode(&key)
+            .unwrap()
+            .into_iter()
+            .map(|(p, v)| (p.to_string(), v))
+            .collect();
+        assert_eq!(&decoded, values, "{h:?}");
+        assert_eq!(
+            schema.explain(&key).unwrap().to_string(),
+            Holder::explain(&key).unwrap().to_string()
+        );
+    }
+    // Past `max_len`: the derive's error, with the key's length.
+    let long = Holder {
+        id: 5,
+        row: None,
+        tail: "x".repeat(100),
+    };
+    let theirs = long.to_vec().unwrap_err().to_string();
+    let values = vec![
+        v("id", Value::Unsigned(5)),
+        v("row", Value::Null),
+        v("tail", Value::Str("x".repeat(100))),
+    ];
+    let ours = schema.encode(&values).unwrap_err().to_string();
+    assert_eq!(ours, theirs);
+    assert!(ours.contains("102"), "{ours}");
+}

@@ -85,6 +85,10 @@ use crate::prefix::Prefix;
 use crate::scan::Scan;
 use model::{join, Kind, Node};
 
+/// The longest key `encode` writes out before it gives up: far past any store's row limit
+/// (`rowkey::limits`), which `max_len` caps first.
+const MAX_ENCODED: usize = 1 << 26;
+
 /// A key layout read from a layout lock: encodes, decodes, explains and plans keys as the derived
 /// type does. See the [module docs](self).
 #[derive(Debug)]
@@ -335,11 +339,13 @@ impl Schema {
                     out.truncate(n);
                     return Ok(());
                 }
+                // A key longer than the limit is written whole first, so that the error says
+                // how long it is, as the derive's does.
                 Err(e)
                     if matches!(e.kind(), EncodeErrorKind::BufferTooSmall { .. })
-                        && out.len() <= self.limit =>
+                        && out.len() < MAX_ENCODED =>
                 {
-                    let longer = (out.len() * 4).min(self.limit + 1);
+                    let longer = (out.len() * 4).min(MAX_ENCODED);
                     out.resize(longer, 0);
                 }
                 Err(e) => {
