@@ -14,7 +14,8 @@ use core::fmt::Debug;
 
 use super::convert::{Run, Sink};
 use super::model::{Field, Kind, Node};
-use super::typed::{self, with_typed, Shown};
+use super::stand_ins::Shown;
+use super::typed::with_typed;
 use super::value::Value;
 use crate::cursor::{KeyReader, KeyWriter};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
@@ -32,6 +33,9 @@ pub(crate) type Slots<'v> = [Option<&'v Value>];
 pub(crate) struct DynRecord<'a> {
     pub(crate) node: &'a Node,
     pub(crate) slots: &'a Slots<'a>,
+    /// Written where it stands in a key, in the mode its fields' `placed` was fixed for (a
+    /// plan writes a nested key in modes of its own).
+    pub(crate) placed: bool,
 }
 
 impl Debug for DynRecord<'_> {
@@ -49,18 +53,24 @@ impl KeyField for DynRecord<'_> {
     }
 
     fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
-        encode_record(self.node, self.slots, out, mode)
+        encode_record(self.node, self.slots, out, mode, self.placed)
     }
 }
 
 /// Runs `run` on a nested key's value: `None` when its slot holds `null`, the record otherwise.
+/// `placed`: see [`DynRecord::placed`].
 pub(crate) fn with_record<'a, R: Run>(
     field: &Field,
     child: &'a Node,
     slots: &'a Slots<'a>,
+    placed: bool,
     run: R,
 ) -> R::Out {
-    let record = DynRecord { node: child, slots };
+    let record = DynRecord {
+        node: child,
+        slots,
+        placed,
+    };
     match (field.optional, slots.get(field.leaf).copied().flatten()) {
         (true, Some(Value::Null)) => run.run(&[None::<DynRecord<'_>>]),
         (true, _) => run.run(&[Some(record)]),
@@ -194,18 +204,19 @@ fn unfit(_: String) -> EncodeError {
 /// missing or does not fit (`check` says which).
 fn with_field<'a, R: Run>(field: &'a Field, slots: &'a Slots<'a>, run: R) -> Option<R::Out> {
     match &field.kind {
-        Kind::Record(child) => Some(with_record(field, child, slots, run)),
+        Kind::Record(child) => Some(with_record(field, child, slots, true, run)),
         _ => with_typed(field, &[slots[field.leaf]?], run).ok(),
     }
 }
 
 /// Writes the key (or nested key) of `node` whose values are `slots` at the start of `out`,
-/// placed with `mode`.
+/// placed with `mode`: where it stands in its key when `placed` (its fields' modes are fixed).
 pub(crate) fn encode_record(
     node: &Node,
     slots: &Slots<'_>,
     out: &mut [u8],
     mode: FieldMode,
+    placed: bool,
 ) -> Result<usize, EncodeError> {
     let key = node.key_name();
     let node = if node.is_enum() {
@@ -227,17 +238,29 @@ pub(crate) fn encode_record(
             w.delimiter(delimiter)?;
         }
         let mut error = None;
-        let run = Encode {
-            w: &mut w,
-            mode: mode.nest(field.mode),
-            key,
-            field: field.name,
-            error: &mut error,
+        let field_mode = if placed {
+            field.placed
+        } else {
+            mode.nest(field.mode)
         };
-        match with_field(field, slots, run) {
-            Some(true) => {}
-            Some(false) => return Err(error.unwrap_or_else(|| unfit(String::new()))),
-            None => return Err(unfit(String::new())),
+        let written = match &field.kind {
+            Kind::Record(child) => {
+                let run = Encode {
+                    w: &mut w,
+                    mode: field_mode,
+                    key,
+                    field: field.name,
+                    error: &mut error,
+                };
+                with_record(field, child, slots, placed, run)
+            }
+            _ => match slots.get(field.leaf).copied().flatten() {
+                Some(v) => (field.codec.encode)(field, v, &mut w, field_mode, key, &mut error),
+                None => false,
+            },
+        };
+        if !written {
+            return Err(error.unwrap_or_else(|| unfit(String::new())));
         }
     }
     let feed = |h: &mut dyn ValueSink| feed_sources(node, slots, h, key);
@@ -304,15 +327,15 @@ pub(crate) struct Read<'n> {
 }
 
 /// Reads a key (or nested key) of `node` from the start of `input`, placed with `mode`, checks
-/// its prefix, and pushes its values to `out` by dotted path (`paths`, by slot). With `show`,
-/// each row holds its value as `Debug` shows it.
-pub(crate) fn read_record<'n, 's>(
+/// its prefix, and pushes its values to `out` by dotted path (`paths`, by slot). With `SHOW`
+/// (for `explain`), each row holds its value as `Debug` shows it; without, decoding carries no
+/// trace of it.
+pub(crate) fn read_record<'n, 's, const SHOW: bool>(
     node: &'n Node,
     input: &[u8],
     mode: FieldMode,
     paths: &'s [String],
     out: &mut Vec<(&'s str, Value)>,
-    show: bool,
 ) -> Result<Read<'n>, DecodeError> {
     let key = node.key_name();
     let mut r = KeyReader::new(input);
@@ -343,68 +366,35 @@ pub(crate) fn read_record<'n, 's>(
     let delimiter = node.text.unwrap_or_default();
     let first = out.len();
     let mut rows = Vec::new();
+    let mut shown = String::new();
     for (i, field) in node.fields.iter().enumerate() {
         if !delimiter.is_empty() && (i > 0 || prefix_len > 0) {
             r.delimiter(delimiter)?;
         }
         let at = r.pos();
         let rest = input.get(at..).unwrap_or_default();
-        let field_mode = mode.nest(field.mode);
-        let (shown, n) = match &field.kind {
-            Kind::Record(child) => {
-                let mut record = |input: &[u8], mode| {
-                    read_record(child, input, mode, paths, out, show).map(|read| {
-                        (
-                            Shown(if show {
-                                shown_record(&read)
-                            } else {
-                                String::new()
-                            }),
-                            read.len,
-                        )
-                    })
-                };
-                let (shown, n) = if field.optional {
-                    let (v, n) = crate::codec::option::decode_option(rest, field_mode, record)
-                        .map_err(|e| e.in_field(key, field.name, at))?;
-                    if v.is_none() {
-                        out.push((paths[field.leaf].as_str(), Value::Null));
-                    }
-                    (
-                        if show {
-                            format!("{v:?}")
-                        } else {
-                            String::new()
-                        },
-                        n,
-                    )
-                } else {
-                    let (v, n) =
-                        record(rest, field_mode).map_err(|e| e.in_field(key, field.name, at))?;
-                    (v.0, n)
-                };
-                (shown, n)
-            }
+        // Keys are read only where they stand.
+        debug_assert_eq!(field.placed, mode.nest(field.mode));
+        let n = match &field.kind {
+            Kind::Record(child) => read_nested::<SHOW>(field, child, rest, paths, out, &mut shown),
             _ => {
-                let mut shown = String::new();
                 let sink = Sink {
                     out: &mut *out,
                     path: paths[field.leaf].as_str(),
-                    shown: show.then_some(&mut shown),
+                    shown: SHOW.then_some(&mut shown),
                 };
-                let n = typed::decode(field, rest, field_mode, sink)
-                    .map_err(|e| e.in_field(key, field.name, at))?;
-                (shown, n)
+                (field.codec.decode)(field, rest, sink)
             }
-        };
+        }
+        .map_err(|e| e.in_field(key, field.name, at))?;
         // The reader moves past the field by taking the bytes it read.
         r.take(n)?;
-        if show {
+        if SHOW {
             rows.push(Row {
                 name: field.name,
                 at,
                 len: n,
-                shown,
+                shown: core::mem::take(&mut shown),
             });
         }
     }
@@ -416,6 +406,49 @@ pub(crate) fn read_record<'n, 's>(
         rows,
         len: r.pos(),
     })
+}
+
+/// Reads the nested key of `field` (`child`, behind an `Option` tag when the field is optional)
+/// from the start of `input`; a `None` goes to `out` as `null`. With `SHOW`, writes the value to
+/// `shown` as derived `Debug` shows it.
+#[inline(never)]
+fn read_nested<'s, const SHOW: bool>(
+    field: &Field,
+    child: &Node,
+    input: &[u8],
+    paths: &'s [String],
+    out: &mut Vec<(&'s str, Value)>,
+    shown: &mut String,
+) -> Result<usize, DecodeError> {
+    let mut record = |input: &[u8], mode| {
+        read_record::<SHOW>(child, input, mode, paths, out).map(|read| {
+            let shown = if SHOW {
+                shown_record(&read)
+            } else {
+                String::new()
+            };
+            (Shown(shown), read.len)
+        })
+    };
+    let (text, n) = if field.optional {
+        let (v, n) = crate::codec::option::decode_option(input, field.placed, &mut record)?;
+        let text = if SHOW {
+            format!("{v:?}")
+        } else {
+            String::new()
+        };
+        if v.is_none() {
+            out.push((paths[field.leaf].as_str(), Value::Null));
+        }
+        (text, n)
+    } else {
+        let (v, n) = record(input, field.placed)?;
+        (v.0, n)
+    };
+    if SHOW {
+        *shown = text;
+    }
+    Ok(n)
 }
 
 /// Recomputes and checks the prefix of a key of `node` from its decoded values (`values`, the

@@ -9,7 +9,7 @@ use core::fmt::Debug;
 
 use super::value::Value;
 use crate::error::DecodeError;
-use crate::field::{DecodeField, FieldMode, KeyField};
+use crate::field::{FieldMode, KeyField};
 
 /// Work on a field's values once they are its Rust type `T`: one call per use (encode, plan).
 pub(crate) trait Run {
@@ -64,19 +64,9 @@ pub(crate) struct Sink<'o, 's> {
     pub(crate) shown: Option<&'o mut String>,
 }
 
-/// [`go_with`] through `T`'s own `DecodeField`.
-pub(crate) fn go<'k, T: DecodeField<'k> + Debug>(
-    input: &'k [u8],
-    mode: FieldMode,
-    optional: bool,
-    sink: Sink<'_, '_>,
-    conv: impl FnOnce(T) -> Value,
-) -> Result<usize, DecodeError> {
-    go_with(input, mode, optional, sink, T::decode_field, conv)
-}
-
 /// Decodes a `T` with `decode`, behind an `Option` tag when `optional` (the `Option` codec's),
 /// into `sink`.
+#[inline(always)]
 pub(crate) fn go_with<'k, T: Debug>(
     input: &'k [u8],
     mode: FieldMode,

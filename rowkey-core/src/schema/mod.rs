@@ -62,9 +62,12 @@
 mod chrono;
 mod codec;
 mod convert;
+mod field_types;
 mod intern;
 mod model;
 mod plan;
+mod stand_ins;
+mod text;
 mod typed;
 mod value;
 
@@ -83,6 +86,7 @@ use crate::field::FieldMode;
 use crate::lock::model::{LockedKey, LockedLayout};
 use crate::prefix::Prefix;
 use crate::scan::Scan;
+use codec::Slots;
 use model::{join, Kind, Node};
 
 /// The longest key `encode` writes out before it gives up: far past any store's row limit
@@ -215,6 +219,8 @@ impl Schema {
         let mut root = Node::of(layout, whole_key, None)?;
         let mut paths = Vec::new();
         root.number("", &mut paths);
+        root.place(FieldMode::LAST);
+        typed::pick_codecs(&mut root);
         Ok(Schema {
             root,
             paths,
@@ -248,7 +254,7 @@ impl Schema {
     /// Reads `text` as a value of the field at `path`, in the syntax [`Value`] lists.
     pub fn parse_value(&self, path: &str, text: &str) -> Result<Value, SchemaError> {
         let field = self.field(path)?;
-        value::parse(field, text).map_err(|e| SchemaError::Input(format!("`{path}`: {e}")))
+        text::parse(field, text).map_err(|e| SchemaError::Input(format!("`{path}`: {e}")))
     }
 
     /// The field at `path`.
@@ -284,9 +290,19 @@ impl Schema {
     /// Encodes the key whose fields have `values` (by dotted path), as the derived type's
     /// `to_vec` does; a missing field, an unknown one or one given twice is an error.
     pub fn encode<P: AsRef<str>>(&self, values: &[(P, Value)]) -> Result<Vec<u8>, SchemaError> {
-        let mut out = Vec::new();
-        self.encode_into(values, &mut out)?;
-        Ok(out)
+        self.with_slots(values, |slots| {
+            // Most keys fit on the stack, and then take one allocation of their own length.
+            let mut short = [0u8; 64];
+            match self.write(slots, &mut short) {
+                Ok(n) => Ok(short[..n].to_vec()),
+                Err(e) if matches!(e.kind(), EncodeErrorKind::BufferTooSmall { .. }) => {
+                    let mut out = Vec::new();
+                    self.write_growing(slots, &mut out)?;
+                    Ok(out)
+                }
+                Err(e) => Err(self.refused(slots, e)),
+            }
+        })
     }
 
     /// [`encode`](Schema::encode) into `out`, replacing what it held: a loop over many keys
@@ -296,6 +312,15 @@ impl Schema {
         values: &[(P, Value)],
         out: &mut Vec<u8>,
     ) -> Result<(), SchemaError> {
+        self.with_slots(values, |slots| self.write_growing(slots, out))
+    }
+
+    /// Runs `f` on `values` by slot.
+    fn with_slots<P: AsRef<str>, R>(
+        &self,
+        values: &[(P, Value)],
+        f: impl FnOnce(&Slots<'_>) -> Result<R, SchemaError>,
+    ) -> Result<R, SchemaError> {
         let mut stack = [None; 16];
         let mut heap = Vec::new();
         let slots: &mut [Option<&Value>] = if self.paths.len() <= stack.len() {
@@ -310,7 +335,7 @@ impl Schema {
         for (path, value) in values {
             let path = path.as_ref();
             let i = match self.paths.get(next) {
-                Some(p) if p == path => next,
+                Some(p) if value::same_str(p, path) => next,
                 _ => self.slot(path)?,
             };
             next = i + 1;
@@ -320,21 +345,29 @@ impl Schema {
                 )));
             }
         }
-        let slots: &[Option<&Value>] = slots;
+        f(slots)
+    }
+
+    /// Writes the key of `slots` at the start of `out`; returns its length.
+    fn write(&self, slots: &Slots<'_>, out: &mut [u8]) -> Result<usize, EncodeError> {
+        let n = codec::encode_record(&self.root, slots, out, FieldMode::LAST, true)?;
+        if n > self.limit {
+            return Err(EncodeError::new(EncodeErrorKind::RowTooLong {
+                len: n,
+                max: self.limit,
+            })
+            .in_key(self.root.key_name()));
+        }
+        Ok(n)
+    }
+
+    /// Writes the key of `slots` into `out`, replacing what it held, growing it as needed.
+    fn write_growing(&self, slots: &Slots<'_>, out: &mut Vec<u8>) -> Result<(), SchemaError> {
         if out.len() < 64 {
             out.resize(64, 0);
         }
         loop {
-            match codec::encode_record(&self.root, slots, out, FieldMode::LAST) {
-                Ok(n) if n > self.limit => {
-                    return Err(SchemaError::Encode(
-                        EncodeError::new(EncodeErrorKind::RowTooLong {
-                            len: n,
-                            max: self.limit,
-                        })
-                        .in_key(self.root.key_name()),
-                    ))
-                }
+            match self.write(slots, out) {
                 Ok(n) => {
                     out.truncate(n);
                     return Ok(());
@@ -348,11 +381,21 @@ impl Schema {
                     let longer = (out.len() * 4).min(MAX_ENCODED);
                     out.resize(longer, 0);
                 }
-                Err(e) => {
-                    codec::check(&self.root, slots, &self.paths).map_err(SchemaError::Input)?;
-                    return Err(SchemaError::Encode(e.in_key(self.root.key_name())));
-                }
+                Err(e) => return Err(self.refused(slots, e)),
             }
+        }
+    }
+
+    /// The error for a key the encoder refused with `e`: what is wrong with a value, in words,
+    /// or `e` itself.
+    #[cold]
+    fn refused(&self, slots: &Slots<'_>, e: EncodeError) -> SchemaError {
+        if matches!(e.kind(), EncodeErrorKind::RowTooLong { .. }) {
+            return SchemaError::Encode(e);
+        }
+        match codec::check(&self.root, slots, &self.paths) {
+            Err(words) => SchemaError::Input(words),
+            Ok(()) => SchemaError::Encode(e.in_key(self.root.key_name())),
         }
     }
 
@@ -360,7 +403,7 @@ impl Schema {
     /// type's `decode` does (the whole key, its prefix checked).
     pub fn decode(&self, key: &[u8]) -> Result<Vec<(&str, Value)>, DecodeError> {
         let mut out = Vec::with_capacity(self.paths.len());
-        self.read_key(key, &mut out, false)?;
+        self.read_key::<false>(key, &mut out)?;
         Ok(out)
     }
 
@@ -372,21 +415,21 @@ impl Schema {
         out: &mut Vec<(&'s str, Value)>,
     ) -> Result<(), DecodeError> {
         out.clear();
-        self.read_key(key, out, false).map(|_| ())
+        self.read_key::<false>(key, out).map(|_| ())
     }
 
     /// Shows each part of a stored key beside its value, as the derived type's `explain` does.
     pub fn explain(&self, key: &[u8]) -> Result<Explained, DecodeError> {
         let mut out = Vec::new();
-        let read = self.read_key(key, &mut out, true)?;
+        let read = self.read_key::<true>(key, &mut out)?;
         Ok(codec::explain(&read, key))
     }
 
-    fn read_key<'s>(
+    /// Reads `key` whole into `out`; with `SHOW`, as `explain` shows it.
+    fn read_key<'s, const SHOW: bool>(
         &'s self,
         key: &[u8],
         out: &mut Vec<(&'s str, Value)>,
-        show: bool,
     ) -> Result<codec::Read<'s>, DecodeError> {
         if key.len() > self.limit {
             return Err(DecodeError::new(
@@ -398,7 +441,7 @@ impl Schema {
             )
             .in_key(self.root.key_name()));
         }
-        let read = codec::read_record(&self.root, key, FieldMode::LAST, &self.paths, out, show)
+        let read = codec::read_record::<SHOW>(&self.root, key, FieldMode::LAST, &self.paths, out)
             .map_err(|e| e.in_key(self.root.key_name()))?;
         if read.len != key.len() {
             return Err(DecodeError::new(
@@ -456,7 +499,7 @@ fn list(node: &Node, at: &str, out: &mut Vec<FieldInfo>) {
         match &f.kind {
             Kind::Record(child) => list(child, &path, out),
             kind => {
-                let mut takes = String::from(value::kind_words(kind));
+                let mut takes = String::from(text::kind_words(kind));
                 if let Kind::Enum(variants) = kind {
                     let names: Vec<&str> = variants.iter().map(|(n, _)| *n).collect();
                     takes = format!("one of {}", names.join(", "));

@@ -7,8 +7,12 @@ use alloc::format;
 
 use alloc::vec::Vec;
 
+use super::convert::Sink;
 use super::intern;
+use super::value::Value;
 use super::SchemaError;
+use crate::cursor::KeyWriter;
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::field::{FieldMode, Form, ValueKind};
 use crate::lock::model::{LockedLayout, LockedSegment};
 use crate::prefix::Prefix;
@@ -51,11 +55,54 @@ pub(crate) struct Field {
     /// The field's value slot: its place among the schema's dotted paths.
     pub(crate) leaf: usize,
     pub(crate) kind: Kind,
+    /// The encoder and decoder of `kind`'s Rust type, picked once.
+    pub(crate) codec: Codec,
     /// `Option` around the value (one at most: schemas do not take `Option<Option<T>>`).
     pub(crate) optional: bool,
     pub(crate) mode: FieldMode,
+    /// The mode the field is written in where it stands: `mode` nested in the modes of the
+    /// fields that hold its key ([`Node::place`]), fixed once as in generated code.
+    pub(crate) placed: FieldMode,
     /// `reverse`, or a chrono format that does not sort as times do: equality and IN lists only.
     pub(crate) ordered: bool,
+}
+
+/// Writes one value of a field in `mode`; `false` when it does not fit the field (then `error` is
+/// `None`: `check` says why in words) or its type refuses it (`error` says why).
+pub(crate) type EncodeFn = fn(
+    field: &Field,
+    value: &Value,
+    w: &mut KeyWriter<'_>,
+    mode: FieldMode,
+    key: &'static str,
+    error: &mut Option<EncodeError>,
+) -> bool;
+
+/// Reads one value of a field, placed where it stands, from the start of `input` into `sink`;
+/// returns the bytes it took.
+pub(crate) type DecodeFn =
+    fn(field: &Field, input: &[u8], sink: Sink<'_, '_>) -> Result<usize, DecodeError>;
+
+/// A field's encoder and decoder: those of the Rust type it stands for, picked once
+/// (`typed::pick_codecs`), so that the walk over a key's fields does not choose a type per key.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Codec {
+    pub(crate) encode: EncodeFn,
+    pub(crate) decode: DecodeFn,
+}
+
+impl Codec {
+    /// The codec of a field before one is picked, and of a nested key (which the walk writes and
+    /// reads): it refuses.
+    pub(crate) const REFUSE: Codec = Codec {
+        encode: |_, _, _, _, _, _| false,
+        decode: |_, _, _| {
+            Err(DecodeError::new(
+                DecodeErrorKind::Invalid("a field without a codec"),
+                0,
+            ))
+        },
+    };
 }
 
 /// The Rust type a field stands for: the schema encodes and decodes it with that type's own
@@ -173,6 +220,20 @@ impl Node {
             self.number_fields(at, paths);
         }
         self.leaves = start..paths.len();
+    }
+
+    /// Fixes the mode of every field in this key placed with `mode` (the root with
+    /// `FieldMode::LAST`): each field's `placed`, and in turn the keys nested in it.
+    pub(crate) fn place(&mut self, mode: FieldMode) {
+        for v in &mut self.variants {
+            v.place(mode);
+        }
+        for f in &mut self.fields {
+            f.placed = mode.nest(f.mode);
+            if let Kind::Record(child) = &mut f.kind {
+                child.place(f.placed);
+            }
+        }
     }
 
     fn number_fields(&mut self, at: &str, paths: &mut Vec<alloc::string::String>) {
@@ -385,9 +446,11 @@ impl Field {
             leaf: 0,
             name: intern::str(&s.name),
             ty: intern::str(&s.ty),
+            codec: Codec::REFUSE,
             kind,
             optional,
             mode,
+            placed: mode,
             ordered,
         })
     }

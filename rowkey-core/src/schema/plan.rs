@@ -247,6 +247,7 @@ fn bind_record<P: AsRef<str>>(
         field,
         child,
         &values,
+        false,
         Eq {
             scan,
             mode: field.mode,
