@@ -238,16 +238,18 @@ pub(crate) fn encode_record(
             w.delimiter(delimiter)?;
         }
         let mut error = None;
+        let nested;
         let field_mode = if placed {
-            field.placed
+            &field.placed
         } else {
-            mode.nest(field.mode)
+            nested = mode.nest(field.mode);
+            &nested
         };
         let written = match &field.kind {
             Kind::Record(child) => {
                 let run = Encode {
                     w: &mut w,
-                    mode: field_mode,
+                    mode: *field_mode,
                     key,
                     field: field.name,
                     error: &mut error,
@@ -383,7 +385,13 @@ pub(crate) fn read_record<'n, 's, const SHOW: bool>(
                     path: paths[field.leaf].as_str(),
                     shown: SHOW.then_some(&mut shown),
                 };
-                (field.codec.decode)(field, rest, sink)
+                let mut error = None;
+                match (field.codec.decode)(field, rest, sink, &mut error) {
+                    Some(n) => Ok(n),
+                    None => Err(error.unwrap_or_else(|| {
+                        DecodeError::new(DecodeErrorKind::Invalid("a field that did not read"), 0)
+                    })),
+                }
             }
         }
         .map_err(|e| e.in_field(key, field.name, at))?;

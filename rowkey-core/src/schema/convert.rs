@@ -1,15 +1,13 @@
-//! The two directions a field's value takes, for any Rust type `T` a field stands for: from
-//! [`Value`]s to `T`s and on to one use of them ([`Run`]: encode, feed a prefix, bind a plan), and
-//! from a key's bytes through `T`'s own `DecodeField` into a [`Sink`]. `typed.rs` chooses `T` for
-//! a field; these take it from there.
+//! A field's values on their way, for any Rust type `T` a field stands for: from [`Value`]s to
+//! `T`s and on to one use of them ([`Run`]: feed a prefix, bind a plan, check), and from a key's
+//! bytes into a [`Sink`]. `typed.rs` chooses `T` for a field; these take it from there.
 
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::Debug;
 
 use super::value::Value;
-use crate::error::DecodeError;
-use crate::field::{FieldMode, KeyField};
+use crate::field::KeyField;
 
 /// Work on a field's values once they are its Rust type `T`: one call per use (encode, plan).
 pub(crate) trait Run {
@@ -62,33 +60,4 @@ pub(crate) struct Sink<'o, 's> {
     pub(crate) out: &'o mut Vec<(&'s str, Value)>,
     pub(crate) path: &'s str,
     pub(crate) shown: Option<&'o mut String>,
-}
-
-/// Decodes a `T` with `decode`, behind an `Option` tag when `optional` (the `Option` codec's),
-/// into `sink`.
-#[inline(always)]
-pub(crate) fn go_with<'k, T: Debug>(
-    input: &'k [u8],
-    mode: FieldMode,
-    optional: bool,
-    sink: Sink<'_, '_>,
-    decode: impl FnOnce(&'k [u8], FieldMode) -> Result<(T, usize), DecodeError>,
-    conv: impl FnOnce(T) -> Value,
-) -> Result<usize, DecodeError> {
-    use core::fmt::Write as _;
-    if optional {
-        let (v, n) = crate::codec::option::decode_option(input, mode, decode)?;
-        if let Some(shown) = sink.shown {
-            let _ = write!(shown, "{v:?}");
-        }
-        sink.out.push((sink.path, v.map_or(Value::Null, conv)));
-        Ok(n)
-    } else {
-        let (v, n) = decode(input, mode)?;
-        if let Some(shown) = sink.shown {
-            let _ = write!(shown, "{v:?}");
-        }
-        sink.out.push((sink.path, conv(v)));
-        Ok(n)
-    }
 }

@@ -399,6 +399,7 @@ impl FieldType for rust_decimal::Decimal {
     }
 }
 
+#[cold]
 fn mismatch(v: &Value, expected: &str) -> String {
     format!("{v} is not {expected}")
 }
@@ -411,6 +412,7 @@ fn unknown_variant(name: &str, variants: &[(&'static str, u8)]) -> String {
     )
 }
 
+#[inline]
 fn unsigned<T: TryFrom<u128>>(v: &Value) -> Result<T, String> {
     let n = match v {
         Value::Unsigned(n) => *n,
@@ -420,6 +422,7 @@ fn unsigned<T: TryFrom<u128>>(v: &Value) -> Result<T, String> {
     T::try_from(n).map_err(|_| format!("{n} is out of range for `{}`", core::any::type_name::<T>()))
 }
 
+#[inline]
 fn signed<T: TryFrom<i128>>(v: &Value) -> Result<T, String> {
     let n = match v {
         Value::Signed(n) => *n,
@@ -429,6 +432,7 @@ fn signed<T: TryFrom<i128>>(v: &Value) -> Result<T, String> {
     T::try_from(n).map_err(|_| format!("{n} is out of range for `{}`", core::any::type_name::<T>()))
 }
 
+#[inline]
 fn float(v: &Value) -> Result<f64, String> {
     match v {
         Value::Float(x) => Ok(*x),

@@ -73,15 +73,21 @@ pub(crate) type EncodeFn = fn(
     field: &Field,
     value: &Value,
     w: &mut KeyWriter<'_>,
-    mode: FieldMode,
+    mode: &FieldMode,
     key: &'static str,
     error: &mut Option<EncodeError>,
 ) -> bool;
 
 /// Reads one value of a field, placed where it stands, from the start of `input` into `sink`;
-/// returns the bytes it took.
-pub(crate) type DecodeFn =
-    fn(field: &Field, input: &[u8], sink: Sink<'_, '_>) -> Result<usize, DecodeError>;
+/// returns the bytes it took, or `None` with the reason in `error`. (A small result: a whole
+/// `DecodeError` returned through the call is copied back out in wider loads than it was
+/// stored with.)
+pub(crate) type DecodeFn = fn(
+    field: &Field,
+    input: &[u8],
+    sink: Sink<'_, '_>,
+    error: &mut Option<DecodeError>,
+) -> Option<usize>;
 
 /// A field's encoder and decoder: those of the Rust type it stands for, picked once
 /// (`typed::pick_codecs`), so that the walk over a key's fields does not choose a type per key.
@@ -96,11 +102,12 @@ impl Codec {
     /// reads): it refuses.
     pub(crate) const REFUSE: Codec = Codec {
         encode: |_, _, _, _, _, _| false,
-        decode: |_, _, _| {
-            Err(DecodeError::new(
+        decode: |_, _, _, error| {
+            *error = Some(DecodeError::new(
                 DecodeErrorKind::Invalid("a field without a codec"),
                 0,
-            ))
+            ));
+            None
         },
     };
 }

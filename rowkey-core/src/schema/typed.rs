@@ -7,7 +7,7 @@
 
 use alloc::string::String;
 
-use super::convert::{convert_and_run, go_with, Run, Sink};
+use super::convert::{convert_and_run, Run, Sink};
 use super::field_types::{ByteString, FieldType, Float32, Number, Text, Visit};
 use super::model::{Codec, Field, Kind, Node};
 use super::stand_ins::{ByteArray, Digest, Discriminant, Opaque};
@@ -109,10 +109,11 @@ fn encode_one<F: FieldType>(
     field: &Field,
     value: &Value,
     w: &mut KeyWriter<'_>,
-    mode: FieldMode,
+    mode: &FieldMode,
     key: &'static str,
     error: &mut Option<EncodeError>,
 ) -> bool {
+    let mode = *mode;
     let written = if field.optional {
         match value {
             Value::Null => w.field(&None::<F::Write<'_>>, mode, key, field.name),
@@ -140,13 +141,39 @@ fn decode_one<F: FieldType>(
     field: &Field,
     input: &[u8],
     sink: Sink<'_, '_>,
-) -> Result<usize, DecodeError> {
-    go_with(
-        input,
-        field.placed,
-        field.optional,
-        sink,
-        |input, mode| F::decode(field, input, mode),
-        |v| F::to_value(field, v),
-    )
+    error: &mut Option<DecodeError>,
+) -> Option<usize> {
+    use core::fmt::Write as _;
+    let mode = &field.placed;
+    // One path for both: the `Option` codec's tag, then the value (read in place, so that the
+    // mode is not copied for a call).
+    let (value, n) = if field.optional {
+        match crate::codec::option::decode_option(input, *mode, |input, mode| {
+            F::decode(field, input, mode)
+        }) {
+            Ok(read) => read,
+            Err(e) => {
+                *error = Some(e);
+                return None;
+            }
+        }
+    } else {
+        match F::decode(field, input, *mode) {
+            Ok((v, n)) => (Some(v), n),
+            Err(e) => {
+                *error = Some(e);
+                return None;
+            }
+        }
+    };
+    if let Some(shown) = sink.shown {
+        if field.optional {
+            let _ = write!(shown, "{value:?}");
+        } else if let Some(v) = &value {
+            let _ = write!(shown, "{v:?}");
+        }
+    }
+    let value = value.map_or(Value::Null, |v| F::to_value(field, v));
+    sink.out.push((sink.path, value));
+    Some(n)
 }
