@@ -56,7 +56,7 @@ impl<T: Plain> FieldType for Number<T> {
     fn from_value<'v>(_: &'v Field, v: &'v Value) -> Result<T, String> {
         T::from_value(v)
     }
-    #[inline]
+    #[inline(always)]
     fn decode(_: &Field, input: &[u8], mode: FieldMode) -> Result<(T, usize), DecodeError> {
         T::decode_field(input, mode)
     }
@@ -137,7 +137,7 @@ impl FieldType for Float32 {
     fn from_value<'v>(_: &'v Field, v: &'v Value) -> Result<f32, String> {
         float(v).map(narrow)
     }
-    #[inline]
+    #[inline(always)]
     fn decode(_: &Field, input: &[u8], mode: FieldMode) -> Result<(f32, usize), DecodeError> {
         f32::decode_field(input, mode)
     }
@@ -160,7 +160,7 @@ impl FieldType for Text {
             v => Err(mismatch(v, "a string")),
         }
     }
-    #[inline]
+    #[inline(always)]
     fn decode(_: &Field, input: &[u8], mode: FieldMode) -> Result<(String, usize), DecodeError> {
         String::decode_field(input, mode)
     }
@@ -184,7 +184,7 @@ impl FieldType for ByteString {
             v => Err(mismatch(v, "bytes")),
         }
     }
-    #[inline]
+    #[inline(always)]
     fn decode(_: &Field, input: &[u8], mode: FieldMode) -> Result<(Vec<u8>, usize), DecodeError> {
         Vec::<u8>::decode_field(input, mode)
     }
@@ -213,7 +213,7 @@ impl FieldType for ByteArray {
             v => Err(mismatch(v, &format!("{n} bytes"))),
         }
     }
-    #[inline]
+    #[inline(always)]
     fn decode(
         field: &Field,
         input: &[u8],
@@ -243,7 +243,7 @@ impl FieldType for Digest {
             )),
         }
     }
-    #[inline]
+    #[inline(always)]
     fn decode(
         field: &Field,
         input: &[u8],
@@ -268,7 +268,7 @@ impl FieldType for Opaque {
             v => Err(mismatch(v, &format!("{n} bytes"))),
         }
     }
-    #[inline]
+    #[inline(always)]
     fn decode(field: &Field, input: &[u8], _: FieldMode) -> Result<(Opaque, usize), DecodeError> {
         Opaque::decode(input, fixed_len(field))
     }
@@ -286,7 +286,7 @@ impl FieldType for std::time::SystemTime {
     fn from_value<'v>(field: &'v Field, v: &'v Value) -> Result<Self, String> {
         system_time(v, field.mode)
     }
-    #[inline]
+    #[inline(always)]
     fn decode(_: &Field, input: &[u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
         Self::decode_field(input, mode)
     }
@@ -325,7 +325,7 @@ impl FieldType for Discriminant {
             .map(|(_, d)| Discriminant(*d))
             .ok_or_else(|| unknown_variant(name, variants))
     }
-    #[inline]
+    #[inline(always)]
     fn decode(
         field: &Field,
         input: &[u8],
@@ -365,7 +365,7 @@ impl FieldType for uuid::Uuid {
             v => Err(mismatch(v, "a UUID")),
         }
     }
-    #[inline]
+    #[inline(always)]
     fn decode(_: &Field, input: &[u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
         Self::decode_field(input, mode)
     }
@@ -389,7 +389,7 @@ impl FieldType for rust_decimal::Decimal {
             v => Err(mismatch(v, "a decimal")),
         }
     }
-    #[inline]
+    #[inline(always)]
     fn decode(_: &Field, input: &[u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
         Self::decode_field(input, mode)
     }

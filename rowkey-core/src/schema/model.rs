@@ -36,6 +36,8 @@ pub(crate) struct Node {
     pub(crate) text: Option<&'static str>,
     pub(crate) tag: Tag,
     pub(crate) prefix: Prefix,
+    /// The prefix's length in the key (`prefix.encoded_len()`, counted once).
+    prefix_len: usize,
     /// The prefix's sources, as indices into `fields`.
     pub(crate) sources: Vec<usize>,
     /// A salt over the whole key after it, rather than over named fields.
@@ -202,6 +204,7 @@ impl Node {
             text,
             tag,
             prefix: l.prefix,
+            prefix_len: l.prefix.encoded_len(),
             sources,
             whole_key,
             fields,
@@ -271,7 +274,7 @@ impl Node {
 
     /// The bytes of the prefix component, without its delimiter.
     pub(crate) fn prefix_len(&self) -> usize {
-        self.prefix.encoded_len()
+        self.prefix_len
     }
 
     /// Where the fields start after the tag: the prefix and, in text, its delimiter.
