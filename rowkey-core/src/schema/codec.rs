@@ -90,7 +90,7 @@ fn variant<'n>(node: &'n Node, slots: &Slots<'_>) -> Option<&'n Node> {
 
 /// What is wrong with `slots` as a key of `node`, in words; `Ok` when every field has a value its
 /// type takes and nothing is given that the key has no place for.
-pub(crate) fn check(node: &Node, slots: &Slots<'_>, paths: &[String]) -> Result<(), String> {
+pub(crate) fn check(node: &Node, slots: &Slots<'_>, paths: &[&str]) -> Result<(), String> {
     struct Nothing;
     impl Run for Nothing {
         type Out = ();
@@ -105,11 +105,7 @@ pub(crate) fn check(node: &Node, slots: &Slots<'_>, paths: &[String]) -> Result<
         match chosen.as_slice() {
             [v] => *v,
             [] => {
-                let names: Vec<&str> = node
-                    .variants
-                    .iter()
-                    .map(|v| paths[v.leaf].as_str())
-                    .collect();
+                let names: Vec<&str> = node.variants.iter().map(|v| paths[v.leaf]).collect();
                 return Err(format!(
                     "`{}` needs a variant: one of {}",
                     node.name,
@@ -336,7 +332,7 @@ pub(crate) fn read_record<'n, 's, const SHOW: bool>(
     node: &'n Node,
     input: &[u8],
     mode: FieldMode,
-    paths: &'s [String],
+    paths: &[&'s str],
     out: &mut Vec<(&'s str, Value)>,
 ) -> Result<Read<'n>, DecodeError> {
     let key = node.key_name();
@@ -357,7 +353,7 @@ pub(crate) fn read_record<'n, 's, const SHOW: bool>(
         node
     };
     if node.is_variant && node.fields.is_empty() {
-        out.push((paths[node.leaf].as_str(), Value::Null));
+        out.push((paths[node.leaf], Value::Null));
     }
     let prefix_len = node.prefix_len();
     let prefix = if prefix_len > 0 {
@@ -382,7 +378,6 @@ pub(crate) fn read_record<'n, 's, const SHOW: bool>(
             _ => {
                 let sink = Sink {
                     out: &mut *out,
-                    path: paths[field.leaf].as_str(),
                     shown: SHOW.then_some(&mut shown),
                 };
                 let mut error = None;
@@ -424,7 +419,7 @@ fn read_nested<'s, const SHOW: bool>(
     field: &Field,
     child: &Node,
     input: &[u8],
-    paths: &'s [String],
+    paths: &[&'s str],
     out: &mut Vec<(&'s str, Value)>,
     shown: &mut String,
 ) -> Result<usize, DecodeError> {
@@ -446,7 +441,7 @@ fn read_nested<'s, const SHOW: bool>(
             String::new()
         };
         if v.is_none() {
-            out.push((paths[field.leaf].as_str(), Value::Null));
+            out.push((paths[field.leaf], Value::Null));
         }
         (text, n)
     } else {
@@ -467,7 +462,7 @@ fn check_prefix(
     prefix: &[u8],
     r: &KeyReader<'_>,
     values: &[(&str, Value)],
-    paths: &[String],
+    paths: &[&str],
 ) -> Result<(), DecodeError> {
     // The decoded values back into slots: the sources' value bytes are fed from them.
     let range = node.leaves.clone();

@@ -53,11 +53,10 @@ pub(crate) fn convert_and_run<'v, T: KeyField + Debug, R: Run>(
     }
 }
 
-/// Where a decoded value goes: onto `out` under `path`, and when asked (for `explain`) into
-/// `shown` as its type's `Debug` shows it. Values go straight where they are kept: moved back
-/// through each caller, they cost more than their decoding.
+/// Where a decoded value goes: onto `out` under its field's path, and when asked (for `explain`)
+/// into `shown` as its type's `Debug` shows it. Values go straight where they are kept: moved
+/// back through each caller, they cost more than their decoding.
 pub(crate) struct Sink<'o, 's> {
     pub(crate) out: &'o mut Vec<(&'s str, Value)>,
-    pub(crate) path: &'s str,
     pub(crate) shown: Option<&'o mut String>,
 }

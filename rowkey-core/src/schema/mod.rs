@@ -99,7 +99,7 @@ const MAX_ENCODED: usize = 1 << 26;
 pub struct Schema {
     root: Node,
     /// The dotted path of every value slot (`Node::number`).
-    paths: Vec<String>,
+    paths: Vec<&'static str>,
     limit: usize,
     samples: Vec<Vec<u8>>,
 }
@@ -271,7 +271,7 @@ impl Schema {
 
     /// The value slot of the dotted path `path`.
     fn slot(&self, path: &str) -> Result<usize, SchemaError> {
-        match self.paths.iter().position(|p| p == path) {
+        match self.paths.iter().position(|p| *p == path) {
             Some(i) => Ok(i),
             None => Err(SchemaError::Input(self.unknown(path))),
         }

@@ -54,6 +54,8 @@ pub(crate) struct Field {
     pub(crate) name: &'static str,
     /// The type as the lock writes it, for messages and `--help`.
     pub(crate) ty: &'static str,
+    /// The field's dotted path in its schema (`Node::number`).
+    pub(crate) path: &'static str,
     /// The field's value slot: its place among the schema's dotted paths.
     pub(crate) leaf: usize,
     pub(crate) kind: Kind,
@@ -216,13 +218,13 @@ impl Node {
     /// Numbers the value slots of this node's fields, variants and nested keys depth first, from
     /// `paths.len()` on, and pushes each slot's dotted path (`at` and the names below it): a key's
     /// values are a slice indexed by slot, and a node's slots are one range.
-    pub(crate) fn number(&mut self, at: &str, paths: &mut Vec<alloc::string::String>) {
+    pub(crate) fn number(&mut self, at: &str, paths: &mut Vec<&'static str>) {
         let start = paths.len();
         if self.is_enum() {
             for v in &mut self.variants {
                 let path = join(at, v.short_name());
                 v.leaf = paths.len();
-                paths.push(path.clone());
+                paths.push(intern::str(&path));
                 v.number_fields(&path, paths);
                 v.leaves = v.leaf..paths.len();
             }
@@ -246,11 +248,12 @@ impl Node {
         }
     }
 
-    fn number_fields(&mut self, at: &str, paths: &mut Vec<alloc::string::String>) {
+    fn number_fields(&mut self, at: &str, paths: &mut Vec<&'static str>) {
         for f in &mut self.fields {
             let path = join(at, f.name);
             f.leaf = paths.len();
-            paths.push(path.clone());
+            f.path = intern::str(&path);
+            paths.push(f.path);
             if let Kind::Record(child) = &mut f.kind {
                 child.number(&path, paths);
             }
@@ -453,6 +456,7 @@ impl Field {
         }
         mode = mode.with_unit(c.unit);
         Ok(Field {
+            path: "",
             leaf: 0,
             name: intern::str(&s.name),
             ty: intern::str(&s.ty),

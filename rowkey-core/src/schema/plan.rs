@@ -137,7 +137,7 @@ pub(super) fn plan<P: AsRef<str>>(
         if mine.is_empty() {
             break;
         }
-        let path = schema.paths[field.leaf].as_str();
+        let path = schema.paths[field.leaf];
         if let Some(end) = ended {
             return Err(input(format!(
                 "`{path}` comes after `{end}`, whose range or prefix ends the query"
@@ -204,11 +204,7 @@ pub(super) fn plan<P: AsRef<str>>(
         };
     }
     if let Some(i) = used.iter().position(|u| !u) {
-        let order: Vec<&str> = node
-            .fields
-            .iter()
-            .map(|f| schema.paths[f.leaf].as_str())
-            .collect();
+        let order: Vec<&str> = node.fields.iter().map(|f| schema.paths[f.leaf]).collect();
         return Err(input(format!(
             "`{}` is bound but a field before it is not: bind fields in key order ({})",
             query[i].0.as_ref(),
@@ -229,7 +225,7 @@ fn bind_record<P: AsRef<str>>(
     query: &[(P, Condition)],
     scan: Scan<Schema>,
 ) -> Result<Scan<Schema>, SchemaError> {
-    let path = schema.paths[field.leaf].as_str();
+    let path = schema.paths[field.leaf];
     let mut values: Vec<Option<&Value>> = alloc::vec![None; schema.paths.len()];
     for &i in mine {
         let Condition::Eq(v) = &query[i].1 else {

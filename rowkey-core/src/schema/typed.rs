@@ -174,6 +174,6 @@ fn decode_one<F: FieldType>(
         }
     }
     let value = value.map_or(Value::Null, |v| F::to_value(field, v));
-    sink.out.push((sink.path, value));
+    sink.out.push((field.path, value));
     Some(n)
 }
