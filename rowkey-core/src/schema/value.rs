@@ -31,6 +31,7 @@ use crate::hbase::to_string_binary;
 /// path (`inner.region`, `V2.user`); a variant without fields is named alone with `Null`.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
+#[repr(u8)]
 pub enum Value {
     /// `None` of an `Option` field.
     Null,
