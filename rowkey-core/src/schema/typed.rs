@@ -105,6 +105,8 @@ pub(crate) fn pick_codecs(node: &mut Node) {
     }
 }
 
+/// A field's [`EncodeFn`](super::model::EncodeFn) for its type `F`: the value as `F` (or
+/// `Option<F>`), written by `F`'s own `KeyField`.
 fn encode_one<F: FieldType>(
     field: &Field,
     value: &Value,
@@ -137,6 +139,8 @@ fn encode_one<F: FieldType>(
     }
 }
 
+/// A field's [`DecodeFn`](super::model::DecodeFn) for its type `F`: read by `F`'s own
+/// `DecodeField` (behind the `Option` codec's tag when the field is optional), pushed as a value.
 fn decode_one<F: FieldType>(
     field: &Field,
     input: &[u8],
@@ -144,9 +148,8 @@ fn decode_one<F: FieldType>(
     error: &mut Option<DecodeError>,
 ) -> Option<usize> {
     use core::fmt::Write as _;
+    // The mode is read where the field keeps it, not copied into a call for each value.
     let mode = &field.placed;
-    // One path for both: the `Option` codec's tag, then the value (read in place, so that the
-    // mode is not copied for a call).
     let (value, n) = if field.optional {
         match crate::codec::option::decode_option(input, *mode, |input, mode| {
             F::decode(field, input, mode)
