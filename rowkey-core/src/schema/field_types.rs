@@ -34,7 +34,8 @@ pub(crate) trait FieldType {
     fn to_value(field: &Field, v: Self::Read) -> Value;
 }
 
-/// Work on the Rust type a field stands for, whichever it is: [`dispatch`] calls `visit` with it.
+/// Work on the Rust type a field stands for, whichever it is: [`dispatch`](super::typed::dispatch)
+/// calls `visit` with it.
 pub(crate) trait Visit {
     type Out;
     fn visit<F: FieldType>(self) -> Self::Out;
