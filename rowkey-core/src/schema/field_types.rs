@@ -67,12 +67,14 @@ impl<T: Plain> FieldType for Number<T> {
     }
 }
 
-macro_rules! plain_ints {
-    ($($t:ty => $conv:ident, $variant:ident;)*) => {$(
+/// `Plain` for types whose value variant holds them as they are (widened for integers): each
+/// converted from a value by `$conv`.
+macro_rules! plain {
+    ($($t:ty => $variant:ident by $conv:ident;)*) => {$(
         impl Plain for $t {
             #[inline]
             fn from_value(v: &Value) -> Result<Self, String> {
-                $conv::<$t>(v)
+                $conv(v)
             }
             #[inline]
             fn to_value(self) -> Value {
@@ -82,50 +84,12 @@ macro_rules! plain_ints {
     )*};
 }
 
-plain_ints! {
-    u8 => unsigned, Unsigned; u16 => unsigned, Unsigned; u32 => unsigned, Unsigned;
-    u64 => unsigned, Unsigned; u128 => unsigned, Unsigned;
-    i8 => signed, Signed; i16 => signed, Signed; i32 => signed, Signed;
-    i64 => signed, Signed; i128 => signed, Signed;
-}
-
-impl Plain for f64 {
-    #[inline]
-    fn from_value(v: &Value) -> Result<Self, String> {
-        float(v)
-    }
-    #[inline]
-    fn to_value(self) -> Value {
-        Value::Float(self)
-    }
-}
-
-impl Plain for bool {
-    #[inline]
-    fn from_value(v: &Value) -> Result<Self, String> {
-        match v {
-            Value::Bool(b) => Ok(*b),
-            v => Err(mismatch(v, "true or false")),
-        }
-    }
-    #[inline]
-    fn to_value(self) -> Value {
-        Value::Bool(self)
-    }
-}
-
-impl Plain for char {
-    #[inline]
-    fn from_value(v: &Value) -> Result<Self, String> {
-        match v {
-            Value::Char(c) => Ok(*c),
-            v => Err(mismatch(v, "a character")),
-        }
-    }
-    #[inline]
-    fn to_value(self) -> Value {
-        Value::Char(self)
-    }
+plain! {
+    u8 => Unsigned by unsigned; u16 => Unsigned by unsigned; u32 => Unsigned by unsigned;
+    u64 => Unsigned by unsigned; u128 => Unsigned by unsigned;
+    i8 => Signed by signed; i16 => Signed by signed; i32 => Signed by signed;
+    i64 => Signed by signed; i128 => Signed by signed;
+    f64 => Float by float; bool => Bool by boolean; char => Char by character;
 }
 
 /// `f32`: a [`Value`] holds it as an `f64`, a NaN's bits kept.
@@ -431,6 +395,22 @@ fn signed<T: TryFrom<i128>>(v: &Value) -> Result<T, String> {
         v => return Err(mismatch(v, "an integer")),
     };
     T::try_from(n).map_err(|_| format!("{n} is out of range for `{}`", core::any::type_name::<T>()))
+}
+
+#[inline]
+fn boolean(v: &Value) -> Result<bool, String> {
+    match v {
+        Value::Bool(b) => Ok(*b),
+        v => Err(mismatch(v, "true or false")),
+    }
+}
+
+#[inline]
+fn character(v: &Value) -> Result<char, String> {
+    match v {
+        Value::Char(c) => Ok(*c),
+        v => Err(mismatch(v, "a character")),
+    }
 }
 
 #[inline]

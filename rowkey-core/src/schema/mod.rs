@@ -296,7 +296,8 @@ impl Schema {
             match self.write(slots, &mut short) {
                 Ok(n) => Ok(short[..n].to_vec()),
                 Err(e) if matches!(e.kind(), EncodeErrorKind::BufferTooSmall { .. }) => {
-                    let mut out = Vec::new();
+                    // Longer than the stack's 64 bytes: the growing buffer starts past them.
+                    let mut out = alloc::vec![0u8; 256];
                     self.write_growing(slots, &mut out)?;
                     Ok(out)
                 }
