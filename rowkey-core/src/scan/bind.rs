@@ -51,11 +51,13 @@ pub trait Plan: Sized + Clone + core::fmt::Debug {
     }
 }
 
-/// A marker of a generated builder state, naming the field to bind next (or a finished plan),
-/// and the planner the state holds there: the one that binds, or after a range its ranged form.
-pub trait Marker {
+/// A marker of a generated builder state over keys `K`, naming the field to bind next (or a
+/// finished plan), and the planner the state holds there: the one that binds, or after a range
+/// its ranged form. The planner's key is part of the trait, so that the state's impls need no
+/// `where` clause on it (each one was work for the compiler in every crate that derives).
+pub trait Marker<K: ?Sized> {
     /// The planner of the state this marks.
-    type Plan: Plan;
+    type Plan: Plan<Key = K>;
 }
 
 /// What a generated builder state calls on its planner (the general one, [`Scan`], or the

@@ -90,12 +90,11 @@ fn described(e: &Enum, consts: &[syn::Ident], p: &syn::Ident) -> Described {
     super::layout::describe(
         e.original,
         p,
-        quote! {{
-            const __ROWKEY_VARIANTS: &[#p::Layout] = &[#(#variants),*];
+        quote! {
             #p::Layout::new(#name)
-                .with_variants(__ROWKEY_VARIANTS)
+                .with_variants(const { &[#(#variants),*] })
                 .with_fixed_len(#p::Some(1))
-        }},
+        },
         quote! {{
             let mut __rowkey_e = #p::explain_start(#name, __rowkey_key);
             #p::explain_segments(

@@ -230,12 +230,11 @@ fn layouts(
     layout::describe(
         e.original,
         p,
-        quote! {{
-            const __ROWKEY_VARIANTS: &[#p::Layout] = &[#(#values),*];
+        quote! {
             #p::Layout::new(#name)
-                .with_variants(__ROWKEY_VARIANTS)
+                .with_variants(const { &[#(#values),*] })
                 .with_fixed_len(<#ident as #p::RowKey>::FIXED_LEN)
-        }},
+        },
         quote!(match &__rowkey_v { #(#explains)* }),
     )
 }

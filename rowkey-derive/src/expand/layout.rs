@@ -176,18 +176,18 @@ pub fn layout_value(
         }
     )
     .then(|| quote!(.with_whole_key_salt()));
-    // The segments as a constant of their own, so the layout can borrow them for 'static.
-    quote! {{
-        const __ROWKEY_SEGMENTS: &[#p::Segment] =
-            &#p::segments([#(#segments),*], #lead, #delimiter);
+    // The segments in an inline constant, so the layout can borrow them for 'static and the
+    // compiler evaluates them only when `LAYOUT` is used (a `const` item would be evaluated in
+    // every crate that derives, used or not).
+    quote! {
         #p::Layout::new(#name)
             #text
             #tag
             .with_prefix(#prefix, &[#(#sources),*])
             #whole_key
-            .with_segments(__ROWKEY_SEGMENTS)
+            .with_segments(const { &#p::segments([#(#segments),*], #lead, #delimiter) })
             .with_fixed_len(#fixed_len)
-    }}
+    }
 }
 
 /// Statements adding the rows of `s`'s key `__rowkey_key` to the explanation `__rowkey_e`, the

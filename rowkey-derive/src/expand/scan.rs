@@ -32,11 +32,14 @@ pub fn expand(s: &Struct, p: &syn::Ident) -> TokenStream {
     );
     let (array, lane_len) = if array_lane {
         (
-            Some((
-                quote!(#p::ArrayPlan<#concrete, __ROWKEY_LEN>),
-                quote!(#p::ArrayRanged<#concrete, __ROWKEY_LEN>),
-            )),
-            quote!(const __ROWKEY_LEN: usize = #p::lane_len(<#concrete as #p::RowKey>::FIXED_LEN, <#concrete as #p::RowKey>::MAX_LEN);),
+            Some((quote!(__RowkeyPlan), quote!(__RowkeyRanged))),
+            // The length once, in two aliases: every marker naming the planner with the constant
+            // written out would be one more constant for the compiler to check and evaluate.
+            quote! {
+                const __ROWKEY_LEN: usize = #p::lane_len(<#concrete as #p::RowKey>::FIXED_LEN, <#concrete as #p::RowKey>::MAX_LEN);
+                type __RowkeyPlan = #p::ArrayPlan<#concrete, __ROWKEY_LEN>;
+                type __RowkeyRanged = #p::ArrayRanged<#concrete, __ROWKEY_LEN>;
+            },
         )
     } else {
         (None, TokenStream::new())
@@ -159,11 +162,11 @@ impl State {
 
     /// A marker type, documented; in the array lane it names the binding planner.
     pub fn marker(&self, p: &syn::Ident, marker: &syn::Ident, doc: &str) -> TokenStream {
-        let vis = &self.vis;
+        let (vis, concrete) = (&self.vis, &self.concrete);
         let plan = match &self.lane {
             Lane::General => TokenStream::new(),
             Lane::Array { planner, .. } => quote! {
-                impl #p::Marker for #marker {
+                impl #p::Marker<#concrete> for #marker {
                     type Plan = #planner;
                 }
             },
@@ -198,14 +201,10 @@ impl State {
         );
         let done_doc = format!("Marks a finished scan over `{key}` keys: nothing more to bind.");
         let done_marker = self.marker(p, done, &done_doc);
-        // The struct's parameter, its field, and the bound every impl carries.
-        let (param, field, bound, ranged_marker) = match &self.lane {
-            Lane::General => (
-                quote!(__RowkeyNext),
-                scan.clone(),
-                TokenStream::new(),
-                TokenStream::new(),
-            ),
+        // The struct's parameter and its field. In the array lane the parameter's bound names
+        // the key, so the planner's key is known from the trait and no impl needs a `where`.
+        let (param, field, ranged_marker) = match &self.lane {
+            Lane::General => (quote!(__RowkeyNext), scan.clone(), TokenStream::new()),
             Lane::Array {
                 ranged,
                 ranged_marker,
@@ -214,14 +213,13 @@ impl State {
                 let doc =
                     format!("Marks a scan over `{key}` keys finished by a range or a prefix.");
                 (
-                    quote!(__RowkeyNext: #p::Marker),
-                    quote!(<__RowkeyNext as #p::Marker>::Plan),
-                    quote!(where <__RowkeyNext as #p::Marker>::Plan: #p::Plan<Key = #concrete>,),
+                    quote!(__RowkeyNext: #p::Marker<#concrete>),
+                    quote!(<__RowkeyNext as #p::Marker<#concrete>>::Plan),
                     quote! {
                         #[doc = #doc]
                         #vis enum #ranged_marker {}
 
-                        impl #p::Marker for #ranged_marker {
+                        impl #p::Marker<#concrete> for #ranged_marker {
                             type Plan = #ranged;
                         }
                     },
@@ -236,7 +234,7 @@ impl State {
             #done_marker
             #ranged_marker
 
-            impl<#param> #state<__RowkeyNext> #bound {
+            impl<#param> #state<__RowkeyNext> {
                 /// The ranges to scan, sorted and not overlapping: see `rowkey::Scan::ranges`.
                 #[inline]
                 pub fn ranges(&self) -> #p::Ranges {
@@ -278,7 +276,7 @@ impl State {
             }
 
             #[automatically_derived]
-            impl<#param> #p::ScanState for #state<__RowkeyNext> #bound {
+            impl<#param> #p::ScanState for #state<__RowkeyNext> {
                 type Key = #concrete;
                 #[inline]
                 fn into_scan(self) -> #scan {
@@ -287,7 +285,7 @@ impl State {
             }
 
             #[automatically_derived]
-            impl<#param> #p::Clone for #state<__RowkeyNext> #bound {
+            impl<#param> #p::Clone for #state<__RowkeyNext> {
                 #[inline]
                 fn clone(&self) -> Self {
                     #state(#p::Clone::clone(&self.0), #p::PhantomData)
@@ -295,7 +293,7 @@ impl State {
             }
 
             #[automatically_derived]
-            impl<#param> #p::Debug for #state<__RowkeyNext> #bound {
+            impl<#param> #p::Debug for #state<__RowkeyNext> {
                 fn fmt(&self, f: &mut #p::Formatter<'_>) -> #p::FmtResult {
                     #p::Debug::fmt(&self.0, f)
                 }
