@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
 # The derive's own cost: build times of a crate with 50 derived key layouts, beside the same 50
 # structs deriving serde's Serialize and Deserialize. Generates both crates in a scratch directory
-# (one shared target directory, so dependencies are built once per pass), then times, RUNS times
-# each, in the dev profile, as CPU time (user + system: on a shared machine, steadier than wall time):
+# (one shared target directory, so dependencies are built once), then times, RUNS times each, in
+# the dev profile, as CPU time (user + system: on a shared machine, steadier than wall time):
 #   clean        `cargo clean` then `cargo build`: dependencies (syn, the derive) and the crate
 #   crate only   the crate rebuilt from scratch with its dependencies already built
 #   incremental  one struct edited, then `cargo build`
-# and prints the median of each. Usage: benches/build_time.sh [RUNS] (default 3).
+# and prints the median of each. The two crates are built in turns (rowkey, serde, rowkey, ...),
+# so that a machine whose speed drifts slows both alike, and the crate-only line also gives the
+# median of the runs' rowkey/serde ratios. Usage: benches/build_time.sh [RUNS] (default 3).
+#
+# With ROWKEY_BUILD_INSTRUCTIONS=1 it also counts the instructions rustc executes compiling each
+# crate alone (not incremental), under `valgrind --tool=callgrind`: the same count on every run,
+# whatever else the machine is doing (about three minutes a crate).
 set -euo pipefail
 
 runs="${1:-3}"
@@ -70,20 +76,51 @@ make_crate rowkey
 make_crate serde
 export CARGO_TARGET_DIR="$work/target"
 
-for crate in rowkey serde; do
-    dir="$work/$crate"
-    name="layouts-$crate"
-    clean=() only=() incr=()
-    for run in $(seq 1 "$runs"); do
+clean_rowkey=() only_rowkey=() incr_rowkey=() clean_serde=() only_serde=() incr_serde=() ratios=()
+for run in $(seq 1 "$runs"); do
+    for crate in rowkey serde; do
+        dir="$work/$crate"
+        name="layouts-$crate"
         echo "[$crate] run $run/$runs" >&2
-        clean+=("$(cd "$dir" && cargo clean >/dev/null 2>&1 && seconds cargo build)")
-        only+=("$(cd "$dir" && cargo clean -p "$name" >/dev/null 2>&1 && seconds cargo build)")
+        clean="$(cd "$dir" && cargo clean >/dev/null 2>&1 && seconds cargo build)"
+        only="$(cd "$dir" && cargo clean -p "$name" >/dev/null 2>&1 && seconds cargo build)"
         # Edit one struct (a field renamed), as a developer changing a layout would.
         sed -i -E "/^pub struct Layout0 /s/pub kind[_0-9]*: u32/pub kind_$run: u32/" "$dir/src/lib.rs"
-        incr+=("$(cd "$dir" && seconds cargo build)")
+        incr="$(cd "$dir" && seconds cargo build)"
+        eval "clean_$crate+=(\"\$clean\") only_$crate+=(\"\$only\") incr_$crate+=(\"\$incr\")"
     done
+    ratios+=("$(awk -v a="${only_rowkey[-1]}" -v b="${only_serde[-1]}" 'BEGIN { printf "%.3f", a / b }')")
+done
+for crate in rowkey serde; do
+    eval "clean=(\"\${clean_$crate[@]}\") only=(\"\${only_$crate[@]}\") incr=(\"\${incr_$crate[@]}\")"
     printf '%s\tclean %ss\tcrate only %ss\tincremental %ss\n' "$crate" \
         "$(printf '%s\n' "${clean[@]}" | median)" \
         "$(printf '%s\n' "${only[@]}" | median)" \
         "$(printf '%s\n' "${incr[@]}" | median)"
 done
+printf 'crate only, rowkey/serde by run: %s; median %sx\n' "${ratios[*]}" \
+    "$(printf '%s\n' "${ratios[@]}" | median)"
+
+if [ "${ROWKEY_BUILD_INSTRUCTIONS:-0}" = 1 ]; then
+    # rustc under callgrind for the layouts crate only (a wrapper sees every rustc call).
+    wrapper="$work/callgrind-rustc"
+    cat >"$wrapper" <<'WRAP'
+#!/usr/bin/env bash
+for arg in "$@"; do
+    if [[ "$arg" == layouts_* ]]; then
+        exec valgrind --tool=callgrind --callgrind-out-file="$ROWKEY_CALLGRIND_OUT" "$@"
+    fi
+done
+exec "$@"
+WRAP
+    chmod +x "$wrapper"
+    for crate in rowkey serde; do
+        echo "[$crate] instructions" >&2
+        out="$work/callgrind.$crate"
+        (cd "$work/$crate" && cargo clean -p "layouts-$crate" >/dev/null 2>&1 &&
+            CARGO_INCREMENTAL=0 RUSTC_WRAPPER="$wrapper" ROWKEY_CALLGRIND_OUT="$out" cargo build >/dev/null 2>&1)
+        eval "ir_$crate=$(callgrind_annotate "$out" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }')"
+    done
+    printf 'crate only, instructions: rowkey %s, serde %s, ratio %sx\n' "$ir_rowkey" "$ir_serde" \
+        "$(awk -v a="$ir_rowkey" -v b="$ir_serde" 'BEGIN { printf "%.3f", a / b }')"
+fi
