@@ -834,6 +834,28 @@ fn a_missing_lock_fails_unless_update_is_asked_and_ci_is_not_set() {
 }
 
 #[test]
+fn a_salt_over_other_fields_names_them_before_and_after() {
+    let _env = env();
+    // v1 salts the whole key, so adding a field changes what the salt is computed from.
+    let (name, verdict) = checked!(field_added);
+    let Err(LockError::Incompatible { changes, .. }) = verdict else {
+        panic!("{name}: expected an incompatible change, got {verdict:?}");
+    };
+    let prefix = changes
+        .iter()
+        .find(|c| c.kind == ChangeKind::PrefixChanged)
+        .unwrap_or_else(|| panic!("{name}: no prefix change in {changes:#?}"));
+    assert!(
+        prefix.detail.starts_with("a salt of 16 buckets")
+            && prefix.detail.ends_with(
+                " computed from user + ts + kind + shard + host, was from user + ts + kind + host"
+            ),
+        "{name}: {}",
+        prefix.detail
+    );
+}
+
+#[test]
 fn update_rewrites_an_incompatible_lock_and_ci_never_does() {
     let _env = env();
     let path = scratch("update").join("event.lock");

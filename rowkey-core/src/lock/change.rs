@@ -222,38 +222,13 @@ impl Cx {
                     PrefixWords(old.prefix)
                 ),
             );
-        } else if let (Some(was), Some(now)) = old
-            .whole_key
-            .zip(new.whole_key)
-            .filter(|(a, b)| a != b)
-            .map_or((None, None), |(a, b)| (Some(a), Some(b)))
-        {
-            let over = |whole: bool| {
-                if whole {
-                    "the whole key after it"
-                } else {
-                    "its fields' values"
-                }
-            };
+        } else if let Some((now, was)) = prefix_sources_changed(old, new) {
             self.push(
                 ChangeKind::PrefixChanged,
                 path,
                 format!(
-                    "{} computed from {}, was from {}",
-                    PrefixWords(new.prefix),
-                    over(now),
-                    over(was)
-                ),
-            );
-        } else if source_places(old) != source_places(new) {
-            self.push(
-                ChangeKind::PrefixChanged,
-                path,
-                format!(
-                    "{} computed from {}, was from {}",
-                    PrefixWords(new.prefix),
-                    new.sources.join(" + "),
-                    old.sources.join(" + ")
+                    "{} computed from {now}, was from {was}",
+                    PrefixWords(new.prefix)
                 ),
             );
         }
@@ -496,6 +471,25 @@ fn neutral(c: &mut Codec) {
     if c.form == Form::Record {
         c.natural_len = None;
         c.natural_max = None;
+    }
+}
+
+/// What the same prefix is computed from now and before, in words, when that changed: the whole
+/// key after it or its fields' values, or which fields.
+fn prefix_sources_changed(old: &LockedLayout, new: &LockedLayout) -> Option<(String, String)> {
+    let over = |whole: bool| {
+        String::from(if whole {
+            "the whole key after it"
+        } else {
+            "its fields' values"
+        })
+    };
+    match old.whole_key.zip(new.whole_key) {
+        Some((was, now)) if was != now => Some((over(now), over(was))),
+        _ if source_places(old) != source_places(new) => {
+            Some((new.sources.join(" + "), old.sources.join(" + ")))
+        }
+        _ => None,
     }
 }
 
