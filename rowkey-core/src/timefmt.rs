@@ -74,7 +74,7 @@ impl Spec {
         self.ordered
     }
 
-    /// The parts of a time the format writes ([`parts`] bits).
+    /// The parts of a time the format writes (the bits of the `parts` module).
     pub const fn parts(&self) -> u8 {
         self.parts
     }

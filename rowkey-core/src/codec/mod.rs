@@ -1,6 +1,6 @@
 //! Field codecs: the order-preserving encoding of every built-in field type, one family per file.
 //!
-//! Every codec is written once against [`FieldMode`](crate::FieldMode); `desc` and `reverse` are byte
+//! Every codec is written once against [`FieldMode`]; `desc` and `reverse` are byte
 //! transforms applied here, so the fixed-width families share [`put`] and [`take`].
 
 mod bytes;
