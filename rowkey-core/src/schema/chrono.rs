@@ -39,7 +39,7 @@ impl ChronoType for NaiveTime {
 /// The field type of a chrono type `T`.
 pub(crate) struct Chrono<T>(PhantomData<T>);
 
-impl<T: ChronoType> FieldType for Chrono<T>
+impl<T: ChronoType + 'static> FieldType for Chrono<T>
 where
     T::Err: core::fmt::Display,
 {

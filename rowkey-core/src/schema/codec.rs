@@ -15,7 +15,7 @@ use core::fmt::Debug;
 use super::convert::{Run, Sink};
 use super::model::{Field, Kind, Node};
 use super::stand_ins::Shown;
-use super::typed::with_typed;
+use super::typed::{decode_inline, encode_inline, with_typed};
 use super::value::Value;
 use crate::cursor::{KeyReader, KeyWriter};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
@@ -215,6 +215,21 @@ pub(crate) fn encode_record(
     placed: bool,
 ) -> Result<usize, EncodeError> {
     let key = node.key_name();
+    if placed && node.plain {
+        // Fields one after another, each in the mode fixed where it stands.
+        let mut w = KeyWriter::new(out);
+        for field in &node.fields {
+            let mut error = None;
+            let written = match slots.get(field.leaf).copied().flatten() {
+                Some(v) => encode_inline(field, v, &mut w, &field.placed, key, &mut error),
+                None => false,
+            };
+            if !written {
+                return Err(error.unwrap_or_else(|| unfit(String::new())));
+            }
+        }
+        return Ok(w.written());
+    }
     let node = if node.is_enum() {
         variant(node, slots).ok_or_else(|| unfit(String::new()))?
     } else {
@@ -253,7 +268,7 @@ pub(crate) fn encode_record(
                 with_record(field, child, slots, placed, run)
             }
             _ => match slots.get(field.leaf).copied().flatten() {
-                Some(v) => (field.codec.encode)(field, v, &mut w, field_mode, key, &mut error),
+                Some(v) => encode_inline(field, v, &mut w, field_mode, key, &mut error),
                 None => false,
             },
         };
@@ -324,6 +339,27 @@ pub(crate) struct Read<'n> {
     pub(crate) len: usize,
 }
 
+/// Reads one field that is not a nested key from the start of `input` into `out`: the bytes it
+/// took.
+#[inline(always)]
+fn read_field(
+    field: &Field,
+    input: &[u8],
+    out: &mut Vec<(&str, Value)>,
+) -> Result<usize, DecodeError> {
+    let mut error = None;
+    match decode_inline(field, input, out, &mut error) {
+        Some(n) if n <= input.len() => Ok(n),
+        _ => Err(error.unwrap_or_else(did_not_read)),
+    }
+}
+
+/// The error of a field's decoder that gave none.
+#[cold]
+fn did_not_read() -> DecodeError {
+    DecodeError::new(DecodeErrorKind::Invalid("a field that did not read"), 0)
+}
+
 /// Reads a key (or nested key) of `node` from the start of `input`, placed with `mode`, checks
 /// its prefix, and pushes its values to `out` by dotted path (`paths`, by slot). With `SHOW`
 /// (for `explain`), each row holds its value as `Debug` shows it; without, decoding carries no
@@ -336,6 +372,31 @@ pub(crate) fn read_record<'n, 's, const SHOW: bool>(
     out: &mut Vec<(&'s str, Value)>,
 ) -> Result<Read<'n>, DecodeError> {
     let key = node.key_name();
+    if !SHOW && node.plain {
+        // Fields one after another, each in the mode fixed where it stands.
+        let mut at = 0;
+        for field in &node.fields {
+            let rest = input.get(at..).unwrap_or_default();
+            let mut error = None;
+            match decode_inline(field, rest, out, &mut error) {
+                Some(n) => at += n,
+                _ => {
+                    let e = error.unwrap_or_else(did_not_read);
+                    return Err(e.in_field(key, field.name, at));
+                }
+            }
+        }
+        // A field never takes more than there is; were one to, the key is not read past its
+        // end. (Checked once here: in the loop the check cost 23 instructions a key.)
+        if at > input.len() {
+            return Err(did_not_read().in_key(key));
+        }
+        return Ok(Read {
+            node,
+            rows: Vec::new(),
+            len: at,
+        });
+    }
     let mut r = KeyReader::new(input);
     let node = if node.is_enum() {
         match node.variants.iter().find(|v| r.take_tag(v.tag)) {
@@ -375,17 +436,16 @@ pub(crate) fn read_record<'n, 's, const SHOW: bool>(
         debug_assert_eq!(field.placed, mode.nest(field.mode));
         let n = match &field.kind {
             Kind::Record(child) => read_nested::<SHOW>(field, child, rest, paths, out, &mut shown),
+            _ if !SHOW => read_field(field, rest, out),
             _ => {
                 let sink = Sink {
                     out: &mut *out,
-                    shown: SHOW.then_some(&mut shown),
+                    shown: Some(&mut shown),
                 };
                 let mut error = None;
                 match (field.codec.decode)(field, rest, sink, &mut error) {
                     Some(n) => Ok(n),
-                    None => Err(error.unwrap_or_else(|| {
-                        DecodeError::new(DecodeErrorKind::Invalid("a field that did not read"), 0)
-                    })),
+                    None => Err(error.unwrap_or_else(did_not_read)),
                 }
             }
         }

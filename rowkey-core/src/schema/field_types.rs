@@ -17,7 +17,7 @@ use crate::field::{DecodeField, FieldMode, KeyField};
 
 /// A Rust type a field can stand for, as the schema meets it: how a [`Value`] becomes it, to be
 /// written by its own `KeyField`, and how its own `DecodeField` reads it back into a `Value`.
-pub(crate) trait FieldType {
+pub(crate) trait FieldType: 'static {
     /// The type written, borrowing from the value where it can.
     type Write<'v>: KeyField + Debug;
     /// The type read back.
@@ -50,7 +50,7 @@ trait Plain: KeyField + for<'k> DecodeField<'k> + Debug + Sized {
     fn to_value(self) -> Value;
 }
 
-impl<T: Plain> FieldType for Number<T> {
+impl<T: Plain + 'static> FieldType for Number<T> {
     type Write<'v> = T;
     type Read = T;
     #[inline]

@@ -9,6 +9,7 @@ use alloc::vec::Vec;
 
 use super::convert::Sink;
 use super::intern;
+use super::typed::Inline;
 use super::value::Value;
 use super::SchemaError;
 use crate::cursor::KeyWriter;
@@ -46,6 +47,8 @@ pub(crate) struct Node {
     pub(crate) variants: Vec<Node>,
     /// What planning knows of the layout, for scans that start here.
     pub(crate) scan: &'static ScanLayout,
+    /// Only fields one after another: no tag, prefix, delimiter, variant or nested key.
+    pub(crate) plain: bool,
 }
 
 /// One field: its name, the type it stands for, and how it is placed.
@@ -99,6 +102,8 @@ pub(crate) type DecodeFn = fn(
 pub(crate) struct Codec {
     pub(crate) encode: EncodeFn,
     pub(crate) decode: DecodeFn,
+    /// Whether the walk runs `encode` and `decode`'s steps in its own loop.
+    pub(crate) inline: Inline,
 }
 
 impl Codec {
@@ -113,6 +118,7 @@ impl Codec {
             ));
             None
         },
+        inline: Inline::Call,
     };
 }
 
@@ -197,7 +203,14 @@ impl Node {
             .map(|v| Node::of(v, false, Some(name)))
             .collect::<Result<Vec<Node>, SchemaError>>()?;
         let scan = scan_layout(l, text, tag, &fields, &sources, whole_key, &variants);
+        let plain = variants.is_empty()
+            && enum_name.is_none()
+            && tag.is_none()
+            && text.is_none()
+            && matches!(l.prefix, Prefix::None)
+            && !fields.iter().any(|f| matches!(f.kind, Kind::Record(_)));
         Ok(Node {
+            plain,
             name,
             key_name: enum_name.unwrap_or(name),
             is_variant: enum_name.is_some(),
