@@ -170,8 +170,8 @@ fn run<K: RowKey + for<'k> DecodeKey<'k> + Debug>(layout: &Layout<K>) {
     for i in 0..scans {
         let (plan, pred, label) = layout.queries[i % layout.queries.len()](&mut rng, &t.rows);
         let what = format!("{name} {label}");
-        t.check(&plan, &pred, &mut stats, &what);
-        t.check_cuts(&plan, &pred, &mut rng, i, &what);
+        let whole = t.check(&plan, &pred, &mut stats, &what);
+        t.check_cuts(&plan, &whole, &pred, &mut rng, i, &what);
     }
     assert!(stats.expected_rows > scans, "{name}: too few rows hit");
     match layout.exact {
@@ -243,7 +243,14 @@ impl<K: RowKey + for<'k> DecodeKey<'k>> Table<K> {
     }
 
     /// Runs one plan against the store and checks it against `pred` over the decoded values.
-    fn check(&self, plan: &Scan<K>, pred: impl Fn(&K) -> bool, stats: &mut Stats, what: &str) {
+    /// Returns the keys the plan reads and keeps, as [`Table::read`] does.
+    fn check(
+        &self,
+        plan: &Scan<K>,
+        pred: impl Fn(&K) -> bool,
+        stats: &mut Stats,
+        what: &str,
+    ) -> Vec<Vec<u8>> {
         let ranges: Vec<KeyRange> = plan.ranges().collect();
         for w in ranges.windows(2) {
             let (a, b) = (&w[0], &w[1]);
@@ -300,6 +307,11 @@ impl<K: RowKey + for<'k> DecodeKey<'k>> Table<K> {
         stats.scans += 1;
         stats.expected_rows += expected.len();
         stats.ranges += ranges.len();
+        returned
+            .into_iter()
+            .filter(inside)
+            .map(<[u8]>::to_vec)
+            .collect()
     }
 }
 
@@ -322,10 +334,12 @@ impl<K: RowKey + for<'k> DecodeKey<'k>> Table<K> {
     }
 
     /// `after` at a random key, paging with a random page size, and `split` at random boundaries:
-    /// each returns exactly the plan's rows past the cut, once, inside its region.
+    /// each returns exactly the plan's rows past the cut, once, inside its region. `whole`: the
+    /// keys the plan itself reads and keeps (`check` read them).
     fn check_cuts(
         &self,
         plan: &Scan<K>,
+        whole: &[Vec<u8>],
         pred: &dyn Fn(&K) -> bool,
         rng: &mut Rng,
         i: usize,
@@ -428,9 +442,8 @@ impl<K: RowKey + for<'k> DecodeKey<'k>> Table<K> {
             }
             all.extend(self.read(part));
         }
-        let whole = self.read(plan);
         all.sort();
-        let mut whole_sorted = whole.clone();
+        let mut whole_sorted = whole.to_vec();
         whole_sorted.sort();
         assert_eq!(
             all, whole_sorted,
