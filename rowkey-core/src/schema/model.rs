@@ -9,7 +9,6 @@ use alloc::vec::Vec;
 
 use super::convert::Sink;
 use super::intern;
-use super::typed::Inline;
 use super::value::Value;
 use super::SchemaError;
 use crate::cursor::KeyWriter;
@@ -120,6 +119,25 @@ impl Codec {
         },
         inline: Inline::Call,
     };
+}
+
+/// Whether the walk writes and reads a field in its own loop, and as which type (`typed.rs`
+/// maps each lane to its Rust type and picks it), or through its [`Codec`]'s functions (`Call`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Inline {
+    /// Through the field's codec.
+    Call,
+    U8,
+    U16,
+    U32,
+    U64,
+    I8,
+    I16,
+    I32,
+    I64,
+    Str,
+    Bytes,
+    Enum,
 }
 
 /// The Rust type a field stands for: the schema encodes and decodes it with that type's own

@@ -10,7 +10,7 @@ use alloc::vec::Vec;
 
 use super::convert::{convert_and_run, Run, Sink};
 use super::field_types::{ByteString, FieldType, Float32, Number, Text, Visit};
-use super::model::{Codec, Field, Kind, Node};
+use super::model::{Codec, Field, Inline, Kind, Node};
 use super::stand_ins::{ByteArray, Digest, Discriminant, Opaque};
 use super::value::Value;
 use crate::cursor::KeyWriter;
@@ -118,21 +118,14 @@ fn codec_of(kind: &Kind, optional: bool) -> Option<Codec> {
     dispatch(kind, Pick { optional })
 }
 
-/// The field types the walk writes and reads in its own loop, [`encode_inline`] and
-/// [`decode_inline`], rather than through a call to the field's codec: the common key types, not
-/// optional. The call it saves is a fifth of decoding a key like the quickstart's. Each is
-/// written and read by the same `encode_one`/`decode_one` steps, `F`'s own `KeyField` and
-/// `DecodeField`; the list names each type once.
+/// The Rust type of each [`Inline`] lane: the field types the walk writes and reads in its own
+/// loop, [`encode_inline`] and [`decode_inline`], rather than through a call to the field's
+/// codec (the common key types, not optional; the call it saves is a fifth of decoding a key
+/// like the quickstart's). Each is written and read by the same `encode_one`/`decode_one` steps,
+/// `F`'s own `KeyField` and `DecodeField`. The compiler holds this list and `Inline`'s variants
+/// to each other: the matches below name every variant.
 macro_rules! inline_types {
     ($($variant:ident => $ty:ty,)*) => {
-        /// The field types [`inline_types`] lists, and `Call` for every other field.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-        pub(crate) enum Inline {
-            /// Through the field's codec.
-            Call,
-            $($variant,)*
-        }
-
         impl Inline {
             /// `F`'s place in the list.
             fn of<F: FieldType>() -> Inline {
