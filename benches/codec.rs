@@ -525,5 +525,79 @@ fn batches(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, fixed, mixed, prefixes, text, batches);
+// ---------------------------------------------------------------- (7) a string inside the key
+
+#[derive(RowKey)]
+struct HostTs<'a> {
+    host: std::borrow::Cow<'a, str>,
+    #[rowkey(desc)]
+    ts: i64,
+}
+
+/// The same bytes, written by hand as a user would: each byte of the host, a zero as `00 FF`,
+/// then `00 01`, then the descending timestamp.
+#[inline(always)]
+fn hand_host_ts_encode(host: &str, ts: i64, out: &mut [u8]) -> Option<usize> {
+    let mut n = 0;
+    for &b in host.as_bytes() {
+        *out.get_mut(n)? = b;
+        n += 1;
+        if b == 0 {
+            *out.get_mut(n)? = 0xFF;
+            n += 1;
+        }
+    }
+    out.get_mut(n..n + 10)?[..2].copy_from_slice(&[0, 1]);
+    out[n + 2..n + 10].copy_from_slice(&(!((ts as u64) ^ (1 << 63))).to_be_bytes());
+    Some(n + 10)
+}
+
+fn inner_string(c: &mut Criterion) {
+    let mut g = c.benchmark_group("(7) a string inside the key (String, desc i64), 1,000 keys");
+    let mut out = [0u8; 64];
+    for (what, hosts) in [
+        (
+            "short hosts (web-N)",
+            (0..1_000).map(|i| format!("web-{i}")).collect::<Vec<_>>(),
+        ),
+        (
+            "longer hosts (web-N.example.com)",
+            (0..1_000).map(|i| format!("web-{i}.example.com")).collect(),
+        ),
+    ] {
+        // Checked once: the hand-written code writes rowkey's bytes.
+        for (i, host) in hosts.iter().enumerate() {
+            let key = HostTs {
+                host: host.as_str().into(),
+                ts: i as i64,
+            }
+            .to_vec()
+            .unwrap();
+            let mut hand = [0u8; 64];
+            let n = hand_host_ts_encode(host, i as i64, &mut hand).unwrap();
+            assert_eq!(hand[..n], key[..]);
+        }
+        g.bench_function(format!("{what}: hand-written"), |b| {
+            b.iter(|| {
+                for (i, host) in black_box(&hosts).iter().enumerate() {
+                    black_box(hand_host_ts_encode(host, i as i64, &mut out).unwrap());
+                }
+            })
+        });
+        g.bench_function(format!("{what}: rowkey encode_into"), |b| {
+            b.iter(|| {
+                for (i, host) in black_box(&hosts).iter().enumerate() {
+                    let k = HostTs {
+                        host: host.as_str().into(),
+                        ts: i as i64,
+                    };
+                    black_box(k.encode_into(&mut out).unwrap());
+                }
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, fixed, mixed, prefixes, text, batches, inner_string);
 criterion_main!(benches);
