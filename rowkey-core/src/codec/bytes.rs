@@ -11,7 +11,9 @@ use alloc::{borrow::Cow, string::String, vec::Vec};
 use super::content::BufExt;
 use super::content::{owned, Buf, Bytes};
 use super::delimit::{ends_cleanly, find};
-use super::escape::{decode_escaped, encode_escaped, escaped_len, ESCAPE, TERMINATOR};
+use super::escape::{
+    decode_escaped, encode_escaped, escape_zero_free, escaped_len, first_zero, TERMINATOR,
+};
 use super::pad::{encode_padded, strip, PAD, TEXT_PAD};
 use super::{invert, out_prefix, take, unsupported_text};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
@@ -40,7 +42,7 @@ fn borrow_content(input: &[u8], mode: FieldMode) -> Option<(&[u8], usize)> {
         return Some((input, input.len()));
     }
     if plain(mode) {
-        let z = input.iter().position(|&b| b == ESCAPE)?;
+        let z = first_zero(input)?;
         if input.get(z + 1) == Some(&TERMINATOR) {
             return Some((&input[..z], z + 2));
         }
@@ -278,6 +280,12 @@ macro_rules! content_field {
                     out_prefix(out, content.len())?.copy_from_slice(content);
                     return Ok(content.len());
                 }
+                // A string inside the key, short and without a zero: escaped inline.
+                if plain(mode) && mode.escapes() {
+                    if let Some(n) = escape_zero_free($bytes, out) {
+                        return Ok(n);
+                    }
+                }
                 $encode($encoded, out, mode)
             }
 
@@ -396,8 +404,11 @@ impl<'k> DecodeField<'k> for String {
 
 #[cfg(feature = "alloc")]
 impl<'k: 'a, 'a> DecodeField<'k> for Cow<'a, [u8]> {
-    #[inline]
+    #[inline(always)]
     fn decode_field(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+        if let Some((content, n)) = borrow_content(input, mode) {
+            return Ok((Cow::Borrowed(content), n));
+        }
         let (bytes, n) = decode_bytes(input, mode)?;
         let v = match bytes {
             Bytes::Borrowed(b) => Cow::Borrowed(b),
@@ -409,8 +420,11 @@ impl<'k: 'a, 'a> DecodeField<'k> for Cow<'a, [u8]> {
 
 #[cfg(feature = "alloc")]
 impl<'k: 'a, 'a> DecodeField<'k> for Cow<'a, str> {
-    #[inline]
+    #[inline(always)]
     fn decode_field(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+        if let Some((content, n)) = borrow_content(input, mode) {
+            return Ok((Cow::Borrowed(utf8_inline(content)?), n));
+        }
         let (bytes, n) = decode_str(input, mode)?;
         let s = match bytes {
             Bytes::Borrowed(b) => Cow::Borrowed(utf8(b)?),

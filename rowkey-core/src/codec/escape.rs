@@ -41,12 +41,9 @@ pub(crate) fn encode_escaped(
     out: &mut [u8],
     reverse: bool,
 ) -> Result<usize, EncodeError> {
-    if !reverse && content.len() <= SHORT {
-        // Most keys' strings are short and hold no zero: copied whole, as words.
-        if let Some(dst) = out.get_mut(..content.len() + 2) {
-            if copy_short_zero_free(content, dst) {
-                return Ok(dst.len());
-            }
+    if !reverse {
+        if let Some(n) = escape_zero_free(content, out) {
+            return Ok(n);
         }
     }
     // Counting the zeros first (a vectorised pass) sizes the output exactly, so every write below is
@@ -83,6 +80,18 @@ pub(crate) fn encode_escaped(
     }
     dst[pos..].copy_from_slice(&[ESCAPE, TERMINATOR]);
     Ok(len)
+}
+
+/// Writes short content without a zero, escaped (the content, then the terminator), when `out`
+/// has room: the common case, which the codecs take inline. `None`: the content is long or holds
+/// a zero, or `out` is short; [`encode_escaped`] writes it, or says what was needed.
+#[inline(always)]
+pub(crate) fn escape_zero_free(content: &[u8], out: &mut [u8]) -> Option<usize> {
+    if content.len() > SHORT {
+        return None;
+    }
+    let dst = out.get_mut(..content.len() + 2)?;
+    copy_short_zero_free(content, dst).then_some(dst.len())
 }
 
 /// Content up to this length takes the word-wise path of [`copy_short_zero_free`]; longer content
@@ -130,6 +139,24 @@ fn copy_short_zero_free(content: &[u8], dst: &mut [u8]) -> bool {
     true
 }
 
+/// The index of the first zero byte of `input`, eight bytes at a time: in a word with a zero
+/// byte, the lowest byte the zero test flags is the first zero (a flag above it can be a borrow
+/// out of it; none below).
+#[inline(always)]
+pub(crate) fn first_zero(input: &[u8]) -> Option<usize> {
+    let mut at = 0;
+    while let Some(w) = input.get(at..).and_then(<[u8]>::first_chunk::<8>) {
+        let x = u64::from_le_bytes(*w);
+        let flags = x.wrapping_sub(ONES) & !x & HIGH;
+        if flags != 0 {
+            return Some(at + (flags.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    let tail = input.get(at..).unwrap_or_default();
+    tail.iter().position(|&b| b == 0).map(|i| at + i)
+}
+
 /// The `W` bytes of `bytes` from `at` (in bounds: the callers checked the length).
 #[inline(always)]
 fn word<const W: usize>(bytes: &[u8], at: usize) -> [u8; W] {
@@ -142,9 +169,14 @@ fn word<const W: usize>(bytes: &[u8], at: usize) -> [u8; W] {
 /// when the byte was zero).
 #[inline(always)]
 fn has_zero_byte(x: u64) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    x.wrapping_sub(ONES) & !x & (ONES << 7) != 0
+    x.wrapping_sub(ONES) & !x & HIGH != 0
 }
+
+/// A one in every byte, and every byte's top bit: the constants of the zero-byte test.
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = ONES << 7;
+// The word-wise paths find the escape byte as a zero byte.
+const _: () = assert!(ESCAPE == 0);
 
 pub(crate) fn decode_escaped(
     input: &[u8],
@@ -155,7 +187,7 @@ pub(crate) fn decode_escaped(
     let escape = ESCAPE ^ flip;
     if !mode.is_desc() && !mode.is_reverse() {
         // Common case: no zero inside the content, so the content is a slice of the key.
-        if let Some(z) = input.iter().position(|&b| b == escape) {
+        if let Some(z) = first_zero(input) {
             if input.get(z + 1) == Some(&TERMINATOR) {
                 return Ok((Bytes::Borrowed(&input[..z]), z + 2));
             }
@@ -214,6 +246,59 @@ mod tests {
         }
         out.extend_from_slice(&[ESCAPE, TERMINATOR]);
         out
+    }
+
+    /// The word-wise search finds the first zero a byte loop finds, also where the zero test
+    /// flags bytes above a zero (a `01` or an `80` after it borrows).
+    #[test]
+    fn first_zero_is_the_first_zero_byte() {
+        for len in 0..=24 {
+            for zero_at in (0..len).map(Some).chain([None]) {
+                for fill in [0x01, 0x80, 0xFF, 0x41] {
+                    let mut input: Vec<u8> = (0..len).map(|i| fill ^ (i as u8 & 0x10)).collect();
+                    if let Some(z) = zero_at {
+                        input[z] = 0;
+                        // A second zero later must not be the one found.
+                        if z + 3 < len {
+                            input[z + 3] = 0;
+                        }
+                    }
+                    let want = input.iter().position(|&b| b == 0);
+                    assert_eq!(first_zero(&input), want, "{input:02X?}");
+                }
+            }
+        }
+    }
+
+    /// Every length through and past the word-wise search, a zero at each place or none, with
+    /// more key after the field: the content comes back, and the field ends after its terminator.
+    #[test]
+    #[cfg(feature = "alloc")] // content with a zero is unescaped into a `Vec`
+    fn escaped_content_reads_back_wherever_its_zeros_are() {
+        for len in 0..=SHORT + 4 {
+            for zero_at in (0..len).map(Some).chain([None]) {
+                let content: Vec<u8> = (0..len)
+                    .map(|i| {
+                        if Some(i) == zero_at {
+                            0
+                        } else {
+                            0x41 + i as u8
+                        }
+                    })
+                    .collect();
+                let mut key = reference(&content, false);
+                let field_len = key.len();
+                key.extend_from_slice(&[0x00, 0x01, 0x07]);
+                let (read, n) = decode_escaped(&key, FieldMode::INNER).unwrap();
+                let read: &[u8] = match &read {
+                    Bytes::Borrowed(b) => b,
+                    Bytes::Owned(v) => v,
+                };
+                assert_eq!((read, n), (&content[..], field_len), "{key:02X?}");
+                let unterminated = &key[..field_len - 1];
+                assert!(decode_escaped(unterminated, FieldMode::INNER).is_err());
+            }
+        }
     }
 
     /// Every length through and past the word-wise path, a zero at each place or none, and
