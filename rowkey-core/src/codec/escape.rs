@@ -228,6 +228,7 @@ pub(crate) fn decode_escaped(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::field::KeyField;
     use alloc::vec::Vec;
 
     /// The escaped form written byte by byte, as the format defines it.
@@ -246,6 +247,24 @@ mod tests {
         }
         out.extend_from_slice(&[ESCAPE, TERMINATOR]);
         out
+    }
+
+    /// Content of every length through and past the word-wise paths, with a zero at each place
+    /// or none.
+    fn contents() -> impl Iterator<Item = Vec<u8>> {
+        (0..=SHORT + 4).flat_map(|len| {
+            (0..len).map(Some).chain([None]).map(move |zero_at| {
+                (0..len)
+                    .map(|i| {
+                        if Some(i) == zero_at {
+                            0
+                        } else {
+                            0x41 + i as u8
+                        }
+                    })
+                    .collect()
+            })
+        })
     }
 
     /// The word-wise search finds the first zero a byte loop finds, also where the zero test
@@ -275,29 +294,18 @@ mod tests {
     #[test]
     #[cfg(feature = "alloc")] // content with a zero is unescaped into a `Vec`
     fn escaped_content_reads_back_wherever_its_zeros_are() {
-        for len in 0..=SHORT + 4 {
-            for zero_at in (0..len).map(Some).chain([None]) {
-                let content: Vec<u8> = (0..len)
-                    .map(|i| {
-                        if Some(i) == zero_at {
-                            0
-                        } else {
-                            0x41 + i as u8
-                        }
-                    })
-                    .collect();
-                let mut key = reference(&content, false);
-                let field_len = key.len();
-                key.extend_from_slice(&[0x00, 0x01, 0x07]);
-                let (read, n) = decode_escaped(&key, FieldMode::INNER).unwrap();
-                let read: &[u8] = match &read {
-                    Bytes::Borrowed(b) => b,
-                    Bytes::Owned(v) => v,
-                };
-                assert_eq!((read, n), (&content[..], field_len), "{key:02X?}");
-                let unterminated = &key[..field_len - 1];
-                assert!(decode_escaped(unterminated, FieldMode::INNER).is_err());
-            }
+        for content in contents() {
+            let mut key = reference(&content, false);
+            let field_len = key.len();
+            key.extend_from_slice(&[0x00, 0x01, 0x07]);
+            let (read, n) = decode_escaped(&key, FieldMode::INNER).unwrap();
+            let read: &[u8] = match &read {
+                Bytes::Borrowed(b) => b,
+                Bytes::Owned(v) => v,
+            };
+            assert_eq!((read, n), (&content[..], field_len), "{key:02X?}");
+            let unterminated = &key[..field_len - 1];
+            assert!(decode_escaped(unterminated, FieldMode::INNER).is_err());
         }
     }
 
@@ -306,31 +314,26 @@ mod tests {
     /// is refused with the length needed.
     #[test]
     fn short_and_long_content_escape_as_the_format_says() {
-        for len in 0..=SHORT + 4 {
-            for zero_at in (0..len).map(Some).chain([None]) {
-                let content: Vec<u8> = (0..len)
-                    .map(|i| {
-                        if Some(i) == zero_at {
-                            0
-                        } else {
-                            0x41 + i as u8
-                        }
-                    })
-                    .collect();
-                for reverse in [false, true] {
-                    let want = reference(&content, reverse);
-                    for room in [want.len(), want.len() + 7] {
+        for content in contents() {
+            for reverse in [false, true] {
+                let want = reference(&content, reverse);
+                for room in [want.len(), want.len() + 7] {
+                    let mut out = alloc::vec![0xAA; room];
+                    let n = encode_escaped(&content, &mut out, reverse).unwrap();
+                    assert_eq!(&out[..n], &want[..], "{content:02X?} reverse {reverse}");
+                    if !reverse {
+                        // A byte string inside a key, through its inline path.
                         let mut out = alloc::vec![0xAA; room];
-                        let n = encode_escaped(&content, &mut out, reverse).unwrap();
-                        assert_eq!(&out[..n], &want[..], "{content:02X?} reverse {reverse}");
+                        let n = KeyField::encode(&content[..], &mut out, FieldMode::INNER).unwrap();
+                        assert_eq!(&out[..n], &want[..], "{content:02X?} as a field");
                     }
-                    let mut short = alloc::vec![0xAA; want.len() - 1];
-                    let err = encode_escaped(&content, &mut short, reverse).unwrap_err();
-                    assert!(
-                        matches!(err.kind(), crate::error::EncodeErrorKind::BufferTooSmall { needed, .. } if needed == want.len()),
-                        "{err:?}"
-                    );
                 }
+                let mut short = alloc::vec![0xAA; want.len() - 1];
+                let err = encode_escaped(&content, &mut short, reverse).unwrap_err();
+                assert!(
+                    matches!(err.kind(), crate::error::EncodeErrorKind::BufferTooSmall { needed, .. } if needed == want.len()),
+                    "{err:?}"
+                );
             }
         }
     }
