@@ -315,10 +315,15 @@ fn advice_fires_on_the_seeds_bad_keys_and_not_on_their_fixed_ones() {
         kinds(advise_for::<Page>(limits::BIGTABLE, 16)),
         [AdviceKind::KeyTooLong]
     );
-    assert!(advise_for::<Bounded>(limits::BIGTABLE, 48).is_empty());
+    assert!(advise_for::<Bounded>(limits::BIGTABLE, 16).is_empty());
+    // Three regions a bucket split each bucket as if the user ids were uniform over 64 bits.
+    assert_eq!(
+        kinds(advise_for::<Bounded>(limits::BIGTABLE, 48)),
+        [AdviceKind::RegionsBeyondPrefix]
+    );
     assert_eq!(
         kinds(advise_for::<Bounded>(limits::BIGTABLE, 24)),
-        [AdviceKind::UnevenBuckets]
+        [AdviceKind::UnevenBuckets, AdviceKind::RegionsBeyondPrefix]
     );
     assert!(advise_for::<Bounded>(limits::BIGTABLE, 4).is_empty()); // 4 buckets a region
     assert!(advise_for::<Salted>(limits::DYNAMODB_SORT_KEY, 0).is_empty()); // 13 bytes
@@ -360,4 +365,206 @@ fn advice_on_the_time_first_text_key_and_its_md5_prefixed_fix() {
         (AdviceKind::TimeFirst, Some("Message.day"))
     );
     assert!(advise::<Prefixed>().is_empty());
+}
+
+/// The seeds' event key behind 8 buckets, the count that users pre-split into 16 regions.
+#[derive(RowKey)]
+#[rowkey(salt(buckets = 8))]
+struct Salted8 {
+    ts_millis: u64,
+    event_id: u32,
+}
+
+#[test]
+fn more_regions_than_salt_buckets_leave_regions_empty_and_the_advice_says_so() {
+    let splits = Salted8::split_keys(16);
+    // Halfway through bucket 0: a timestamp of 2^63 ms, which no row reaches.
+    assert_eq!(splits[0], [0x00, 0x80, 0x00, 0x00, 0x00]);
+    let mut sim = Simulation::presplit(Regions::new(splits).unwrap());
+    let mut rng = Rng(5);
+    for i in 0..100_000u64 {
+        let key = Salted8 {
+            ts_millis: T0 + i * 10,
+            event_id: rng.next() as u32,
+        };
+        sim.write(T0 + i * 10, &key.to_vec().unwrap());
+    }
+    let report = sim.report(1_000_000);
+    let mut per_region = [0u64; 16];
+    for w in report.windows() {
+        for r in w.regions() {
+            per_region[r.region] += r.writes;
+        }
+    }
+    let empty = per_region.iter().filter(|&&n| n == 0).count();
+    assert_eq!(empty, 8, "{per_region:?}");
+    // The busiest region takes about 1/8 of the writes, twice the 1/16 of an even spread.
+    let busiest = *per_region.iter().max().unwrap() as f64 / 100_000.0;
+    assert!((0.12..0.14).contains(&busiest), "{busiest}");
+
+    let advice = advise_for::<Salted8>(limits::HBASE, 16);
+    let [beyond] = &advice[..] else {
+        panic!("{advice:?}")
+    };
+    assert_eq!(beyond.kind, AdviceKind::RegionsBeyondPrefix);
+    assert_eq!(beyond.field.as_deref(), Some("Salted8.ts_millis"));
+    let text = beyond.to_string();
+    for words in [
+        r"`Salted8::split_keys(16)`",
+        r"`\x00\x80\x00\x00\x00`",
+        "as if the rest of the key were uniform",
+        "about 8 of the 16 regions stay empty",
+        "salt(buckets = 16)",
+        "real distribution",
+    ] {
+        assert!(text.contains(words), "{words:?} not in {text}");
+    }
+    // As many regions as buckets, or fewer that divide them: nothing to say.
+    assert!(advise_for::<Salted8>(limits::HBASE, 8).is_empty());
+    assert!(advise_for::<Salted8>(limits::HBASE, 4).is_empty());
+    // 12 regions: uneven, and beyond the buckets.
+    let kinds: Vec<AdviceKind> = advise_for::<Salted8>(limits::HBASE, 12)
+        .iter()
+        .map(|a| a.kind)
+        .collect();
+    assert_eq!(
+        kinds,
+        [AdviceKind::UnevenBuckets, AdviceKind::RegionsBeyondPrefix]
+    );
+}
+
+#[test]
+fn the_advice_on_regions_beyond_the_prefix_says_when_it_cannot_tell() {
+    /// Nothing after the salt reads as a time: the advice cannot say how many regions idle.
+    #[derive(RowKey)]
+    #[rowkey(salt(buckets = 4))]
+    struct ById {
+        account: String,
+    }
+    let advice = advise_for::<ById>(limits::HBASE, 8);
+    assert_eq!(advice.len(), 1, "{advice:?}");
+    assert_eq!(advice[0].kind, AdviceKind::RegionsBeyondPrefix);
+    assert!(
+        advice[0].problem.contains("rarely uniform"),
+        "{}",
+        advice[0]
+    );
+    assert!(
+        advice[0].problem.contains("up to 4 of the 8"),
+        "{}",
+        advice[0]
+    );
+
+    /// A one-byte hash prefix has 256 values: 300 regions cannot be told apart.
+    #[derive(RowKey)]
+    struct Hashed1 {
+        #[rowkey(hash_prefix(len = 1))]
+        host: String,
+        ts: u64,
+    }
+    assert!(advise_for::<Hashed1>(limits::HBASE, 256).is_empty());
+    let advice = advise_for::<Hashed1>(limits::HBASE, 300);
+    assert_eq!(advice.len(), 1, "{advice:?}");
+    assert_eq!(advice[0].kind, AdviceKind::RegionsBeyondPrefix);
+    assert!(
+        advice[0].problem.contains("only 256 values"),
+        "{}",
+        advice[0]
+    );
+    assert!(
+        advice[0].fix.contains("hash_prefix(len = 2)"),
+        "{}",
+        advice[0]
+    );
+}
+
+/// The value of the attribute `name` of the svg's root element.
+fn root_attribute(svg: &str, name: &str) -> u64 {
+    let root = &svg[..svg.find('>').unwrap()];
+    let at = root.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+    root[at..].split('"').next().unwrap().parse().unwrap()
+}
+
+/// A salted table pre-split at its buckets, written one row every 10 ms from `T0`.
+fn salted_heatmap(regions: usize, writes: u64) -> rowkey::lab::Heatmap {
+    let mut sim = Simulation::presplit(Regions::new(Salted::split_keys(regions)).unwrap());
+    let mut rng = Rng(9);
+    for i in 0..writes {
+        let t = T0 + i * 10;
+        let key = Salted {
+            ts_millis: t,
+            event_id: rng.next() as u32,
+        };
+        sim.write(t, &key.to_vec().unwrap());
+    }
+    sim.report(60_000).heatmap::<Salted>()
+}
+
+#[test]
+fn the_heatmap_shows_buckets_dates_a_colour_scale_and_each_cells_writes() {
+    let heatmap = salted_heatmap(16, 20_000);
+    // The first region of a salted table is bucket 0, not the start of the table.
+    assert_eq!(heatmap.labels()[0], "bucket 0 of 16");
+    assert_eq!(heatmap.labels()[1], "bucket 1 of 16");
+    let svg = heatmap.to_svg();
+    // Times are Unix milliseconds: the axis shows UTC dates and times. The first window starts
+    // at the minute before T0 (`date -u -d @1699999980`: 2023-11-14 22:13:00).
+    assert!(svg.contains(">22:13:00<") && svg.contains(">2023-11-14<"));
+    assert!(svg.contains("time (UTC)"));
+    assert!(!svg.contains("t=1699999980000"));
+    // Each cell's key range, time window and writes, as a tooltip.
+    let writes = heatmap.writes(0, 0);
+    assert!(writes > 0);
+    let tooltip = format!(
+        "<title>region 0 of 16\nkeys from bucket 0 of 16 to bucket 1 of 16\n\
+         time 2023-11-14 22:13:00 to 2023-11-14 22:14:00 UTC\n{writes} writes</title>"
+    );
+    assert!(svg.contains(&tooltip), "{tooltip}");
+    let cells = svg.matches("<rect").count();
+    let tooltips = svg.matches("writes</title></rect>").count();
+    let nonzero = (0..heatmap.columns().len())
+        .flat_map(|c| (0..16).map(move |b| (c, b)))
+        .filter(|&(c, b)| heatmap.writes(c, b) > 0)
+        .count();
+    assert_eq!(tooltips, nonzero);
+    assert!(cells > nonzero);
+    // The colour scale: its numbers from 0 to the busiest cell's writes.
+    let heatmap_ref = &heatmap;
+    let max = (0..heatmap.columns().len())
+        .flat_map(|c| (0..16).map(move |b| heatmap_ref.writes(c, b)))
+        .max()
+        .unwrap();
+    assert!(svg.contains("writes per cell:"));
+    assert!(svg.contains(&format!(">{max}</text>")), "{max}");
+    assert!(svg.contains("linearGradient"));
+    // A plain clock: counts, no dates.
+    let plain = heatmap.clone().clock(None).to_svg();
+    assert!(plain.contains(">t=1699999980000<") && !plain.contains("UTC"));
+}
+
+#[test]
+fn the_heatmaps_height_follows_the_number_of_regions() {
+    let few = salted_heatmap(4, 2_000).to_svg();
+    let some = salted_heatmap(16, 2_000).to_svg();
+    let many = salted_heatmap(64, 2_000).to_svg();
+    let (few, some, many) = (
+        root_attribute(&few, "height"),
+        root_attribute(&some, "height"),
+        root_attribute(&many, "height"),
+    );
+    assert!(few < some && some < many, "{few} {some} {many}");
+    // Four regions are not a thin strip at the top of a tall picture, nor 48 bands a squeeze.
+    assert!(few >= 300 && many <= 900, "{few} {many}");
+}
+
+#[test]
+fn the_report_says_when_its_table_shows_a_sample_of_the_windows() {
+    let mut sim = Simulation::auto_split(1_000);
+    for t in 0..30u64 {
+        sim.write(t, &t.to_be_bytes());
+    }
+    assert!(!sim.report(3).to_string().contains("a sample"));
+    let text = sim.report(1).to_string();
+    assert!(text.contains("a sample of the windows: 12 of 30"), "{text}");
+    assert_eq!(text.matches("\n| ").count(), 13); // the header and 12 windows
 }

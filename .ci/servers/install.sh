@@ -11,6 +11,8 @@
 #   libprotobuf-dev          protoc's well-known types (google/protobuf/descriptor.proto), which
 #                            etcd-client's protos import
 #   openjdk-17-jdk-headless  javac and java: tests/times.rs has the JDK compute Java's bytes
+#   chromium chromium-driver headless Chromium and its WebDriver: tests/heatmap_browser.rs renders
+#                            the lab's heatmap, points at a cell and reads its tooltip
 #
 # The emulator binary goes to ${ROWKEY_SERVERS_DIR:-<repo>/target/servers}/bttest.
 # Messages go to stderr.
@@ -19,7 +21,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 PACKAGES=(golang-go golang-google-cloud-dev etcd-server etcd-client protobuf-compiler libprotobuf-dev
-  openjdk-17-jdk-headless)
+  openjdk-17-jdk-headless chromium chromium-driver)
 GOCODE=/usr/share/gocode
 GO=${ROWKEY_GO:-/usr/bin/go}
 

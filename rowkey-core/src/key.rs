@@ -314,6 +314,12 @@ pub trait RowKey {
     /// Region `i` holds the keys from split point `i - 1` (inclusive) to split point `i`
     /// (exclusive), as in HBase.
     ///
+    /// More regions than salt buckets rarely pay: a point inside a bucket (`\x00\x80\x00\x00\x00`
+    /// for 16 regions over 8 buckets) is halfway through the bytes after the salt, and when those
+    /// start with a time every row of the bucket falls below it, so the regions beyond the bucket
+    /// count stay empty. Salt with as many buckets as regions, or split at points from the keys'
+    /// real distribution; `rowkey::lab::advise_for` says so for a given region count.
+    ///
     /// ```
     /// use rowkey::{RowKey, EncodeErrorKind, SaltedKey};
     ///

@@ -52,6 +52,10 @@ pub enum AdviceKind {
     KeyTooLong,
     /// The salt's buckets do not spread evenly over the regions.
     UnevenBuckets,
+    /// More regions than the prefix tells apart: more regions than salt buckets (the regions
+    /// beyond the buckets split a bucket as if the rest of the key were uniform, and stay empty
+    /// when it is ordered by time), or than a hash prefix has values.
+    RegionsBeyondPrefix,
 }
 
 impl fmt::Display for Advice {
@@ -112,8 +116,29 @@ pub fn advise<K: RowKey>() -> Vec<Advice> {
 
 /// [`advise`], and what needs the store and the table: keys that can be longer than `limit`
 /// bytes (a store's limit from [`rowkey::limits`](crate::limits)) and are not refused by the
-/// layout's own `max_len`, and a salt whose buckets do not spread evenly over `regions` regions
-/// (one count must divide the other; `0` skips the check).
+/// layout's own `max_len`; a salt whose buckets do not spread evenly over `regions` regions (one
+/// count must divide the other; `0` skips the checks of regions); and more regions than the salt
+/// has buckets or the hash prefix has values.
+///
+/// The last needs care: with more regions than buckets, [`split_keys`](RowKey::split_keys) splits
+/// each bucket halfway through the bytes after the salt, as if they were uniform. Behind a time
+/// they are not: every row of a bucket falls on one side, and the regions beyond the bucket
+/// count stay empty. The advice says so, and names the field.
+///
+/// ```
+/// use rowkey::lab::{advise_for, AdviceKind};
+/// use rowkey::{limits, RowKey};
+///
+/// #[derive(RowKey)]
+/// #[rowkey(salt(buckets = 8))]
+/// struct Salted { ts_millis: u64, event_id: u32 }
+///
+/// let advice = advise_for::<Salted>(limits::HBASE, 16);
+/// assert_eq!(advice[0].kind, AdviceKind::RegionsBeyondPrefix);
+/// assert_eq!(advice[0].field.as_deref(), Some("Salted.ts_millis"));
+/// assert!(advice[0].problem.contains("about 8 of the 16 regions stay empty"));
+/// assert!(advise_for::<Salted>(limits::HBASE, 8).is_empty());
+/// ```
 ///
 /// ```
 /// use rowkey::lab::{advise_for, AdviceKind};
@@ -123,9 +148,9 @@ pub fn advise<K: RowKey>() -> Vec<Advice> {
 /// #[rowkey(salt(buckets = 16))]
 /// struct Event { user: u64, page: String }
 ///
-/// let kinds: Vec<AdviceKind> = advise_for::<Event>(limits::BIGTABLE, 24).iter().map(|a| a.kind).collect();
+/// let kinds: Vec<AdviceKind> = advise_for::<Event>(limits::BIGTABLE, 12).iter().map(|a| a.kind).collect();
 /// assert_eq!(kinds, [AdviceKind::KeyTooLong, AdviceKind::UnevenBuckets]);
-/// assert!(advise_for::<Event>(limits::HBASE, 32).is_empty());
+/// assert!(advise_for::<Event>(limits::HBASE, 16).is_empty());
 /// ```
 pub fn advise_for<K: RowKey>(limit: usize, regions: usize) -> Vec<Advice> {
     let mut out = advise::<K>();
@@ -150,25 +175,113 @@ pub fn advise_for<K: RowKey>(limit: usize, regions: usize) -> Vec<Advice> {
             ),
         });
     }
-    if let Prefix::Salt(salt) = K::LAYOUT.prefix {
-        let buckets = usize::from(salt.buckets());
-        if regions > 0 && regions % buckets != 0 && buckets % regions != 0 {
-            out.push(Advice {
-                kind: AdviceKind::UnevenBuckets,
-                field: None,
-                problem: format!(
-                    "{buckets} salt buckets over {regions} regions: some regions hold more \
-                     buckets than others, and take more of the writes."
-                ),
-                fix: format!(
-                    "pre-split into a multiple of {buckets} regions (`split_keys({buckets})` \
-                     gives one region per bucket), or choose a bucket count that {regions} \
-                     divides."
-                ),
-            });
+    match K::LAYOUT.prefix {
+        Prefix::Salt(salt) => {
+            salt_over_regions::<K>(usize::from(salt.buckets()), regions, &mut out)
         }
+        Prefix::Hash(hash) => {
+            let (base, unit) = if hash.is_text() {
+                (16u128, "digit")
+            } else {
+                (256, "byte")
+            };
+            let len = hash.prefix_len();
+            let values = u32::try_from(len).ok().and_then(|l| base.checked_pow(l));
+            if let Some(values) = values.filter(|&v| regions as u128 > v) {
+                out.push(Advice {
+                    kind: AdviceKind::RegionsBeyondPrefix,
+                    field: None,
+                    problem: format!(
+                        "{regions} regions, but the {len}-{unit} hash prefix of `{}` has only \
+                         {values} values: `split_keys({regions})` gives {values} regions, and a \
+                         split point inside one value would fall where the rest of the key puts \
+                         it, which is not uniform.",
+                        K::LAYOUT.name
+                    ),
+                    fix: format!(
+                        "pre-split into at most {values} regions, or lengthen the prefix \
+                         (`hash_prefix(len = {})`).",
+                        len + 1
+                    ),
+                });
+            }
+        }
+        _ => {}
     }
     out
+}
+
+/// The advice on `buckets` salt buckets pre-split into `regions` regions: buckets that do not
+/// divide evenly over the regions, and regions beyond the bucket count, which `split_keys` puts
+/// inside a bucket as if the rest of the key were uniform.
+fn salt_over_regions<K: RowKey>(buckets: usize, regions: usize, out: &mut Vec<Advice>) {
+    if regions > 0 && regions % buckets != 0 && buckets % regions != 0 {
+        out.push(Advice {
+            kind: AdviceKind::UnevenBuckets,
+            field: None,
+            problem: format!(
+                "{buckets} salt buckets over {regions} regions: some regions hold more \
+                 buckets than others, and take more of the writes (each bucket takes an even \
+                 share when the salted fields take many values)."
+            ),
+            fix: format!(
+                "pre-split into {buckets} regions (`split_keys({buckets})`, one a bucket) or a \
+                 count that divides {buckets}, or choose {regions} buckets."
+            ),
+        });
+    }
+    if regions <= buckets {
+        return;
+    }
+    let name = K::LAYOUT.name;
+    // The first split point inside a bucket, as the HBase shell prints it.
+    let salt_len = K::PREFIX.encoded_len() + K::TAG.encoded_len();
+    let inside = K::split_keys(regions)
+        .into_iter()
+        .find(|p| p.len() > salt_len)
+        .map(|p| format!(" such as `{}`", crate::hbase::to_string_binary(&p)))
+        .unwrap_or_default();
+    let idle = regions - buckets;
+    let after = first_field(&K::LAYOUT, name);
+    let why = match &after {
+        Some((field, segment)) if time_like(segment).is_some() => format!(
+            "`{field}` follows the salt and reads as a time or a sequence: a bucket's rows sit \
+             together on one side of such a point, so about {idle} of the {regions} regions \
+             stay empty and each of the others takes 1/{buckets} of the writes instead of \
+             1/{regions}."
+        ),
+        _ => format!(
+            "the bytes after the salt are rarely uniform (text, small numbers, times and ids \
+             crowd one end of their range): regions where no key falls stay empty, up to \
+             {idle} of the {regions}; a `Simulation` of real keys shows how many."
+        ),
+    };
+    out.push(Advice {
+        kind: AdviceKind::RegionsBeyondPrefix,
+        field: after.map(|(field, _)| field),
+        problem: format!(
+            "{regions} regions over {buckets} salt buckets: `{name}::split_keys({regions})` \
+             splits buckets at points{inside} chosen as if the rest of the key were uniform, \
+             and {why}"
+        ),
+        fix: format!(
+            "salt with as many buckets as regions (`salt(buckets = {regions})`), or pre-split at \
+             points taken from the keys' real distribution (a sample of real keys, or the \
+             store's own split points once it holds data), or pre-split into {buckets} regions \
+             and let the store split them as they fill."
+        ),
+    });
+}
+
+/// The first field of `layout`'s keys (a nested key's own first field), named `Key.field`.
+fn first_field(layout: &Layout, path: &str) -> Option<(String, &'static Segment)> {
+    let first = layout.segments.first()?;
+    let field = format!("{path}.{}", first.name);
+    match first.nested {
+        Some(nested) if nested.variants.is_empty() => first_field(nested, &field),
+        Some(_) => None,
+        None => Some((field, first)),
+    }
 }
 
 /// Judges `layout` (named `path` in messages) and pushes its advice.
@@ -180,7 +293,10 @@ fn judge(layout: &Layout, path: &str, out: &mut Vec<Advice>) {
         return;
     }
     if !layout.prefix.is_none() {
-        return; // a salt or hash prefix spreads whatever follows
+        // A salt or hash prefix spreads whatever follows over its buckets or values, as far as
+        // the fields it is computed from take many values (a hash of three hosts spreads the
+        // writes over three places); the layout alone cannot tell, a `Simulation` can.
+        return;
     }
     let Some(first) = layout.segments.first() else {
         return;
@@ -200,32 +316,47 @@ fn judge(layout: &Layout, path: &str, out: &mut Vec<Advice>) {
 
 /// The advice on `segment` leading a key, if it is a hotspot.
 fn leading(segment: &Segment, field: String) -> Option<Advice> {
-    if segment.order == Order::Reversed {
-        return None; // reversed bytes spread consecutive values
-    }
-    let shape = segment.encoding.shape();
+    let kind = time_like(segment)?;
     let end = if segment.order == Order::Descending {
         "the start of the key space (newest first)"
     } else {
         "the end of the key space"
     };
-    let fix = "put a salt in front (`#[rowkey(salt(buckets = N))]` on the key, N about the \
-               number of region servers), or a hash prefix of the fields that are read together \
-               (`#[rowkey(hash_prefix(len = 4))]` on an id), or lead with a field whose values \
-               spread the writes, such as a user or host id; `reverse` on the field spreads \
-               them too, at the cost of its range scans."
-        .into();
+    let problem = if kind == AdviceKind::TimeFirst {
+        format!(
+            "the key starts with a time (`{}`): every new write goes to the one region at {end}, \
+             a hotspot however many regions the table has.",
+            segment.ty
+        )
+    } else {
+        format!(
+            "the key starts with the integer `{}`, whose name reads as a time or a sequence: if \
+             its values grow with time, every new write goes to the one region at {end}.",
+            segment.name
+        )
+    };
+    Some(Advice {
+        kind,
+        field: Some(field),
+        problem,
+        fix: "put a salt in front (`#[rowkey(salt(buckets = N))]` on the key, N about the \
+              number of region servers), or a hash prefix of the fields that are read together \
+              (`#[rowkey(hash_prefix(len = 4))]` on an id), or lead with a field whose values \
+              spread the writes, such as a user or host id; `reverse` on the field spreads \
+              them too, at the cost of its range scans."
+            .into(),
+    })
+}
+
+/// Whether `segment` holds a time (`TimeFirst`), or an integer named like a time or a sequence
+/// (`CounterFirst`): a field whose values grow with the writes. A reversed field does not.
+fn time_like(segment: &Segment) -> Option<AdviceKind> {
+    if segment.order == Order::Reversed || segment.nested.is_some() {
+        return None;
+    }
+    let shape = segment.encoding.shape();
     if shape.is_time() {
-        return Some(Advice {
-            kind: AdviceKind::TimeFirst,
-            field: Some(field),
-            problem: format!(
-                "the key starts with a time (`{}`): every new write goes to the one region at \
-                 {end}, a hotspot however many regions the table has.",
-                segment.ty
-            ),
-            fix,
-        });
+        return Some(AdviceKind::TimeFirst);
     }
     let counter = matches!(shape.width_rule(), WidthRule::Narrow { .. })
         && segment
@@ -234,14 +365,5 @@ fn leading(segment: &Segment, field: String) -> Option<Advice> {
             .split('_')
             .enumerate()
             .any(|(i, word)| COUNTER_WORDS.contains(&word) || (i > 0 && word == "at"));
-    counter.then(|| Advice {
-        kind: AdviceKind::CounterFirst,
-        field: Some(field),
-        problem: format!(
-            "the key starts with the integer `{}`, whose name reads as a time or a sequence: if \
-             its values grow with time, every new write goes to the one region at {end}.",
-            segment.name
-        ),
-        fix,
-    })
+    counter.then_some(AdviceKind::CounterFirst)
 }

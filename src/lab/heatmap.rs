@@ -1,13 +1,15 @@
 //! The picture people know from Bigtable's Key Visualizer: time across, the key space down, each
 //! cell coloured by its writes. [`Heatmap`] labels each band of regions by its start key decoded
-//! through the layout, and renders SVG with `plotters` (SVG text, no font library).
+//! through the layout and renders a self-contained SVG by hand: a colour scale with its numbers,
+//! times as UTC dates when they are Unix times, and each cell's key range, time window and writes
+//! as a tooltip (`<title>`), which no plotting library writes.
 
 // The crate is no_std; the lab runs on std.
+use std::fmt::{self, Write as _};
 use std::prelude::rust_2021::*;
 use std::{format, vec};
 
-use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
+use rowkey_core::{Prefix, TimeUnit};
 
 use crate::RowKey;
 
@@ -17,25 +19,47 @@ use crate::RowKey;
 pub(super) struct Grid {
     /// Each column's time span, `[start, end)`.
     columns: Vec<(u64, u64)>,
+    /// Each band's first region; the regions of band `b` run up to the next band's first.
+    first_regions: Vec<usize>,
     /// Each band's first region's start key (empty: the start of the table).
-    bands: Vec<Vec<u8>>,
+    starts: Vec<Vec<u8>>,
+    /// The table's regions.
+    regions: usize,
     /// `cells[column * bands + band]`.
     cells: Vec<u64>,
 }
 
 impl Grid {
-    pub(super) fn new(columns: Vec<(u64, u64)>, bands: Vec<Vec<u8>>) -> Grid {
-        let cells = vec![0; columns.len() * bands.len()];
+    /// A grid of `columns` over `bands` of the regions whose split points are `splits`: band `b`
+    /// starts at region `first_regions[b]`.
+    pub(super) fn new(
+        columns: Vec<(u64, u64)>,
+        first_regions: Vec<usize>,
+        splits: &[Vec<u8>],
+    ) -> Grid {
+        let starts = first_regions
+            .iter()
+            .map(|&r| {
+                if r == 0 {
+                    Vec::new()
+                } else {
+                    splits[r - 1].clone()
+                }
+            })
+            .collect();
+        let cells = vec![0; columns.len() * first_regions.len()];
         Grid {
             columns,
-            bands,
+            first_regions,
+            starts,
+            regions: splits.len() + 1,
             cells,
         }
     }
 
     #[inline]
     pub(super) fn add(&mut self, column: usize, band: usize) {
-        self.cells[column * self.bands.len() + band] += 1;
+        self.cells[column * self.first_regions.len() + band] += 1;
     }
 }
 
@@ -58,6 +82,8 @@ impl Grid {
 /// assert!(heatmap.labels()[1].starts_with("ts=")); // a split point, decoded
 /// let svg = heatmap.to_svg();
 /// assert!(svg.starts_with("<svg") && svg.contains("ts="));
+/// // Each cell says what it holds when the pointer rests on it.
+/// assert!(svg.contains("<title>region 1 of "));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,26 +91,72 @@ pub struct Heatmap {
     title: String,
     columns: Vec<(u64, u64)>,
     labels: Vec<String>,
+    first_regions: Vec<usize>,
+    regions: usize,
     cells: Vec<u64>,
+    clock: Option<TimeUnit>,
 }
 
-/// Labels longer than this are cut, with an ellipsis.
-const LABEL_CHARS: usize = 48;
+/// Labels longer than this are shortened in the middle.
+const LABEL_CHARS: usize = 56;
+
+/// Unix times in milliseconds from 2001-09-09 to 2286-11-20: what `System.currentTimeMillis()`
+/// and `SystemTime` in milliseconds give. Times in this range read as such unless
+/// [`Heatmap::clock`] says otherwise.
+const EPOCH_MILLIS: core::ops::Range<u64> = 1_000_000_000_000..10_000_000_000_000;
 
 impl Heatmap {
     pub(super) fn new<K: RowKey>(grid: &Grid) -> Heatmap {
+        let clock = grid
+            .columns
+            .iter()
+            .all(|&(start, end)| EPOCH_MILLIS.contains(&start) && EPOCH_MILLIS.contains(&end))
+            .then_some(TimeUnit::Millis);
         Heatmap {
             title: format!(
                 "`{}` writes over time (across) and key space (down)",
                 K::LAYOUT.name
             ),
             columns: grid.columns.clone(),
-            labels: grid.bands.iter().map(|start| label::<K>(start)).collect(),
+            labels: grid.starts.iter().map(|start| label::<K>(start)).collect(),
+            first_regions: grid.first_regions.clone(),
+            regions: grid.regions,
             cells: grid.cells.clone(),
+            clock: clock.filter(|_| !grid.columns.is_empty()),
         }
     }
 
-    /// Each band's label, lowest keys first: its first region's start key, decoded.
+    /// The same heatmap with its times read as `unit`s since the Unix epoch (shown as UTC dates
+    /// and times), or with `None` as plain counts (`t=1234`). Without it, times between the
+    /// years 2001 and 2286 in milliseconds read as Unix milliseconds and any others as counts.
+    ///
+    /// ```
+    /// use rowkey::lab::Simulation;
+    /// use rowkey::{RowKey, TimeUnit};
+    ///
+    /// #[derive(RowKey)]
+    /// struct Reading { sensor: u32, at_secs: u64 }
+    ///
+    /// let mut sim = Simulation::auto_split(100);
+    /// for s in 0..60u64 {
+    ///     let at_secs = 1_700_000_000 + s; // seconds since the epoch
+    ///     sim.write(at_secs, &Reading { sensor: 7, at_secs }.to_vec()?);
+    /// }
+    /// let heatmap = sim.report(10).heatmap::<Reading>();
+    /// assert!(heatmap.to_svg().contains("t=1700000000"));
+    /// let svg = heatmap.clock(Some(TimeUnit::Seconds)).to_svg();
+    /// assert!(svg.contains("2023-11-14") && svg.contains("22:13:20"));
+    /// # Ok::<(), rowkey::EncodeError>(())
+    /// ```
+    #[must_use]
+    pub fn clock(mut self, unit: Option<TimeUnit>) -> Heatmap {
+        self.clock = unit;
+        self
+    }
+
+    /// Each band's label, lowest keys first: its first region's start key, decoded (the first
+    /// band of a salted table is `bucket 0 of N`, of an unprefixed one `start of table`). The
+    /// picture shortens a long label in the middle; these are whole.
     pub fn labels(&self) -> &[String] {
         &self.labels
     }
@@ -105,85 +177,334 @@ impl Heatmap {
             .unwrap_or(0)
     }
 
-    /// The heatmap as an SVG document.
+    /// The heatmap as a self-contained SVG document: one row a band of regions (its height
+    /// follows the number of bands), one column a run of time windows, a colour scale, and a
+    /// tooltip on every cell that holds writes.
     pub fn to_svg(&self) -> String {
+        let mut svg = String::new();
+        // Writing into a String cannot fail.
+        let _ = self.write_svg(&mut svg);
+        svg
+    }
+
+    fn write_svg(&self, svg: &mut String) -> fmt::Result {
         let bands = self.labels.len().max(1);
         let columns = self.columns.len().max(1);
-        let (left, top, cell_h) = (330i32, 48i32, 14i32);
-        let width = 1000u32;
-        // Room on the right for the last time tick.
-        let plot_w = width as i32 - left - 70;
-        let height = (top + cell_h * bands as i32 + 60) as u32;
-        let max = self.cells.iter().copied().max().unwrap_or(0).max(1);
-        let mut svg = String::new();
-        {
-            let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
-            // Drawing into a String cannot fail but for a coordinate bug: draw what can be drawn.
-            let _ = root.fill(&WHITE);
-            let _ = root.draw(&Text::new(
-                self.title.clone(),
-                (left, 16),
-                ("sans-serif", 19).into_font(),
-            ));
-            let label_style = TextStyle::from(("sans-serif", 14).into_font())
-                .pos(Pos::new(HPos::Right, VPos::Center));
-            let x_of = |c: usize| left + (c as i32 * plot_w) / columns as i32;
-            for (b, label) in self.labels.iter().enumerate() {
-                let y = top + b as i32 * cell_h;
-                let _ = root.draw(&Text::new(
-                    label.clone(),
-                    (left - 6, y + cell_h / 2),
-                    label_style.clone(),
-                ));
-                for c in 0..self.columns.len() {
-                    let writes = self.writes(c, b);
-                    if writes == 0 {
-                        continue;
-                    }
-                    let heat = writes as f64 / max as f64;
-                    // Pale yellow for a few writes, deep red for the most.
-                    let colour = HSLColor((1.0 - heat) * 55.0 / 360.0, 1.0, 0.85 - 0.45 * heat);
-                    let _ = root.draw(&Rectangle::new(
-                        [(x_of(c), y), (x_of(c + 1), y + cell_h)],
-                        colour.filled(),
-                    ));
-                }
-            }
-            let bottom = top + cell_h * bands as i32;
-            let _ = root.draw(&Rectangle::new(
-                [(left, top), (left + plot_w, bottom)],
-                BLACK.stroke_width(1),
-            ));
-            let tick = TextStyle::from(("sans-serif", 14).into_font())
-                .pos(Pos::new(HPos::Center, VPos::Top));
-            if let (Some(first), Some(last)) = (self.columns.first(), self.columns.last()) {
-                let middle = self.columns[self.columns.len() / 2];
-                for (t, x) in [
-                    (first.0, left),
-                    (middle.0, x_of(self.columns.len() / 2)),
-                    (last.1, left + plot_w),
-                ] {
-                    let _ = root.draw(&Text::new(format!("t={t}"), (x, bottom + 6), tick.clone()));
-                }
-            }
-            let _ = root.draw(&Text::new(
-                format!(
-                    "time: {} columns; colour: writes per cell, up to {max}",
-                    self.columns.len()
-                ),
-                (left, bottom + 26),
-                ("sans-serif", 14).into_font(),
-            ));
-            let _ = root.present();
+        let shown: Vec<String> = (0..self.labels.len())
+            .map(|b| {
+                shorten(
+                    &self.labels[b],
+                    b.checked_sub(1).map(|a| self.labels[a].as_str()),
+                )
+            })
+            .collect();
+        let longest = shown.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+        // Labels in a 12px monospace font, about 7.3px a character.
+        let left = (longest as f64 * 7.3 + 24.0).clamp(120.0, 460.0).round() as i64;
+        let (width, top) = (1100i64, 64i64);
+        let plot_w = width - left - 60;
+        // The figure's height follows the bands: tall cells for a few regions, 14px for many.
+        let cell_h = (480 / bands as i64).clamp(14, 48);
+        let bottom = top + cell_h * bands as i64;
+        let height = bottom + 118;
+        let max = self.cells.iter().copied().max().unwrap_or(0);
+        let x_of = |c: usize| left + (c as i64 * plot_w) / columns as i64;
+
+        writeln!(
+            svg,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif">"#
+        )?;
+        writeln!(
+            svg,
+            r#"<rect width="{width}" height="{height}" fill="white"/>"#
+        )?;
+        writeln!(
+            svg,
+            r#"<text x="{left}" y="24" font-size="17" font-weight="bold">{}</text>"#,
+            Xml(&self.title)
+        )?;
+        writeln!(
+            svg,
+            r#"<text x="{left}" y="46" font-size="13" fill="dimgray">{} regions in {} bands; point at a cell for its keys, time and writes</text>"#,
+            self.regions, bands
+        )?;
+        // The bands' labels, each with its whole label as a tooltip.
+        writeln!(
+            svg,
+            r#"<g class="labels" font-family="monospace" font-size="12" text-anchor="end">"#
+        )?;
+        for (b, label) in shown.iter().enumerate() {
+            let y = top + b as i64 * cell_h + cell_h / 2 + 4;
+            writeln!(
+                svg,
+                r#"<text x="{}" y="{y}"><title>{}</title>{}</text>"#,
+                left - 8,
+                Xml(&self.labels[b]),
+                Xml(label)
+            )?;
         }
-        svg
+        writeln!(svg, "</g>")?;
+        // The cells that hold writes.
+        writeln!(svg, r#"<g class="cells">"#)?;
+        for b in 0..self.labels.len() {
+            let y = top + b as i64 * cell_h;
+            for c in 0..self.columns.len() {
+                let writes = self.writes(c, b);
+                if writes == 0 {
+                    continue;
+                }
+                let (x0, x1) = (x_of(c), x_of(c + 1));
+                writeln!(
+                    svg,
+                    r#"<rect x="{x0}" y="{y}" width="{}" height="{cell_h}" fill="{}"><title>{}</title></rect>"#,
+                    x1 - x0,
+                    colour(writes, max),
+                    Xml(&self.tooltip(c, b))
+                )?;
+            }
+        }
+        writeln!(svg, "</g>")?;
+        writeln!(
+            svg,
+            r#"<rect x="{left}" y="{top}" width="{plot_w}" height="{}" fill="none" stroke="black"/>"#,
+            bottom - top
+        )?;
+        self.write_time_axis(svg, left, plot_w, bottom, &x_of)?;
+        write_scale(svg, left, bottom + 76, max)
+    }
+
+    /// Ticks under the plot: five times, as dates and times or as counts.
+    fn write_time_axis(
+        &self,
+        svg: &mut String,
+        left: i64,
+        plot_w: i64,
+        bottom: i64,
+        x_of: &dyn Fn(usize) -> i64,
+    ) -> fmt::Result {
+        let n = self.columns.len();
+        if n == 0 {
+            return Ok(());
+        }
+        let mut ticks: Vec<(u64, i64)> = (0..4)
+            .map(|k| k * n / 4)
+            .map(|c| (self.columns[c].0, x_of(c)))
+            .collect();
+        ticks.push((self.columns[n - 1].1, left + plot_w));
+        ticks.dedup_by_key(|t| t.1);
+        writeln!(
+            svg,
+            r#"<g class="time" font-size="12" text-anchor="middle">"#
+        )?;
+        for (t, x) in ticks {
+            writeln!(
+                svg,
+                r#"<line x1="{x}" y1="{bottom}" x2="{x}" y2="{}" stroke="black"/>"#,
+                bottom + 5
+            )?;
+            let (first, second) = self.time_lines(t);
+            writeln!(
+                svg,
+                r#"<text x="{x}" y="{}">{}</text>"#,
+                bottom + 19,
+                Xml(&first)
+            )?;
+            if let Some(second) = second {
+                writeln!(
+                    svg,
+                    r#"<text x="{x}" y="{}">{}</text>"#,
+                    bottom + 34,
+                    Xml(&second)
+                )?;
+            }
+        }
+        let caption = match self.clock {
+            Some(_) => "time (UTC)",
+            None => "time",
+        };
+        writeln!(
+            svg,
+            r#"<text x="{}" y="{}" font-size="13">{caption}, {} columns</text></g>"#,
+            left + plot_w / 2,
+            bottom + 52,
+            self.columns.len()
+        )
+    }
+
+    /// A time as the axis shows it: the time of day over the date, or `t=` and the count.
+    fn time_lines(&self, t: u64) -> (String, Option<String>) {
+        match self.clock {
+            Some(unit) => {
+                let (date, time) = utc(t, unit);
+                (time, Some(date))
+            }
+            None => (format!("t={t}"), None),
+        }
+    }
+
+    /// A time as a tooltip shows it.
+    fn time_text(&self, t: u64) -> String {
+        match self.clock {
+            Some(unit) => {
+                let (date, time) = utc(t, unit);
+                format!("{date} {time}")
+            }
+            None => format!("{t}"),
+        }
+    }
+
+    /// A cell's tooltip: its regions and their keys, its time window, its writes.
+    fn tooltip(&self, column: usize, band: usize) -> String {
+        let first = self.first_regions[band];
+        let last = self
+            .first_regions
+            .get(band + 1)
+            .map_or(self.regions, |&next| next)
+            - 1;
+        let regions = if first == last {
+            format!("region {first} of {}", self.regions)
+        } else {
+            format!("regions {first} to {last} of {}", self.regions)
+        };
+        let to = self
+            .labels
+            .get(band + 1)
+            .map_or("the end of the table", String::as_str);
+        let (start, end) = self.columns[column];
+        let zone = if self.clock.is_some() { " UTC" } else { "" };
+        format!(
+            "{regions}\nkeys from {} to {to}\ntime {} to {}{zone}\n{} writes",
+            self.labels[band],
+            self.time_text(start),
+            self.time_text(end),
+            Thousands(self.writes(column, band))
+        )
     }
 }
 
-/// A region's start key in words: each decoded segment as `name=value`, or `start of table`.
+/// The colour of a cell with `writes` of the busiest cell's `max`: pale yellow for a few writes,
+/// deep red for the most (a cell without writes is left white).
+fn colour(writes: u64, max: u64) -> String {
+    let heat = writes as f64 / max.max(1) as f64;
+    hsl_hex((1.0 - heat) * 55.0, 0.85 - 0.45 * heat)
+}
+
+/// `hsl(hue, 100%, lightness)` as `#rrggbb`.
+fn hsl_hex(hue: f64, lightness: f64) -> String {
+    let c = 1.0 - (2.0 * lightness - 1.0).abs();
+    let h = hue / 60.0;
+    let x = c * (1.0 - (h % 2.0 - 1.0).abs());
+    let (r, g, b) = match h as u32 {
+        0 => (c, x, 0.0),
+        1 => (x, c, 0.0),
+        2 => (0.0, c, x),
+        3 => (0.0, x, c),
+        4 => (x, 0.0, c),
+        _ => (c, 0.0, x),
+    };
+    let m = lightness - c / 2.0;
+    let byte = |v: f64| ((v + m) * 255.0).round().clamp(0.0, 255.0) as u8;
+    format!("#{:02x}{:02x}{:02x}", byte(r), byte(g), byte(b))
+}
+
+/// The colour scale: white for none, then the gradient from one write to `max`, with numbers.
+fn write_scale(svg: &mut String, left: i64, y: i64, max: u64) -> fmt::Result {
+    let (bar_x, bar_w, bar_h) = (left + 170, 320i64, 14i64);
+    writeln!(svg, r#"<g class="scale" font-size="12">"#)?;
+    writeln!(
+        svg,
+        r#"<text x="{left}" y="{}">writes per cell:</text>"#,
+        y + 11
+    )?;
+    writeln!(
+        svg,
+        r#"<rect x="{}" y="{y}" width="{bar_h}" height="{bar_h}" fill="white" stroke="darkgray"/>"#,
+        left + 110
+    )?;
+    writeln!(
+        svg,
+        r#"<text x="{}" y="{}" text-anchor="middle">none</text>"#,
+        left + 110 + bar_h / 2,
+        y + bar_h + 14
+    )?;
+    writeln!(svg, r#"<defs><linearGradient id="rowkey-heat">"#)?;
+    for k in 0..=8u64 {
+        // The same colours as the cells: stop k of 8 is the colour of k/8 of the busiest cell.
+        let heat = k as f64 / 8.0;
+        writeln!(
+            svg,
+            r#"<stop offset="{:.3}" stop-color="{}"/>"#,
+            heat,
+            hsl_hex((1.0 - heat) * 55.0, 0.85 - 0.45 * heat)
+        )?;
+    }
+    writeln!(svg, "</linearGradient></defs>")?;
+    writeln!(
+        svg,
+        r#"<rect x="{bar_x}" y="{y}" width="{bar_w}" height="{bar_h}" fill="url(#rowkey-heat)" stroke="darkgray"/>"#
+    )?;
+    for k in 0..=4u64 {
+        let x = bar_x + bar_w * k as i64 / 4;
+        let value = max * k / 4;
+        writeln!(
+            svg,
+            r#"<line x1="{x}" y1="{}" x2="{x}" y2="{}" stroke="dimgray"/><text x="{x}" y="{}" text-anchor="middle">{}</text>"#,
+            y + bar_h,
+            y + bar_h + 3,
+            y + bar_h + 14,
+            Thousands(value)
+        )?;
+    }
+    writeln!(svg, "</g>\n</svg>")
+}
+
+/// `t` `unit`s after the Unix epoch as a UTC date (`2023-11-14`) and time of day (`22:13:20`,
+/// with milliseconds when `t` has them).
+fn utc(t: u64, unit: TimeUnit) -> (String, String) {
+    let per_second = 1_000_000_000 / unit.nanos();
+    let (seconds, rest) = (t / per_second, t % per_second);
+    let (days, of_day) = (seconds / 86_400, seconds % 86_400);
+    let (year, month, day) = civil_from_days(days);
+    let mut time = format!(
+        "{:02}:{:02}:{:02}",
+        of_day / 3_600,
+        of_day / 60 % 60,
+        of_day % 60
+    );
+    if rest != 0 {
+        let millis = rest * 1_000 / per_second;
+        let _ = write!(time, ".{millis:03}");
+    }
+    (format!("{year:04}-{month:02}-{day:02}"), time)
+}
+
+/// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`).
+fn civil_from_days(days: u64) -> (u64, u64, u64) {
+    let z = days + 719_468;
+    let era = z / 146_097;
+    let doe = z % 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + u64::from(month <= 2);
+    (year, month, day)
+}
+
+/// A region's start key in words: each decoded segment as `name=value`. The table's first
+/// region starts with the lowest prefix: `bucket 0 of N` for a salt, zeros for a hash prefix, and
+/// otherwise `start of table`.
 fn label<K: RowKey>(start: &[u8]) -> String {
     if start.is_empty() {
-        return "start of table".into();
+        return match K::PREFIX {
+            Prefix::Salt(salt) => format!("bucket 0 of {}", salt.buckets()),
+            Prefix::Hash(hash) if hash.is_text() => {
+                format!("md5 {}", "0".repeat(hash.prefix_len()))
+            }
+            Prefix::Hash(hash) => format!("md5 {}", "\\x00".repeat(hash.prefix_len())),
+            _ => "start of table".into(),
+        };
     }
     let explained = K::explain_best_effort(start);
     let words: Vec<String> = explained
@@ -197,12 +518,178 @@ fn label<K: RowKey>(start: &[u8]) -> String {
             _ => format!("{}={}", row.segment, row.value),
         })
         .collect();
-    let text = words.join(", ");
-    if text.chars().count() <= LABEL_CHARS {
-        text
-    } else {
-        let mut cut: String = text.chars().take(LABEL_CHARS - 1).collect();
-        cut.push('…');
-        cut
+    words.join(", ")
+}
+
+/// `label` in at most [`LABEL_CHARS`] characters. Its parts (`name=value`, split at `, `) are
+/// kept whole, in order of what tells the band apart: the first part, then the first part that
+/// differs from the band above (`previous`) and those after it, as many as fit; what is left out
+/// shows as `…`. A part too long alone keeps its start and end characters.
+fn shorten(label: &str, previous: Option<&str>) -> String {
+    if label.chars().count() <= LABEL_CHARS {
+        return label.into();
+    }
+    let parts: Vec<&str> = label.split(", ").collect();
+    let before: Vec<&str> = previous.map_or(Vec::new(), |p| p.split(", ").collect());
+    let differs = (0..parts.len())
+        .find(|&i| before.get(i) != Some(&parts[i]))
+        .unwrap_or(0);
+    let mut keep = vec![false; parts.len()];
+    let mut len = 0;
+    for i in core::iter::once(0).chain(differs.max(1)..parts.len()) {
+        // The part, its separator and room for one `…, `.
+        let more = parts[i].chars().count() + 2;
+        if len + more + 3 > LABEL_CHARS {
+            break;
+        }
+        len += more;
+        keep[i] = true;
+    }
+    if !keep[0] || !keep[differs] {
+        // The first part, or the one that tells the band apart, does not fit beside it: the
+        // whole label's start and end instead.
+        return cut_middle(label);
+    }
+    let mut out: Vec<String> = Vec::new();
+    for (i, part) in parts.iter().enumerate() {
+        if keep[i] {
+            out.push(cut_middle(part));
+        } else if out.last().map_or(true, |last| last != "…") {
+            out.push("…".into());
+        }
+    }
+    out.join(", ")
+}
+
+/// `text` in at most [`LABEL_CHARS`] characters: its start and end, `…` between.
+fn cut_middle(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() <= LABEL_CHARS {
+        return text.into();
+    }
+    let head = (LABEL_CHARS - 1) / 3;
+    let tail = LABEL_CHARS - 1 - head;
+    let mut cut: String = chars[..head].iter().collect();
+    cut.push('…');
+    cut.extend(&chars[chars.len() - tail..]);
+    cut
+}
+
+/// Text escaped for XML.
+struct Xml<'a>(&'a str);
+
+impl fmt::Display for Xml<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for c in self.0.chars() {
+            match c {
+                '&' => f.write_str("&amp;")?,
+                '<' => f.write_str("&lt;")?,
+                '>' => f.write_str("&gt;")?,
+                '"' => f.write_str("&quot;")?,
+                // Characters XML 1.0 cannot hold at all.
+                c if (c as u32) < 0x20 && !matches!(c, '\n' | '\t') => {
+                    write!(f, "\\x{:02X}", c as u32)?
+                }
+                c => f.write_char(c)?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A count with thousands separators: `1,234,567`.
+struct Thousands(u64);
+
+impl fmt::Display for Thousands {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let digits = self.0.to_string();
+        for (i, d) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i) % 3 == 0 {
+                f.write_char(',')?;
+            }
+            f.write_char(d)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_the_proleptic_gregorian_calendar() {
+        // Checked against `date -u -d @SECONDS`.
+        assert_eq!(
+            utc(1_700_000_000_000, TimeUnit::Millis),
+            ("2023-11-14".into(), "22:13:20".into())
+        );
+        assert_eq!(
+            utc(0, TimeUnit::Seconds),
+            ("1970-01-01".into(), "00:00:00".into())
+        );
+        assert_eq!(
+            utc(951_782_400_123, TimeUnit::Millis),
+            ("2000-02-29".into(), "00:00:00.123".into())
+        );
+        assert_eq!(
+            utc(4_102_444_799, TimeUnit::Seconds),
+            ("2099-12-31".into(), "23:59:59".into())
+        );
+    }
+
+    #[test]
+    fn long_labels_keep_their_first_part_and_what_tells_them_apart() {
+        let above = "bucket 3 of 16, ts_millis=1700000000000, host=web-0042.eu-west.example.com, event_id=12";
+        let label = "bucket 3 of 16, ts_millis=1700000500000, host=web-0007.eu-west.example.com, event_id=99";
+        // Differs from the band above at `ts_millis`: the first part, then from there on.
+        assert_eq!(
+            shorten(label, Some(above)),
+            "bucket 3 of 16, ts_millis=1700000500000, …"
+        );
+        // Differs at the host: the part before it gives way.
+        let same_time = "bucket 3 of 16, ts_millis=1700000000000, host=web-0099.eu-west.example.com, event_id=1";
+        assert_eq!(
+            shorten(same_time, Some(above)),
+            "bucket 3 of 16, …, host=web-0099.eu-west.example.com, …"
+        );
+        for (l, p) in [
+            (label, Some(above)),
+            (same_time, Some(above)),
+            (label, None),
+        ] {
+            assert!(
+                shorten(l, p).chars().count() <= LABEL_CHARS,
+                "{}",
+                shorten(l, p)
+            );
+        }
+        // One long part: its start and end characters, cut in the middle.
+        let one = format!("url={}", "abcdefghij".repeat(10));
+        let short = shorten(&one, None);
+        assert_eq!(short.chars().count(), LABEL_CHARS);
+        assert!(short.starts_with("url=abc") && short.ends_with("hij") && short.contains('…'));
+        assert_eq!(shorten("ts=5", None), "ts=5");
+    }
+
+    #[test]
+    fn counts_have_thousands_separators_and_text_is_escaped() {
+        assert_eq!(Thousands(0).to_string(), "0");
+        assert_eq!(Thousands(999).to_string(), "999");
+        assert_eq!(Thousands(1_234_567).to_string(), "1,234,567");
+        assert_eq!(
+            Xml("a<b & \"c\"\u{1}").to_string(),
+            "a&lt;b &amp; &quot;c&quot;\\x01"
+        );
+    }
+
+    #[test]
+    fn the_colour_scale_runs_from_pale_yellow_to_deep_red() {
+        // Checked against Python's colorsys.hls_to_rgb: (51, 187, 255) and (255, 248.6, 178.5),
+        // a half rounded away from zero.
+        assert_eq!(hsl_hex(200.0, 0.6), "#33bbff");
+        assert_eq!(hsl_hex(55.0, 0.85), "#fff9b3");
+        assert_eq!(hsl_hex(0.0, 0.40), "#cc0000");
+        assert_eq!(colour(10, 10), "#cc0000");
     }
 }

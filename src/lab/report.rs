@@ -22,6 +22,8 @@ use crate::RowKey;
 const MAX_BANDS: usize = 48;
 /// The heatmap's columns: adjacent windows are drawn together beyond this many.
 const MAX_COLUMNS: usize = 240;
+/// The summary table's rows: a sample of the windows beyond this many.
+const SHOWN_WINDOWS: usize = 12;
 
 /// A simulation's report, cut into windows of time: see [`Simulation::report`].
 ///
@@ -111,14 +113,8 @@ impl Report {
                 .collect(),
             (0..bands)
                 .map(|b| (b * region_count).div_ceil(bands))
-                .map(|r| {
-                    if r == 0 {
-                        Vec::new()
-                    } else {
-                        splits[r - 1].clone()
-                    }
-                })
                 .collect(),
+            splits,
         );
 
         let mut live = Live::new(sim.table());
@@ -355,18 +351,25 @@ impl fmt::Display for Report {
             self.hottest_share(),
             1.0 / regions as f64
         )?;
+        // At most 12 rows: the first and last windows and an even sample between, said so.
+        let n = self.windows.len();
+        let shown: Vec<usize> = if n <= SHOWN_WINDOWS {
+            (0..n).collect()
+        } else {
+            writeln!(
+                f,
+                "a sample of the windows: {SHOWN_WINDOWS} of {n}, the first, the last and \
+                 evenly between (`Report::windows` has them all)"
+            )?;
+            (0..SHOWN_WINDOWS)
+                .map(|k| k * (n - 1) / (SHOWN_WINDOWS - 1))
+                .collect()
+        };
         writeln!(
             f,
             "| window | writes | regions | busiest region | its share |"
         )?;
         writeln!(f, "|---|---|---|---|---|")?;
-        // At most 12 rows: the first and last windows and an even sample between.
-        let n = self.windows.len();
-        let shown: Vec<usize> = if n <= 12 {
-            (0..n).collect()
-        } else {
-            (0..12).map(|k| k * (n - 1) / 11).collect()
-        };
         for i in shown {
             let w = &self.windows[i];
             let hottest = w.hottest().map_or(0, |h| h.region);
