@@ -61,3 +61,45 @@ fn condition(schema: &Schema, arg: &str) -> Result<(String, Condition), String> 
     };
     Ok((field.to_string(), condition))
 }
+
+/// Why a query whose plan has no range selects no key: a range with its bounds reversed (the
+/// same bounds swapped select keys), one that holds no value (`5..5`), or a prefix no value of
+/// the field starts with. The typed builder plans such a query as nothing to scan; on the
+/// command line that is a mistake to name, not an empty answer.
+pub fn empty_query(schema: &Schema, args: &[String], query: &[(String, Condition)]) -> String {
+    let (Some(arg), Some((field, last))) = (args.last(), query.last()) else {
+        return String::from("the query selects no key");
+    };
+    let before = &query[..query.len() - 1];
+    let selects = |condition: Condition| {
+        let mut swapped = before.to_vec();
+        swapped.push((field.clone(), condition));
+        schema
+            .plan(&swapped)
+            .is_ok_and(|plan| plan.ranges().into_iter().next().is_some())
+    };
+    match last {
+        Condition::Range(
+            Bound::Included(lo) | Bound::Excluded(lo),
+            Bound::Included(hi) | Bound::Excluded(hi),
+        ) if selects(Condition::Range(
+            Bound::Included(hi.clone()),
+            Bound::Included(lo.clone()),
+        )) && lo != hi =>
+        {
+            format!(
+                "`{arg}` selects no key: its bounds are reversed ({lo} comes after {hi} in \
+                 `{field}`'s order); write the lower bound first, `{field}={hi}..{lo}`"
+            )
+        }
+        Condition::Range(Bound::Included(lo), Bound::Excluded(hi)) if lo == hi => format!(
+            "`{arg}` selects no key: A..B holds A up to but not including B; \
+             `{field}={lo}..={lo}` or `{field}={lo}` holds {lo}"
+        ),
+        Condition::Range(..) => format!("`{arg}` selects no key: no value of `{field}` lies in it"),
+        Condition::Prefix(_) => format!(
+            "`{arg}` selects no key: no value of `{field}` starts with it (longer than its width?)"
+        ),
+        _ => format!("`{arg}` selects no key"),
+    }
+}

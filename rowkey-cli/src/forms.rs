@@ -24,7 +24,7 @@ impl Form {
             Form::Hex => hex(text.trim()),
             Form::Base64 => STANDARD
                 .decode(text.trim())
-                .map_err(|e| format!("{:?} is not base64: {e}", text.trim())),
+                .map_err(|e| format!("not base64: {e}")),
         }
     }
 
@@ -43,11 +43,41 @@ fn hex(text: &str) -> Result<Vec<u8>, String> {
         .chars()
         .map(|c| c.to_digit(16))
         .collect::<Option<_>>()
-        .ok_or_else(|| format!("{text:?} is not hex: only 0-9, a-f and A-F"))?;
+        .ok_or_else(|| String::from("not hex: only 0-9, a-f and A-F"))?;
     if digits.len() % 2 != 0 {
-        return Err(format!("{text:?} is not hex: an odd number of digits"));
+        return Err(String::from("not hex: an odd number of digits"));
     }
     Ok(digits.chunks(2).map(|p| (p[0] * 16 + p[1]) as u8).collect())
+}
+
+/// Keys longer than this many characters are shown shortened in the middle.
+const SHOWN_CHARS: usize = 200;
+
+/// A key as the user gave it, to show in a message: as it was written (so that it pastes back),
+/// but every control character as `\xHH`, which the HBase shell's form reads as the same byte;
+/// past [`SHOWN_CHARS`] characters, its start and end with the length between.
+pub fn shown(text: &str) -> String {
+    let visible = |c: char| -> String {
+        if c.is_ascii_control() {
+            format!("\\x{:02X}", c as u32)
+        } else {
+            c.to_string()
+        }
+    };
+    let count = text.chars().count();
+    if count == 0 {
+        return String::from("(empty)");
+    }
+    if count <= SHOWN_CHARS {
+        return text.chars().map(visible).collect();
+    }
+    let half = SHOWN_CHARS / 2;
+    let head: String = text.chars().take(half).map(visible).collect();
+    let tail: String = text.chars().skip(count - half).map(visible).collect();
+    format!(
+        "{head}…[{count} characters, the middle {} not shown]…{tail}",
+        count - 2 * half
+    )
 }
 
 /// The key of one line of stdin: the line without its line break, or, for a line of the HBase
@@ -79,6 +109,27 @@ mod tests {
         assert!(Form::Hex.read("0g").is_err() && Form::Hex.read("abc").is_err());
         assert!(Form::Base64.read("!!").is_err());
         assert_eq!(Form::Hbase.write(b"a\\b\x00"), "a\\x5Cb\\x00");
+    }
+
+    #[test]
+    fn keys_are_shown_as_given_and_long_ones_in_part() {
+        assert_eq!(shown(r"\x00\x00(\xD9"), r"\x00\x00(\xD9");
+        assert_eq!(shown("a\tb\u{7f}"), r"a\x09b\x7F");
+        let long = format!(
+            "{}{}{}",
+            "a".repeat(150),
+            "m".repeat(4_999_700),
+            "z".repeat(150)
+        );
+        let short = shown(&long);
+        assert_eq!(
+            short,
+            format!(
+                "{}…[5000000 characters, the middle 4999800 not shown]…{}",
+                "a".repeat(100),
+                "z".repeat(100)
+            )
+        );
     }
 
     #[test]

@@ -65,7 +65,7 @@ enum Command {
         /// The layout lock file (`rowkey::lock`).
         lock: PathBuf,
         /// Keys; `-` reads them from stdin, one a line (a line of the HBase shell's scan output
-        /// gives its row).
+        /// gives its row). An empty line is the empty key, as `''` is.
         #[arg(required = true, value_name = "KEY")]
         keys: Vec<String>,
         /// How the keys are written.
@@ -74,17 +74,26 @@ enum Command {
         /// JSON (one object a line) or a table for people.
         #[arg(long, value_enum, default_value_t = Format::Json)]
         format: Format,
+        /// Starts each output line with the number of the key it comes from and a tab: its line
+        /// of stdin, or its place among the KEY arguments.
+        #[arg(long)]
+        line: bool,
     },
     /// Shows each part of each key beside its value, as `K::explain` does.
     Explain {
         /// The layout lock file (`rowkey::lock`).
         lock: PathBuf,
-        /// Keys; `-` reads them from stdin, one a line.
+        /// Keys; `-` reads them from stdin, one a line. An empty line is the empty key, as `''`
+        /// is.
         #[arg(required = true, value_name = "KEY")]
         keys: Vec<String>,
         /// How the keys are written.
         #[arg(long = "in", value_enum, default_value_t = Form::Hbase)]
         form: Form,
+        /// Starts each output line with the number of the key it comes from and a tab: its line
+        /// of stdin, or its place among the KEY arguments.
+        #[arg(long)]
+        line: bool,
     },
     /// Prints the key ranges that hold the rows a query asks for: `START<TAB>STOP` a line (an
     /// empty STOP: to the end), the typed builder's ranges for the same query.
@@ -184,11 +193,12 @@ fn run(command: Command, out: &mut impl Write) -> Result<bool, Failure> {
             keys,
             form,
             format,
+            line,
         } => {
             let schema = schema(&lock)?;
             // One list for every key: a stream of keys decodes in constant memory.
             let mut fields = Vec::new();
-            each_key(&keys, form, out, |out, key| {
+            each_key(&keys, form, line, out, |out, key| {
                 if let Err(e) = schema.decode_into(key, &mut fields) {
                     return Ok(Err(e.to_string()));
                 }
@@ -205,11 +215,18 @@ fn run(command: Command, out: &mut impl Write) -> Result<bool, Failure> {
                 Ok(Ok(()))
             })
         }
-        Command::Explain { lock, keys, form } => {
+        Command::Explain {
+            lock,
+            keys,
+            form,
+            line,
+        } => {
             let schema = schema(&lock)?;
-            each_key(&keys, form, out, |out, key| match schema.explain(key) {
-                Ok(explained) => write!(out, "{explained}").map(Ok),
-                Err(e) => Ok(Err(e.to_string())),
+            each_key(&keys, form, line, out, |out, key| {
+                match schema.explain(key) {
+                    Ok(explained) => write!(out, "{explained}").map(Ok),
+                    Err(e) => Ok(Err(e.to_string())),
+                }
             })
         }
         Command::Scan {
@@ -237,6 +254,13 @@ fn run(command: Command, out: &mut impl Write) -> Result<bool, Failure> {
             let plan = schema
                 .plan(&query)
                 .map_err(|e| Failure::Input(e.to_string()))?;
+            if plan.ranges().into_iter().next().is_none() {
+                return Err(Failure::Input(args::empty_query(
+                    &schema,
+                    &conditions,
+                    &query,
+                )));
+            }
             for range in plan.ranges() {
                 match &table {
                     Some(table) => writeln!(
@@ -277,51 +301,111 @@ fn run(command: Command, out: &mut impl Write) -> Result<bool, Failure> {
     }
 }
 
-/// Runs `f` on every key of `keys` (`-`: every line of stdin, read one at a time); a key that
-/// does not read or decode is reported on stderr with where it came from, and the rest go on.
+/// Runs `f` on every key of `keys` (`-`: every line of stdin, read one at a time; an empty line is
+/// the empty key); a key that does not read or decode is reported on stderr with where it came
+/// from and the key as it was given, and the rest go on. With `numbered`, every line `f` prints
+/// starts with the key's number (its line of stdin, or its place among the arguments) and a tab.
 fn each_key<W: Write>(
     keys: &[String],
     form: Form,
+    numbered: bool,
     out: &mut W,
-    mut f: impl FnMut(&mut W, &[u8]) -> io::Result<Result<(), String>>,
+    mut f: impl FnMut(&mut Numbered<'_, W>, &[u8]) -> io::Result<Result<(), String>>,
 ) -> Result<bool, Failure> {
     let mut ok = true;
-    let mut one = |out: &mut W, text: &str, place: &str| -> Result<(), Failure> {
-        let result = match form.read(text) {
-            Ok(key) => f(out, &key)?,
+    let mut one = |out: &mut W, text: Result<&str, String>, number: usize, place: &str| {
+        let result = match text.clone().and_then(|t| form.read(t)) {
+            Ok(key) => {
+                let mut lines = Numbered::new(out, numbered.then_some(number));
+                f(&mut lines, &key)?
+            }
             Err(e) => Err(e),
         };
         if let Err(e) = result {
             // The output so far first, so that errors and output interleave as they happened.
             out.flush()?;
-            eprintln!("rowkey: {place}{text:?}: {e}");
+            match text {
+                Ok(text) => eprintln!("rowkey: {place}{e}\n  key: {}", forms::shown(text)),
+                Err(_) => eprintln!("rowkey: {place}{e}"),
+            }
             ok = false;
         }
-        Ok(())
+        Ok::<(), Failure>(())
     };
+    let mut argument = 0usize;
     for key in keys {
         if key != "-" {
-            one(out, key, "")?;
+            argument += 1;
+            let place = if keys.len() > 1 {
+                format!("key {argument}: ")
+            } else {
+                String::new()
+            };
+            one(out, Ok(key), argument, &place)?;
             continue;
         }
         let stdin = io::stdin();
         let mut input = stdin.lock();
-        let mut line = String::new();
+        let mut line = Vec::new();
         let mut number = 0usize;
         loop {
             line.clear();
-            match input.read_line(&mut line) {
+            match input.read_until(b'\n', &mut line) {
                 Ok(0) => break,
                 Ok(_) => {}
                 Err(e) => return Err(Failure::Input(format!("stdin, line {}: {e}", number + 1))),
             }
             number += 1;
-            let text = forms::line_key(&line);
-            if text.is_empty() {
-                continue;
-            }
-            one(out, text, &format!("stdin, line {number}: "))?;
+            let text = std::str::from_utf8(&line).map_err(|_| {
+                String::from(
+                    "the line is not UTF-8 text (the HBase shell's form writes any other byte \
+                     as \\xHH)",
+                )
+            });
+            one(
+                out,
+                text.map(forms::line_key),
+                number,
+                &format!("stdin, line {number}: "),
+            )?;
         }
     }
     Ok(ok)
+}
+
+/// Output that starts every line with a key's number and a tab, when it has one.
+struct Numbered<'w, W: Write> {
+    out: &'w mut W,
+    number: Option<usize>,
+    at_line_start: bool,
+}
+
+impl<'w, W: Write> Numbered<'w, W> {
+    fn new(out: &'w mut W, number: Option<usize>) -> Self {
+        Numbered {
+            out,
+            number,
+            at_line_start: true,
+        }
+    }
+}
+
+impl<W: Write> Write for Numbered<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let Some(number) = self.number else {
+            return self.out.write(buf);
+        };
+        for line in buf.split_inclusive(|&b| b == b'\n') {
+            if self.at_line_start {
+                write!(self.out, "{number}\t")?;
+            }
+            self.out.write_all(line)?;
+            self.at_line_start = line.ends_with(b"\n");
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
 }

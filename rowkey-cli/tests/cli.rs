@@ -391,7 +391,7 @@ fn bad_input_is_named_with_status_2() {
     refused(
         &["decode", &lock, "--in", "hex", "0g"],
         None,
-        &["\"0g\"", "not hex"],
+        &["key: 0g", "not hex"],
     );
     refused(
         &["decode", &lock, "--in", "hex", "abc"],
@@ -433,7 +433,8 @@ fn bad_input_is_named_with_status_2() {
     );
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 2);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("stdin, line 2: \"zz\""));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("stdin, line 2: "));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("\n  key: zz\n"));
     // Unknown fields, wrong types, out of range, a missing field.
     refused(
         &["encode", &lock, "user=1"],
@@ -513,6 +514,120 @@ fn bad_input_is_named_with_status_2() {
     // Arguments clap refuses: also status 2.
     refused(&["decode", &lock], None, &["KEY"]);
     refused(&["decode", &lock, "--in", "octal", "x"], None, &["octal"]);
+}
+
+#[test]
+fn a_bad_key_is_echoed_as_it_was_given_and_long_ones_in_part() {
+    let lock = quickstart_lock();
+    let out = rowkey(&["decode", &lock, r"\x00\x00(\xD9"], None);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.ends_with("\n  key: \\x00\\x00(\\xD9\n"), "{stderr}");
+    // A 5 MB line: a message of a few hundred bytes, its start and end.
+    let mut line = vec![b'x'; 5_000_000];
+    line.push(b'\n');
+    let out = rowkey(&["decode", &lock, "-"], Some(&line));
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.len() < 700, "{} bytes", stderr.len());
+    assert!(
+        stderr.contains("[5000000 characters, the middle 4999800 not shown]"),
+        "{stderr}"
+    );
+    // A control character shows as the HBase shell writes it, and pastes back as the same byte.
+    let out = rowkey(&["decode", &lock, "--in", "hex", "0\t1"], None);
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .contains("key: 0\\x091"));
+}
+
+#[test]
+fn an_empty_line_is_the_empty_key_and_lines_can_be_numbered() {
+    let lock = quickstart_lock();
+    let key = |user_id| {
+        hbase::to_string_binary(
+            &EventKey {
+                user_id,
+                ts_millis: 5,
+                kind: EventKind::Click,
+                host: "h".into(),
+            }
+            .to_vec()
+            .unwrap(),
+        )
+    };
+    // `decode ''` and an empty line of stdin: the same error, the same status.
+    let direct = rowkey(&["decode", &lock, ""], None);
+    let piped = rowkey(&["decode", &lock, "-"], Some(b"\n"));
+    assert_eq!(direct.status.code(), Some(2));
+    assert_eq!(piped.status.code(), Some(2));
+    let direct = String::from_utf8(direct.stderr).unwrap();
+    let piped = String::from_utf8(piped.stderr).unwrap();
+    assert_eq!(
+        piped,
+        format!("rowkey: stdin, line 1: {}", &direct["rowkey: ".len()..])
+    );
+    assert!(direct.contains("key: (empty)"), "{direct}");
+    // --line pairs each output line with its input line, the bad ones left out.
+    let input = format!("{}\n\n{}\nzz\n{}\n", key(1), key(2), key(3));
+    let out = rowkey(&["decode", "--line", &lock, "-"], Some(input.as_bytes()));
+    assert_eq!(out.status.code(), Some(2));
+    let numbers: Vec<&str> = std::str::from_utf8(&out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| l.split_once('\t').unwrap().0)
+        .collect();
+    assert_eq!(numbers, ["1", "3", "5"]);
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.starts_with("1\t{\"user_id\":1,"), "{stdout}");
+    // Arguments are numbered by their place; every line of a table carries the number.
+    let out = rowkey(
+        &[
+            "decode",
+            "--line",
+            "--format",
+            "table",
+            &lock,
+            &key(7),
+            &key(8),
+        ],
+        None,
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stdout
+            .lines()
+            .all(|l| l.starts_with("1\t") || l.starts_with("2\t")),
+        "{stdout}"
+    );
+    assert!(stdout.contains("2\tuser_id    8"), "{stdout}");
+}
+
+#[test]
+fn an_empty_range_is_an_error_that_says_why() {
+    let lock = quickstart_lock();
+    refused(
+        &["scan", &lock, "user_id=5..3"],
+        None,
+        &["bounds are reversed", "`user_id=3..5`"],
+    );
+    refused(
+        &["scan", &lock, "user_id=7", "ts_millis=10..=2"],
+        None,
+        &[
+            "`ts_millis=10..=2`",
+            "bounds are reversed",
+            "`ts_millis=2..10`",
+        ],
+    );
+    refused(
+        &["scan", &lock, "user_id=5..5"],
+        None,
+        &["not including", "`user_id=5..=5`"],
+    );
+    // The bounds in order still plan, and one value by `..=`.
+    assert_eq!(ok(&["scan", &lock, "user_id=3..5"]).lines().count(), 1);
+    assert_eq!(ok(&["scan", &lock, "user_id=5..=5"]).lines().count(), 1);
 }
 
 #[test]
