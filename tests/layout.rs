@@ -238,7 +238,8 @@ fn explain_best_effort_shows_what_a_key_that_does_not_decode_still_tells() {
         shown.error.as_ref().unwrap().kind(),
         DecodeErrorKind::WrongSalt {
             expected: bucket,
-            found: other
+            found: other,
+            text: true,
         }
     );
     assert!(

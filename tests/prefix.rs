@@ -284,7 +284,8 @@ fn tampered_salt_bytes_are_rejected() {
         err.kind(),
         DecodeErrorKind::WrongSalt {
             expected: 4,
-            found: key[0]
+            found: key[0],
+            text: false,
         }
     );
     assert_eq!((err.key(), err.offset()), ("TwoSources", 0));

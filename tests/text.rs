@@ -200,15 +200,22 @@ fn text_prefixes() {
     });
     assert_eq!(Salted::decode(salted.as_bytes()).unwrap().user, 42);
     assert_eq!(WholeKey::decode(b"1:alice:9223370336854775807").unwrap(), w);
-    assert!(matches!(
-        WholeKey::decode(b"2:alice:9223370336854775807")
-            .unwrap_err()
-            .kind(),
+    let wrong = WholeKey::decode(b"2:alice:9223370336854775807").unwrap_err();
+    assert_eq!(
+        wrong.kind(),
         DecodeErrorKind::WrongSalt {
             expected: 1,
-            found: 2
+            found: 2,
+            text: true,
         }
-    ));
+    );
+    // A text salt is its digits, in words too.
+    assert!(
+        wrong
+            .to_string()
+            .contains("salt 2 does not match the bucket of the key's fields, 1"),
+        "{wrong}"
+    );
     assert!(matches!(
         Salted::decode(b"1x:0000000042:n").unwrap_err().kind(),
         DecodeErrorKind::InvalidText(_)

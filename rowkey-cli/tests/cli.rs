@@ -604,6 +604,37 @@ fn an_empty_line_is_the_empty_key_and_lines_can_be_numbered() {
 }
 
 #[test]
+fn a_text_layouts_salt_is_reported_as_its_digits() {
+    #[derive(RowKey, Debug, PartialEq)]
+    #[rowkey(text, delimiter = ":", salt(buckets = 16))]
+    struct Visit {
+        user: String,
+        #[rowkey(width = 4)]
+        page: u32,
+    }
+    let dir = scratch("text-salt");
+    let visit = Visit {
+        user: "alice".into(),
+        page: 7,
+    };
+    let lock = lock_of(&dir, "visit.lock", std::slice::from_ref(&visit));
+    let key = String::from_utf8(visit.to_vec().unwrap()).unwrap();
+    let (salt, rest) = key.split_once(':').unwrap();
+    let bucket: u8 = salt.parse().unwrap();
+    let other = (bucket + 1) % 16;
+    let wrong = format!("{other:02}:{rest}");
+    let expected = format!("salt {other} does not match the bucket of the key's fields, {bucket}");
+    // The library's own words, and the command's.
+    let err = Visit::decode(wrong.as_bytes()).unwrap_err();
+    assert!(err.to_string().contains(&expected), "{err}");
+    refused(
+        &["decode", &lock, &wrong],
+        None,
+        &[&expected, &format!("key: {wrong}")],
+    );
+}
+
+#[test]
 fn an_empty_range_is_an_error_that_says_why() {
     let lock = quickstart_lock();
     refused(

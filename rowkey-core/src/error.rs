@@ -323,8 +323,10 @@ pub enum DecodeErrorKind {
     WrongSalt {
         /// The bucket computed from the decoded sources.
         expected: u8,
-        /// The salt byte in the key.
+        /// The salt byte in the key (in a text layout, the bucket its digits give).
         found: u8,
+        /// Whether the layout is text: its salt is decimal digits, shown as such.
+        text: bool,
     },
     /// The hash prefix is not the MD5 prefix of the key's sources.
     WrongHashPrefix,
@@ -505,9 +507,21 @@ impl fmt::Display for DecodeErrorKind {
             DecodeErrorKind::UnknownTag { name } => {
                 write!(f, "the key does not start with a tag of `{name}`")
             }
-            DecodeErrorKind::WrongSalt { expected, found } => write!(
+            DecodeErrorKind::WrongSalt {
+                expected,
+                found,
+                text: false,
+            } => write!(
                 f,
                 "salt byte {found:02X} does not match the bucket of the key's fields ({expected:02X})"
+            ),
+            DecodeErrorKind::WrongSalt {
+                expected,
+                found,
+                text: true,
+            } => write!(
+                f,
+                "salt {found} does not match the bucket of the key's fields, {expected}"
             ),
             DecodeErrorKind::WrongHashPrefix => {
                 f.write_str("hash prefix does not match the MD5 of the key's fields")

@@ -278,7 +278,7 @@ pub trait RowKey {
     /// assert_eq!(shown.rows[0].value, "bucket 3 of 16");
     /// assert_eq!(shown.rows[1].value, "11");
     /// let error = shown.error.unwrap();
-    /// assert_eq!(error.kind(), DecodeErrorKind::WrongSalt { expected: 11, found: 3 });
+    /// assert_eq!(error.kind(), DecodeErrorKind::WrongSalt { expected: 11, found: 3, text: false });
     /// ```
     #[cfg(feature = "alloc")]
     fn explain_best_effort(key: &[u8]) -> Explained
@@ -479,7 +479,8 @@ pub trait SaltedKey: RowKey {
 /// // `Seq` is a u32 behind a salt byte, `seq % 4`; this writer put it in bucket 1.
 /// let key = Seq { seq: 7 }.to_vec_in_bucket(1)?;
 /// let err = Seq::decode(&key).unwrap_err(); // the salt byte is checked...
-/// assert_eq!(err.kind(), DecodeErrorKind::WrongSalt { expected: 3, found: 1 });
+/// assert_eq!(err.kind(), DecodeErrorKind::WrongSalt { expected: 3, found: 1, text: false });
+/// assert!(err.to_string().contains("salt byte 01 does not match the bucket of the key's fields (03)"));
 /// let (seq, bucket) = Seq::decode_any_bucket(&key)?; // ...unless any bucket is accepted
 /// assert_eq!((seq.seq, bucket), (7, 1));
 /// # Ok::<(), Box<dyn std::error::Error>>(())

@@ -64,7 +64,11 @@ pub fn check_salt(
     let expected = h.finish();
     if expected != found {
         return Err(DecodeError::new(
-            DecodeErrorKind::WrongSalt { expected, found },
+            DecodeErrorKind::WrongSalt {
+                expected,
+                found,
+                text: salt.is_text(),
+            },
             0,
         ));
     }
