@@ -146,3 +146,22 @@ fn split_keys_needs_only_the_row_key_trait() {
     assert_eq!(Variable::split_keys(4), [[1], [2], [3]]);
     assert!(Fixed::split_keys(4).is_empty());
 }
+
+/// Fields whose scan methods share names (`page`'s list is `page_in`, a field of its own): each
+/// field's methods stay on its own state, and bind as the key's order says.
+#[derive(rowkey::RowKey, Debug, Clone, PartialEq)]
+struct MethodsMeet {
+    page: u8,
+    page_in: u8,
+}
+
+#[test]
+fn fields_whose_method_names_meet_still_bind_in_key_order() {
+    let key = |page, page_in| MethodsMeet { page, page_in }.to_vec().unwrap();
+    let plan = MethodsMeet::scan().page_in([1, 3]).page_in(7);
+    assert!(plan.matches(&key(1, 7)) && plan.matches(&key(3, 7)));
+    assert!(!plan.matches(&key(2, 7)) && !plan.matches(&key(1, 8)));
+    assert_eq!(plan.ranges().into_iter().count(), 2);
+    let plan = MethodsMeet::scan().page(4).page_in_range(2..5);
+    assert!(plan.matches(&key(4, 2)) && !plan.matches(&key(4, 5)));
+}

@@ -136,7 +136,7 @@ fn scans(
         ));
         let method = v.scan_method();
         let variant = crate::unraw::unraw(v.ident);
-        let chain = chain(&v.key, p, &state, &format!("{ident}{variant}"));
+        let chain = chain(&v.key, p, &state, &format!("{ident}{variant}"), false);
         items.push(chain.defs);
         let first = state.of(&chain.first);
         let start = state.start(p, &layout_name);

@@ -46,7 +46,7 @@ pub fn expand(s: &Struct, p: &syn::Ident) -> TokenStream {
     };
     let name = ident.to_string();
     let state = State::new(s.original, &name, &concrete, array);
-    let chain = chain(s, p, &state, &name);
+    let chain = chain(s, p, &state, &name, true);
     let first = &chain.first;
     let start = state.start(p, &layout_name);
     let field_list = s
@@ -132,6 +132,16 @@ impl State {
             key: crate::unraw::unraw(&input.ident),
             concrete: concrete.clone(),
             lane,
+        }
+    }
+
+    /// The state's parameter as an impl declares it: the marker of the field to bind next,
+    /// bounded in the array lane on naming its planner.
+    fn param(&self, p: &syn::Ident) -> TokenStream {
+        let concrete = &self.concrete;
+        match &self.lane {
+            Lane::General => quote!(__RowkeyNext),
+            Lane::Array { .. } => quote!(__RowkeyNext: #p::Marker<#concrete>),
         }
     }
 
@@ -357,31 +367,116 @@ pub struct Chain {
 /// The chain of states over the fields of `s` on `state`: for each field a marker
 /// `{prefix}Next{Field}` and the methods of the state it marks. The last field's methods, and
 /// every range or prefix, lead to the finished state.
-pub fn chain(s: &Struct, p: &syn::Ident, state: &State, prefix: &str) -> Chain {
+///
+/// With `in_any_state` (struct keys), a field's methods are on every state, each bounded on a
+/// trait only the field's marker implements, whose `#[diagnostic::on_unimplemented]` says which
+/// fields bind first: binding out of key order is then "`ts` cannot be bound here ... bind
+/// `user` first" rather than "no method `ts` on `EventScan<EventNextUser>`". Keys where two fields'
+/// method names meet (`a` and `a_in`) keep each field's methods on its own state, as enum keys do
+/// (their variants' fields share one state type).
+pub fn chain(s: &Struct, p: &syn::Ident, state: &State, prefix: &str, in_any_state: bool) -> Chain {
     let key = &state.key;
     let markers: Vec<_> = s
         .fields
         .iter()
         .map(|f| format_ident!("{}Next{}", prefix, camel(&field_name(f))))
         .collect();
+    let names: Vec<String> = s.fields.iter().map(field_name).collect();
+    let method_names: Vec<[String; 4]> = names
+        .iter()
+        .map(|n| {
+            [
+                n.clone(),
+                format!("{n}_in"),
+                format!("{n}_range"),
+                format!("{n}_prefix"),
+            ]
+        })
+        .collect();
+    let clash = method_names.iter().enumerate().any(|(i, own)| {
+        method_names
+            .iter()
+            .enumerate()
+            .any(|(j, other)| i != j && own.iter().any(|m| other.contains(m)))
+    });
+    let in_any_state = in_any_state && !clash;
     let done = state.of(&state.done);
     let ranged = state.ranged();
     let state_ident = &state.ident;
+    let param = state.param(p);
     let wrap = |e: TokenStream| quote!(#state_ident(#e, #p::PhantomData));
+    let all = names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
     let defs = s.fields.iter().enumerate().map(|(i, field)| {
         let marker = &markers[i];
         let next = match markers.get(i + 1) {
             Some(n) => state.of(n),
             None => done.clone(),
         };
-        let methods = field_methods(field, p, &next, &ranged, &wrap);
-        let name = field_name(field);
+        let name = &names[i];
         let marker_doc = format!("Marks a scan over `{key}` keys whose next field is `{name}`.");
         let marker_def = state.marker(p, marker, &marker_doc);
+        if !in_any_state {
+            let methods = field_methods(field, p, &next, &ranged, &wrap, &TokenStream::new());
+            return quote! {
+                #marker_def
+
+                impl #state_ident<#marker> {
+                    #methods
+                }
+            };
+        }
+        let binds = format_ident!("__Rowkey{}Binds{}", prefix, camel(name));
+        let message = format!(
+            "`{name}` cannot be bound here: `{key}::scan()` binds its fields in key order, {all}"
+        );
+        let label = format!("`{name}` is not the next field of this scan");
+        let first = if i == 0 {
+            format!("`{name}` is the first field: bind it once, right after `{key}::scan()`")
+        } else {
+            let before = names[..i]
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            format!(
+                "bind {before} first, each by value or by a list (`.{}(v)`, `.{}_in([..])`), then `{name}`",
+                names[0], names[0]
+            )
+        };
+        let state_note = format!(
+            "this scan is at `{{Self}}`: `{key}Next...` names the field it binds next; after a \
+             `_range` or `_prefix` nothing more binds"
+        );
+        // In the array lane the trait also names the marker's planner, so that a method bounded
+        // on it knows the type of the plan it holds.
+        let plan_bound = match &state.lane {
+            Lane::General => TokenStream::new(),
+            Lane::Array { planner, .. } => {
+                let concrete = &state.concrete;
+                quote!(: #p::Marker<#concrete, Plan = #planner>)
+            }
+        };
+        let vis = &state.vis;
+        let bound = quote!(__RowkeyNext: #binds);
+        let methods = field_methods(field, p, &next, &ranged, &wrap, &bound);
         quote! {
             #marker_def
 
-            impl #state_ident<#marker> {
+            #[diagnostic::on_unimplemented(
+                message = #message,
+                label = #label,
+                note = #first,
+                note = #state_note
+            )]
+            #[doc(hidden)]
+            #vis trait #binds #plan_bound {}
+            impl #binds for #marker {}
+
+            impl<#param> #state_ident<__RowkeyNext> {
                 #methods
             }
         }
@@ -413,12 +508,14 @@ fn arg_of(field: &Field) -> Arg {
     }
 }
 
+/// A field's binding methods on a state, each with `bound` in its `where` clause (empty: none).
 fn field_methods(
     field: &Field,
     p: &syn::Ident,
     next: &TokenStream,
     done: &TokenStream,
     wrap: &dyn Fn(TokenStream) -> TokenStream,
+    bound: &TokenStream,
 ) -> TokenStream {
     let name = field_name(field);
     // The field's own identifier, raw if it is (`r#type`), so the method parses.
@@ -438,7 +535,10 @@ fn field_methods(
         (
             quote! {
                 #[inline]
-                pub fn #f(self, value: &#target) -> #next {
+                pub fn #f(self, value: &#target) -> #next
+                where
+                    #bound
+                {
                     #eq_next
                 }
             },
@@ -448,6 +548,7 @@ fn field_methods(
                 where
                     I: #p::IntoIterator,
                     I::Item: #p::AsRef<#target>,
+                    #bound
                 {
                     #in_next
                 }
@@ -463,7 +564,10 @@ fn field_methods(
                 let eq_next = wrap(quote!(#p::Bind::bind_eq(self.0, &value, #mode)));
                 quote! {
                     #[inline]
-                    pub fn #f(self, value: #ty) -> #next {
+                    pub fn #f(self, value: #ty) -> #next
+                    where
+                        #bound
+                    {
                         #eq_next
                     }
                 }
@@ -475,6 +579,7 @@ fn field_methods(
                     pub fn #f_in<I>(self, values: I) -> #next
                     where
                         I: #p::IntoIterator<Item = #ty>,
+                        #bound
                     {
                         #in_next
                     }
@@ -515,6 +620,7 @@ fn field_methods(
             pub fn #f_range<'__rowkey_r, R>(self, range: R) -> #done
             where
                 R: #p::RangeBounds<#range_ty>,
+                #bound
             {
                 #range_next
             }
@@ -530,14 +636,43 @@ fn field_methods(
         #p::AsRef::<[u8]>::as_ref(prefix),
         #mode
     )));
+    let has_prefix = prefix_arg.is_some();
     let prefix = prefix_arg.filter(|_| ordered).map(|arg| {
         quote! {
             #[doc = #prefix_doc]
             #[inline]
-            pub fn #f_prefix(self, prefix: #arg) -> #done {
+            pub fn #f_prefix(self, prefix: #arg) -> #done
+            where
+                #bound
+            {
                 #prefix_next
             }
         }
+    });
+    // A field that gave up its order keeps `_range` (and a string's `_prefix`) as methods that
+    // cannot be called, bounded on a trait of the core that says why: without them rustc would
+    // suggest `_in`, which compiles and lists every value of the range.
+    let misuse = (!ordered).then(|| {
+        let (no_range, with_prefix) = if field.attrs.reverse.is_some() {
+            (quote!(#p::ReverseHasNoRange), has_prefix)
+        } else {
+            (quote!(#p::UnorderedFormatHasNoRange), false)
+        };
+        let stub = |method: &syn::Ident| {
+            quote! {
+                #[doc(hidden)]
+                pub fn #method<__RowkeyNone>(self, range: __RowkeyNone) -> #done
+                where
+                    __RowkeyNone: #no_range,
+                    #bound
+                {
+                    match #no_range::impossible(range) {}
+                }
+            }
+        };
+        let prefix = with_prefix.then(|| stub(&f_prefix));
+        let range = stub(&f_range);
+        quote!(#range #prefix)
     });
     quote! {
         #[doc = #eq_doc]
@@ -546,6 +681,7 @@ fn field_methods(
         #in_list
         #range
         #prefix
+        #misuse
     }
 }
 
