@@ -161,7 +161,7 @@ fn fields_whose_method_names_meet_still_bind_in_key_order() {
     let plan = MethodsMeet::scan().page_in([1, 3]).page_in(7);
     assert!(plan.matches(&key(1, 7)) && plan.matches(&key(3, 7)));
     assert!(!plan.matches(&key(2, 7)) && !plan.matches(&key(1, 8)));
-    assert_eq!(plan.ranges().into_iter().count(), 2);
+    assert_eq!(plan.ranges().count(), 2);
     let plan = MethodsMeet::scan().page(4).page_in_range(2..5);
     assert!(plan.matches(&key(4, 2)) && !plan.matches(&key(4, 5)));
 }

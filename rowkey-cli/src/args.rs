@@ -76,7 +76,7 @@ pub fn empty_query(schema: &Schema, args: &[String], query: &[(String, Condition
         swapped.push((field.clone(), condition));
         schema
             .plan(&swapped)
-            .is_ok_and(|plan| plan.ranges().into_iter().next().is_some())
+            .is_ok_and(|plan| plan.ranges().next().is_some())
     };
     match last {
         Condition::Range(

@@ -254,7 +254,7 @@ fn run(command: Command, out: &mut impl Write) -> Result<bool, Failure> {
             let plan = schema
                 .plan(&query)
                 .map_err(|e| Failure::Input(e.to_string()))?;
-            if plan.ranges().into_iter().next().is_none() {
+            if plan.ranges().next().is_none() {
                 return Err(Failure::Input(args::empty_query(
                     &schema,
                     &conditions,

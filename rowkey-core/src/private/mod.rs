@@ -7,7 +7,7 @@
 //! |---|---|
 //! | `cursor.rs` | writing and reading a key's parts in sequence |
 //! | `explain.rs` | `K::explain`: a stored key shown part by part |
-//! | `misuse.rs` | scan methods a field cannot have, made compile errors that say why |
+//! | `misuse.rs` | scan methods misused, made compile errors that say why |
 
 mod cursor;
 #[cfg(feature = "alloc")]
@@ -22,7 +22,7 @@ pub use crate::prefix::steps::{
 pub use cursor::{decode_key, decode_key_in, encode_key, encode_key_in};
 #[cfg(feature = "alloc")]
 pub use explain::*;
-pub use misuse::{ReverseHasNoRange, UnorderedFormatHasNoRange};
+pub use misuse::{At, ReverseHasNoRange, UnorderedFormatHasNoRange};
 
 use crate::error::DecodeErrorKind;
 

@@ -368,12 +368,14 @@ pub struct Chain {
 /// `{prefix}Next{Field}` and the methods of the state it marks. The last field's methods, and
 /// every range or prefix, lead to the finished state.
 ///
-/// With `in_any_state` (struct keys), a field's methods are on every state, each bounded on a
-/// trait only the field's marker implements, whose `#[diagnostic::on_unimplemented]` says which
-/// fields bind first: binding out of key order is then "`ts` cannot be bound here ... bind
-/// `user` first" rather than "no method `ts` on `EventScan<EventNextUser>`". Keys where two fields'
-/// method names meet (`a` and `a_in`) keep each field's methods on its own state, as enum keys do
-/// (their variants' fields share one state type).
+/// With `in_any_state` (struct keys), a field's methods are on every state, each bounded on the
+/// state being the field's own (`Self: At<EventScan<EventNextTs>>`, which only that state meets),
+/// so that binding out of key order fails with `At`'s message, which says the scan's order and
+/// where it stands, rather than "no method `ts` on `EventScan<EventNextUser>`". The message
+/// lives on a trait of the core: `#[diagnostic::...]` cannot be written in a module without the
+/// prelude, where generated code must compile too. Keys where two fields' method names meet (`a`
+/// and `a_in`) keep each field's methods on its own state, as enum keys do (their variants'
+/// fields share one state type).
 pub fn chain(s: &Struct, p: &syn::Ident, state: &State, prefix: &str, in_any_state: bool) -> Chain {
     let key = &state.key;
     let markers: Vec<_> = s
@@ -405,11 +407,6 @@ pub fn chain(s: &Struct, p: &syn::Ident, state: &State, prefix: &str, in_any_sta
     let state_ident = &state.ident;
     let param = state.param(p);
     let wrap = |e: TokenStream| quote!(#state_ident(#e, #p::PhantomData));
-    let all = names
-        .iter()
-        .map(|n| format!("`{n}`"))
-        .collect::<Vec<_>>()
-        .join(", ");
     let defs = s.fields.iter().enumerate().map(|(i, field)| {
         let marker = &markers[i];
         let next = match markers.get(i + 1) {
@@ -420,7 +417,15 @@ pub fn chain(s: &Struct, p: &syn::Ident, state: &State, prefix: &str, in_any_sta
         let marker_doc = format!("Marks a scan over `{key}` keys whose next field is `{name}`.");
         let marker_def = state.marker(p, marker, &marker_doc);
         if !in_any_state {
-            let methods = field_methods(field, p, &next, &ranged, &wrap, &TokenStream::new());
+            let methods = field_methods(
+                field,
+                p,
+                &next,
+                &ranged,
+                &wrap,
+                &TokenStream::new(),
+                &quote!(self.0),
+            );
             return quote! {
                 #marker_def
 
@@ -429,52 +434,14 @@ pub fn chain(s: &Struct, p: &syn::Ident, state: &State, prefix: &str, in_any_sta
                 }
             };
         }
-        let binds = format_ident!("__Rowkey{}Binds{}", prefix, camel(name));
-        let message = format!(
-            "`{name}` cannot be bound here: `{key}::scan()` binds its fields in key order, {all}"
-        );
-        let label = format!("`{name}` is not the next field of this scan");
-        let first = if i == 0 {
-            format!("`{name}` is the first field: bind it once, right after `{key}::scan()`")
-        } else {
-            let before = names[..i]
-                .iter()
-                .map(|n| format!("`{n}`"))
-                .collect::<Vec<_>>()
-                .join(", ");
-            format!(
-                "bind {before} first, each by value or by a list (`.{}(v)`, `.{}_in([..])`), then `{name}`",
-                names[0], names[0]
-            )
-        };
-        let state_note = format!(
-            "this scan is at `{{Self}}`: `{key}Next...` names the field it binds next; after a \
-             `_range` or `_prefix` nothing more binds"
-        );
-        // In the array lane the trait also names the marker's planner, so that a method bounded
-        // on it knows the type of the plan it holds.
-        let plan_bound = match &state.lane {
-            Lane::General => TokenStream::new(),
-            Lane::Array { planner, .. } => {
-                let concrete = &state.concrete;
-                quote!(: #p::Marker<#concrete, Plan = #planner>)
-            }
-        };
-        let vis = &state.vis;
-        let bound = quote!(__RowkeyNext: #binds);
-        let methods = field_methods(field, p, &next, &ranged, &wrap, &bound);
+        // The methods are on every state, bounded on being this field's state: `At` is
+        // implemented by each type for itself alone, and its message says the scan's order.
+        let here = state.of(marker);
+        let bound = quote!(Self: #p::At<#here>);
+        let receiver = quote!(<Self as #p::At<#here>>::at(self).0);
+        let methods = field_methods(field, p, &next, &ranged, &wrap, &bound, &receiver);
         quote! {
             #marker_def
-
-            #[diagnostic::on_unimplemented(
-                message = #message,
-                label = #label,
-                note = #first,
-                note = #state_note
-            )]
-            #[doc(hidden)]
-            #vis trait #binds #plan_bound {}
-            impl #binds for #marker {}
 
             impl<#param> #state_ident<__RowkeyNext> {
                 #methods
@@ -508,7 +475,8 @@ fn arg_of(field: &Field) -> Arg {
     }
 }
 
-/// A field's binding methods on a state, each with `bound` in its `where` clause (empty: none).
+/// A field's binding methods on a state, each with `bound` in its `where` clause (empty: none),
+/// binding the planner `receiver` gives (`self.0`, or the state's own after a cast).
 fn field_methods(
     field: &Field,
     p: &syn::Ident,
@@ -516,6 +484,7 @@ fn field_methods(
     done: &TokenStream,
     wrap: &dyn Fn(TokenStream) -> TokenStream,
     bound: &TokenStream,
+    receiver: &TokenStream,
 ) -> TokenStream {
     let name = field_name(field);
     // The field's own identifier, raw if it is (`r#type`), so the method parses.
@@ -530,8 +499,8 @@ fn field_methods(
     let prefix_doc = format!("Keys whose `{name}` starts with `prefix`. Ends the scan.");
     // Strings and bytes are taken borrowed, and IN lists of anything that reads as them.
     let borrowed = |target: TokenStream, bind_in: syn::Ident| {
-        let eq_next = wrap(quote!(#p::Bind::bind_eq(self.0, value, #mode)));
-        let in_next = wrap(quote!(#p::Bind::#bind_in(self.0, values, #mode)));
+        let eq_next = wrap(quote!(#p::Bind::bind_eq(#receiver, value, #mode)));
+        let in_next = wrap(quote!(#p::Bind::#bind_in(#receiver, values, #mode)));
         (
             quote! {
                 #[inline]
@@ -561,7 +530,7 @@ fn field_methods(
         Arg::Bytes => borrowed(quote!([u8]), format_ident!("bind_in_bytes")),
         Arg::Own(ty) => (
             {
-                let eq_next = wrap(quote!(#p::Bind::bind_eq(self.0, &value, #mode)));
+                let eq_next = wrap(quote!(#p::Bind::bind_eq(#receiver, &value, #mode)));
                 quote! {
                     #[inline]
                     pub fn #f(self, value: #ty) -> #next
@@ -573,7 +542,7 @@ fn field_methods(
                 }
             },
             {
-                let in_next = wrap(quote!(#p::Bind::bind_in(self.0, values, #mode)));
+                let in_next = wrap(quote!(#p::Bind::bind_in(#receiver, values, #mode)));
                 quote! {
                     #[inline]
                     pub fn #f_in<I>(self, values: I) -> #next
@@ -612,7 +581,7 @@ fn field_methods(
         }),
         _ => quote!(#p::ValueOrder::UNKNOWN),
     };
-    let range_next = wrap(quote!(#p::Bind::bind_range_of(self.0, range, #mode, #order)));
+    let range_next = wrap(quote!(#p::Bind::bind_range_of(#receiver, range, #mode, #order)));
     let range = ordered.then(|| {
         quote! {
             #[doc = #range_doc]
@@ -632,7 +601,7 @@ fn field_methods(
         _ => None,
     };
     let prefix_next = wrap(quote!(#p::Bind::bind_prefix(
-        self.0,
+        #receiver,
         #p::AsRef::<[u8]>::as_ref(prefix),
         #mode
     )));
