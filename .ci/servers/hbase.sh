@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# A real HBase for rowkey's end-to-end tests: ZooKeeper, a master and 3 region servers of HBase's
+# mini-cluster on the local file system, HBase's Thrift2 server and a control endpoint, in one JVM
+# on 127.0.0.1 (.ci/servers/hbase/, a Maven project with pinned versions: see its pom.xml).
+#
+#   eval "$(.ci/servers/hbase.sh start)"   # build if needed, start, export the endpoints
+#   .ci/servers/hbase.sh stop
+#   .ci/servers/hbase.sh build             # only the build: Maven's downloads go to ~/.m2
+#
+# `start` prints `export ROWKEY_HBASE_THRIFT=127.0.0.1:P` and `export
+# ROWKEY_HBASE_CONTROL=127.0.0.1:Q` on stdout, everything else on stderr. The ports are those of
+# ROWKEY_HBASE_THRIFT_PORT and ROWKEY_HBASE_CONTROL_PORT, or else free ones of this checkout's own
+# range (common.sh's free_ports). Each start is fresh: a new, empty data directory. Needs a JDK
+# (17 or later) and Maven, which install.sh installs (openjdk-17-jdk-headless, maven); without
+# them, or without Maven Central, it fails and says so.
+set -euo pipefail
+# shellcheck source=common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+HBASE_SRC=$CI_SERVERS/hbase
+HBASE_BUILD=$SERVERS_DIR/hbase-build
+HBASE_DATA=$SERVERS_DIR/hbase-data
+HBASE_TIMEOUT=${ROWKEY_HBASE_TIMEOUT:-240}
+JAVA=${ROWKEY_JAVA:-$(command -v java || true)}
+MVN=${ROWKEY_MVN:-$(command -v mvn || true)}
+
+build() {
+  [ -n "$JAVA" ] || die "no java on PATH: HBase needs a JDK 17 or later (bash .ci/servers/install.sh installs openjdk-17-jdk-headless)"
+  [ -n "$MVN" ] || die "no mvn on PATH: HBase is built with Maven (bash .ci/servers/install.sh installs maven)"
+  local jar=$HBASE_BUILD/rowkey-hbase-server-0.0.0.jar
+  if [ -s "$jar" ] && [ -s "$HBASE_BUILD/classpath.txt" ] &&
+    [ -z "$(find "$HBASE_SRC" -newer "$jar" -type f -print -quit)" ]; then
+    say "HBase launcher is up to date: $jar"
+    return 0
+  fi
+  local t
+  t=$(now)
+  say "building the HBase launcher with Maven (the first build downloads HBase from Maven Central, about 170 MB)"
+  "$MVN" -B -q -f "$HBASE_SRC/pom.xml" -Drowkey.hbase.build="$HBASE_BUILD" package >&2 ||
+    die "the Maven build of $HBASE_SRC failed (Maven Central unreachable? the output above says)"
+  say "built in $(elapsed "$t")s"
+}
+
+start() {
+  build
+  local thrift=${ROWKEY_HBASE_THRIFT_PORT:-} control=${ROWKEY_HBASE_CONTROL_PORT:-}
+  if [ -z "$thrift" ] || [ -z "$control" ]; then
+    # Past the ports start.sh's servers take from the same range.
+    read -r thrift control <<<"$(free_ports 12 | awk '{print $(NF-1), $NF}')"
+  fi
+  stop_procs hbase "$JAVA" || true
+  rm -rf "$HBASE_DATA"
+  mkdir -p "$HBASE_DATA"
+  local t
+  t=$(now)
+  say "starting HBase (thrift $HOST:$thrift, control $HOST:$control; log $LOG_DIR/hbase.log)"
+  # The JDK 17 options of HBase's own bin/hbase.
+  launch hbase "$JAVA" -Xmx1536m -XX:+UseG1GC \
+    -Dlog4j2.configurationFile="$HBASE_SRC/src/main/resources/log4j2.properties" \
+    -Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true \
+    --add-modules jdk.unsupported \
+    --add-opens java.base/java.nio=ALL-UNNAMED --add-opens java.base/sun.nio.ch=ALL-UNNAMED \
+    --add-opens java.base/java.lang=ALL-UNNAMED --add-opens java.base/jdk.internal.ref=ALL-UNNAMED \
+    --add-opens java.base/java.lang.reflect=ALL-UNNAMED --add-opens java.base/java.util=ALL-UNNAMED \
+    --add-opens java.base/java.util.concurrent=ALL-UNNAMED \
+    --add-exports java.base/jdk.internal.misc=ALL-UNNAMED \
+    --add-exports java.security.jgss/sun.security.krb5=ALL-UNNAMED \
+    --add-exports java.base/sun.net.dns=ALL-UNNAMED --add-exports java.base/sun.net.util=ALL-UNNAMED \
+    -cp "$HBASE_BUILD/rowkey-hbase-server-0.0.0.jar:$(cat "$HBASE_BUILD/classpath.txt")" \
+    rowkey.servers.HBaseServer "$thrift" "$control" "$HBASE_DATA"
+  local deadline=$(($(date +%s) + HBASE_TIMEOUT)) pid
+  pid=$(recorded_pid hbase)
+  until grep -q '^rowkey-hbase ready' "$LOG_DIR/hbase.log" 2>/dev/null; do
+    if ! is_ours "$pid" "$JAVA"; then
+      tail -n 40 "$LOG_DIR/hbase.log" >&2 || true
+      die "HBase exited while starting (the end of its log is above)"
+    fi
+    if [ "$(date +%s)" -ge "$deadline" ]; then
+      tail -n 40 "$LOG_DIR/hbase.log" >&2 || true
+      stop_procs hbase "$JAVA" || true
+      die "HBase was not ready in ${HBASE_TIMEOUT}s (ROWKEY_HBASE_TIMEOUT)"
+    fi
+    sleep 0.5
+  done
+  say "$(grep '^rowkey-hbase ready' "$LOG_DIR/hbase.log") (${HBASE_TIMEOUT}s allowed; $(elapsed "$t")s with the JVM)"
+  echo "export ROWKEY_HBASE_THRIFT=$HOST:$thrift"
+  echo "export ROWKEY_HBASE_CONTROL=$HOST:$control"
+}
+
+case "${1:-}" in
+  build) build ;;
+  start) start ;;
+  stop)
+    stop_procs hbase "$JAVA"
+    rm -rf "$HBASE_DATA"
+    ;;
+  *) die "usage: hbase.sh build|start|stop" ;;
+esac

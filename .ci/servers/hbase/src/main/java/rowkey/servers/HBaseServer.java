@@ -1,0 +1,308 @@
+package rowkey.servers;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.HBaseTestingUtility;
+import org.apache.hadoop.hbase.HRegionLocation;
+import org.apache.hadoop.hbase.MiniHBaseCluster;
+import org.apache.hadoop.hbase.RegionMetrics;
+import org.apache.hadoop.hbase.ServerName;
+import org.apache.hadoop.hbase.StartMiniClusterOption;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.RegionLocator;
+import org.apache.hadoop.hbase.thrift2.ThriftServer;
+
+/**
+ * The HBase of rowkey's end-to-end tests, in one JVM: ZooKeeper, a master and {@code REGION_SERVERS}
+ * region servers of HBase's own mini-cluster on the local file system (no HDFS), HBase's Thrift2
+ * server (how non-JVM clients talk to HBase), and an HTTP control endpoint for what Thrift2 cannot
+ * do. Everything listens on 127.0.0.1.
+ *
+ * <pre>java ... rowkey.servers.HBaseServer THRIFT_PORT CONTROL_PORT DATA_DIR</pre>
+ *
+ * <p>Prints {@code rowkey-hbase ready thrift=127.0.0.1:P control=127.0.0.1:Q} once both serve,
+ * then runs until SIGTERM, when it shuts the cluster down. The control endpoint answers plain
+ * text, one item a line, keys and rows in lowercase hex:
+ *
+ * <ul>
+ *   <li>{@code GET /regions?table=T}: {@code START<TAB>STOP<TAB>SERVER}, a region a line in key
+ *       order (an empty START or STOP: the table's ends);
+ *   <li>{@code GET /metrics?table=T}: {@code START<TAB>SERVER<TAB>WRITES<TAB>READS}, each region's
+ *       write and read request counts from {@code Admin.getRegionMetrics};
+ *   <li>{@code POST /split?table=T&row=HEX}: splits the region holding the row at it, and waits
+ *       until the table has the new region;
+ *   <li>{@code POST /flush?table=T};
+ *   <li>{@code POST /balancer?on=true|false};
+ *   <li>{@code POST /kill-region-server?index=I}: aborts region server I without warning (its
+ *       regions are reassigned by the master); {@code GET /region-servers} lists the live ones;
+ *   <li>{@code GET /health}: {@code ok}.
+ * </ul>
+ *
+ * An error answers status 400 or 500 with its message.
+ */
+public final class HBaseServer {
+  static final int REGION_SERVERS = 3;
+
+  private final HBaseTestingUtility util;
+  private final MiniHBaseCluster cluster;
+
+  private HBaseServer(HBaseTestingUtility util, MiniHBaseCluster cluster) {
+    this.util = util;
+    this.cluster = cluster;
+  }
+
+  public static void main(String[] args) throws Exception {
+    if (args.length != 3) {
+      System.err.println("usage: HBaseServer THRIFT_PORT CONTROL_PORT DATA_DIR");
+      System.exit(2);
+    }
+    int thriftPort = Integer.parseInt(args[0]);
+    int controlPort = Integer.parseInt(args[1]);
+    Path data = Path.of(args[2]).toAbsolutePath();
+    Files.createDirectories(data);
+    long started = System.nanoTime();
+
+    // The mini-cluster's directories under DATA_DIR; the local file system for the data and the
+    // write-ahead log (which cannot hflush there: its capability check is off, as HBase's own
+    // tests on the local file system do).
+    System.setProperty("test.build.data.basedirectory", data.toString());
+    Configuration conf = HBaseConfiguration.create();
+    conf.set("hbase.zookeeper.quorum", "127.0.0.1");
+    conf.set("hbase.master.hostname", "127.0.0.1");
+    conf.set("hbase.regionserver.hostname", "127.0.0.1");
+    conf.setBoolean("hbase.unsafe.stream.capability.enforce", false);
+    conf.set("hbase.wal.provider", "filesystem");
+    conf.setInt("hbase.master.info.port", -1);
+    conf.setInt("hbase.regionserver.info.port", -1);
+    conf.setInt("hbase.thrift.info.port", -1);
+    // Small and quick: few handler threads on 2 cores, no periodic balancing while measuring.
+    conf.setInt("hbase.regionserver.handler.count", 10);
+    conf.setInt("hbase.master.handler.count", 10);
+    conf.setBoolean("hbase.balancer.tablesOnMaster", false);
+    HBaseTestingUtility util = new HBaseTestingUtility(conf);
+    util.startMiniZKCluster();
+    MiniHBaseCluster cluster =
+        util.startMiniHBaseCluster(
+            StartMiniClusterOption.builder().numMasters(1).numRegionServers(REGION_SERVERS).build());
+    HBaseServer server = new HBaseServer(util, cluster);
+
+    // Thrift2 on the cluster's configuration: the thread-pool server, binary protocol, buffered
+    // transport (its defaults), bound to loopback.
+    Configuration thriftConf = new Configuration(util.getConfiguration());
+    ThriftServer thrift = new ThriftServer(thriftConf);
+    CountDownLatch thriftDone = new CountDownLatch(1);
+    Thread thriftThread =
+        new Thread(
+            () -> {
+              try {
+                thrift.run(new String[] {"-b", "127.0.0.1", "-p", Integer.toString(thriftPort)});
+              } catch (Exception e) {
+                e.printStackTrace();
+              } finally {
+                thriftDone.countDown();
+              }
+            },
+            "rowkey-thrift2");
+    thriftThread.setDaemon(true);
+    thriftThread.start();
+    waitForPort(thriftPort, thriftDone);
+
+    HttpServer control = HttpServer.create(new InetSocketAddress("127.0.0.1", controlPort), 16);
+    control.setExecutor(Executors.newFixedThreadPool(4));
+    control.createContext("/", server::handle);
+    control.start();
+
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  control.stop(0);
+                  thrift.stop();
+                  try {
+                    util.shutdownMiniCluster();
+                  } catch (IOException e) {
+                    e.printStackTrace();
+                  }
+                },
+                "rowkey-hbase-stop"));
+    System.out.printf(
+        "rowkey-hbase ready thrift=127.0.0.1:%d control=127.0.0.1:%d in %.1f s%n",
+        thriftPort, controlPort, (System.nanoTime() - started) / 1e9);
+    System.out.flush();
+    thriftDone.await();
+  }
+
+  /** Waits until something listens on the port, or fails when the Thrift thread ended. */
+  private static void waitForPort(int port, CountDownLatch ended) throws Exception {
+    for (int i = 0; i < 600; i++) {
+      if (ended.getCount() == 0) {
+        throw new IllegalStateException("the Thrift2 server stopped while starting");
+      }
+      try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+        return;
+      } catch (IOException notYet) {
+        Thread.sleep(100);
+      }
+    }
+    throw new IllegalStateException("the Thrift2 server did not listen on " + port + " in 60 s");
+  }
+
+  private void handle(HttpExchange exchange) throws IOException {
+    String answer;
+    int status = 200;
+    try {
+      Map<String, String> q = query(exchange.getRequestURI().getRawQuery());
+      String path = exchange.getRequestURI().getPath();
+      String method = exchange.getRequestMethod();
+      answer =
+          switch (method + " " + path) {
+            case "GET /health" -> "ok\n";
+            case "GET /regions" -> regions(table(q));
+            case "GET /metrics" -> metrics(table(q));
+            case "GET /region-servers" -> regionServers();
+            case "POST /split" -> split(table(q), hex(need(q, "row")));
+            case "POST /flush" -> {
+              util.getAdmin().flush(table(q));
+              yield "ok\n";
+            }
+            case "POST /balancer" -> {
+              boolean on = Boolean.parseBoolean(need(q, "on"));
+              util.getAdmin().balancerSwitch(on, true);
+              yield "ok\n";
+            }
+            case "POST /kill-region-server" -> kill(Integer.parseInt(need(q, "index")));
+            default -> throw new IllegalArgumentException("no such call: " + method + " " + path);
+          };
+    } catch (IllegalArgumentException e) {
+      status = 400;
+      answer = e.getMessage() + "\n";
+    } catch (Exception e) {
+      status = 500;
+      answer = e + "\n";
+    }
+    byte[] body = answer.getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
+    exchange.sendResponseHeaders(status, body.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(body);
+    }
+  }
+
+  private String regions(TableName table) throws IOException {
+    StringBuilder out = new StringBuilder();
+    try (RegionLocator locator = util.getConnection().getRegionLocator(table)) {
+      for (HRegionLocation l : locator.getAllRegionLocations()) {
+        out.append(HexFormat.of().formatHex(l.getRegion().getStartKey()))
+            .append('\t')
+            .append(HexFormat.of().formatHex(l.getRegion().getEndKey()))
+            .append('\t')
+            .append(l.getServerName())
+            .append('\n');
+      }
+    }
+    return out.toString();
+  }
+
+  private String metrics(TableName table) throws IOException {
+    StringBuilder out = new StringBuilder();
+    Admin admin = util.getAdmin();
+    for (ServerName server : admin.getRegionServers()) {
+      List<RegionMetrics> all = admin.getRegionMetrics(server, table);
+      for (RegionMetrics m : all) {
+        byte[] name = m.getRegionName();
+        byte[] start = org.apache.hadoop.hbase.client.RegionInfo.getStartKey(name);
+        out.append(HexFormat.of().formatHex(start))
+            .append('\t')
+            .append(server)
+            .append('\t')
+            .append(m.getWriteRequestCount())
+            .append('\t')
+            .append(m.getReadRequestCount())
+            .append('\n');
+      }
+    }
+    return out.toString();
+  }
+
+  private String regionServers() {
+    StringBuilder out = new StringBuilder();
+    List<org.apache.hadoop.hbase.util.JVMClusterUtil.RegionServerThread> threads =
+        cluster.getRegionServerThreads();
+    for (int i = 0; i < threads.size(); i++) {
+      var t = threads.get(i);
+      if (t.isAlive() && !t.getRegionServer().isAborted()) {
+        out.append(i).append('\t').append(t.getRegionServer().getServerName()).append('\n');
+      }
+    }
+    return out.toString();
+  }
+
+  private String split(TableName table, byte[] row) throws Exception {
+    Admin admin = util.getAdmin();
+    int before = admin.getRegions(table).size();
+    admin.split(table, row);
+    for (int i = 0; i < 600; i++) {
+      if (admin.getRegions(table).size() > before) {
+        return "ok\n";
+      }
+      Thread.sleep(100);
+    }
+    throw new IllegalStateException("the split of " + table + " did not finish in 60 s");
+  }
+
+  private String kill(int index) {
+    String name = cluster.abortRegionServer(index);
+    return name + "\n";
+  }
+
+  private static TableName table(Map<String, String> q) {
+    return TableName.valueOf(need(q, "table"));
+  }
+
+  private static String need(Map<String, String> q, String name) {
+    String v = q.get(name);
+    if (v == null) {
+      throw new IllegalArgumentException("missing parameter " + name);
+    }
+    return v;
+  }
+
+  private static byte[] hex(String text) {
+    try {
+      return HexFormat.of().parseHex(text);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("not hex: " + text);
+    }
+  }
+
+  private static Map<String, String> query(String raw) {
+    Map<String, String> out = new HashMap<>();
+    if (raw == null || raw.isEmpty()) {
+      return out;
+    }
+    for (String pair : raw.split("&")) {
+      int eq = pair.indexOf('=');
+      String k = eq < 0 ? pair : pair.substring(0, eq);
+      String v = eq < 0 ? "" : pair.substring(eq + 1);
+      out.put(
+          URLDecoder.decode(k, StandardCharsets.UTF_8), URLDecoder.decode(v, StandardCharsets.UTF_8));
+    }
+    return out;
+  }
+}
