@@ -438,7 +438,12 @@ pub fn chain(s: &Struct, p: &syn::Ident, state: &State, prefix: &str, in_any_sta
         // implemented by each type for itself alone, and its message says the scan's order.
         let here = state.of(marker);
         let bound = quote!(Self: #p::At<#here>);
-        let receiver = quote!(<Self as #p::At<#here>>::at(self).0);
+        // On the general planner every state holds the same `Scan`; in the array lane the state
+        // is cast to the field's own, whose planner the binding needs.
+        let receiver = match state.lane {
+            Lane::General => quote!(self.0),
+            Lane::Array { .. } => quote!(<Self as #p::At<#here>>::at(self).0),
+        };
         let methods = field_methods(field, p, &next, &ranged, &wrap, &bound, &receiver);
         quote! {
             #marker_def
