@@ -34,18 +34,8 @@ const WINDOW: (u64, u64) = (1280, 1000);
 
 #[test]
 fn chromium_shows_the_heatmap_and_each_cells_tooltip() {
-    let mut sim = Simulation::presplit(Regions::new(Event::split_keys(16)).unwrap());
-    let mut rng = Rng(17);
-    for i in 0..30_000u64 {
-        let t = T0 + i * 20;
-        let key = Event {
-            ts_millis: t,
-            host: format!("web-{:04}.eu-west-1.compute.example.com", rng.below(40)),
-            event_id: rng.next() as u32,
-        };
-        sim.write(t, &key.to_vec().unwrap());
-    }
-    let heatmap = sim.report(60_000).heatmap::<Event>();
+    let sim = Simulation::presplit(Regions::new(Event::split_keys(16)).unwrap());
+    let heatmap = events(sim, 30_000, 17);
     let svg = heatmap.to_svg();
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("lab");
     std::fs::create_dir_all(&dir).unwrap();
@@ -127,18 +117,7 @@ fn chromium_shows_the_heatmap_and_each_cells_tooltip() {
 
     // A table that split by itself, with long keys: bands of several regions, labels
     // shortened in the middle, still inside the picture.
-    let mut sim = Simulation::auto_split(400);
-    let mut rng = Rng(23);
-    for i in 0..40_000u64 {
-        let t = T0 + i * 20;
-        let key = Event {
-            ts_millis: t,
-            host: format!("web-{:04}.eu-west-1.compute.example.com", rng.below(40)),
-            event_id: rng.next() as u32,
-        };
-        sim.write(t, &key.to_vec().unwrap());
-    }
-    let heatmap = sim.report(60_000).heatmap::<Event>();
+    let heatmap = events(Simulation::auto_split(400), 40_000, 23);
     assert_eq!(heatmap.labels().len(), 48);
     assert!(heatmap.labels().iter().any(|l| l.chars().count() > 80));
     let file = dir.join("heatmap-browser-auto-split.svg");
@@ -198,6 +177,22 @@ fn assert_inside(browser: &Browser, bands: usize) -> Vec<f64> {
     );
 
     size
+}
+
+/// The heatmap of `sim` after `writes` events, one every 20 ms from `T0`, from 40 hosts with
+/// long names, in windows of a minute.
+fn events(mut sim: Simulation, writes: u64, seed: u64) -> rowkey::lab::Heatmap {
+    let mut rng = Rng(seed);
+    for i in 0..writes {
+        let t = T0 + i * 20;
+        let key = Event {
+            ts_millis: t,
+            host: format!("web-{:04}.eu-west-1.compute.example.com", rng.below(40)),
+            event_id: rng.next() as u32,
+        };
+        sim.write(t, &key.to_vec().unwrap());
+    }
+    sim.report(60_000).heatmap::<Event>()
 }
 
 /// A cell of the SVG: where it is and its fill.
