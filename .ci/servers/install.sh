@@ -13,6 +13,7 @@
 #   openjdk-17-jdk-headless  javac and java: tests/times.rs has the JDK compute Java's bytes, and
 #                            hbase.sh runs HBase on it
 #   maven                    builds hbase.sh's launcher, with HBase from Maven Central
+#   thrift-compiler          Thrift 0.17.0: .ci/thrift-check regenerates rowkey-hbase's client
 #   chromium chromium-driver headless Chromium and its WebDriver: tests/heatmap_browser.rs renders
 #                            the lab's heatmap, points at a cell and reads its tooltip
 #
@@ -23,7 +24,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 PACKAGES=(golang-go golang-google-cloud-dev etcd-server etcd-client protobuf-compiler libprotobuf-dev
-  openjdk-17-jdk-headless maven chromium chromium-driver)
+  openjdk-17-jdk-headless maven thrift-compiler chromium chromium-driver)
 GOCODE=/usr/share/gocode
 GO=${ROWKEY_GO:-/usr/bin/go}
 
