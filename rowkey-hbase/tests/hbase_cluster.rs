@@ -5,8 +5,9 @@
 //! force over the keys written, in the order the plan promises. Without a JDK, Maven or Maven
 //! Central the start fails and says why; the test never skips.
 
-use std::process::Command;
+mod common;
 
+use common::{Rng, Server};
 use rowkey::{DecodeKey, Hashed, RowKey, Scan};
 use rowkey_hbase::{row_key, HBase};
 
@@ -112,69 +113,6 @@ where
         );
         assert_eq!(keys.len(), expected.len(), "{table}: `{name}`");
         assert!(keys == expected, "{table}: `{name}`: rows or order differ");
-    }
-}
-
-/// A running HBase: one this test started (stopped on drop), or the one the environment names.
-struct Server {
-    thrift: String,
-    started: bool,
-}
-
-impl Server {
-    fn get() -> Server {
-        if let Ok(thrift) = std::env::var("ROWKEY_HBASE_THRIFT") {
-            return Server {
-                thrift,
-                started: false,
-            };
-        }
-        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../.ci/servers/hbase.sh");
-        let out = Command::new("bash")
-            .args([script, "start"])
-            .output()
-            .expect("bash runs .ci/servers/hbase.sh");
-        assert!(
-            out.status.success(),
-            "HBase did not start (.ci/servers/hbase.sh start):\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let exports = String::from_utf8(out.stdout).unwrap();
-        let thrift = exports
-            .lines()
-            .find_map(|l| l.strip_prefix("export ROWKEY_HBASE_THRIFT="))
-            .unwrap_or_else(|| panic!("no Thrift address in {exports:?}"))
-            .to_string();
-        Server {
-            thrift,
-            started: true,
-        }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        if self.started {
-            let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../.ci/servers/hbase.sh");
-            let _ = Command::new("bash").args([script, "stop"]).status();
-        }
-    }
-}
-
-/// A small deterministic generator (SplitMix64).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
     }
 }
 

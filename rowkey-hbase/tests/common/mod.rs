@@ -1,0 +1,101 @@
+//! What the HBase tests share: the server, its control endpoint, and a small deterministic
+//! generator.
+#![allow(dead_code)] // each test binary uses its own part
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::process::Command;
+
+/// The script that builds, starts and stops the test HBase.
+const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../.ci/servers/hbase.sh");
+
+/// A running HBase: one this test binary started (stopped on drop), or the one the environment
+/// names (`ROWKEY_HBASE_THRIFT` and `ROWKEY_HBASE_CONTROL`).
+pub struct Server {
+    /// The Thrift2 server, `host:port`.
+    pub thrift: String,
+    /// The control endpoint, `host:port`.
+    pub control: String,
+    started: bool,
+}
+
+impl Server {
+    pub fn get() -> Server {
+        if let (Ok(thrift), Ok(control)) = (
+            std::env::var("ROWKEY_HBASE_THRIFT"),
+            std::env::var("ROWKEY_HBASE_CONTROL"),
+        ) {
+            return Server {
+                thrift,
+                control,
+                started: false,
+            };
+        }
+        let out = Command::new("bash")
+            .args([SCRIPT, "start"])
+            .output()
+            .expect("bash runs .ci/servers/hbase.sh");
+        assert!(
+            out.status.success(),
+            "HBase did not start (.ci/servers/hbase.sh start):\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let exports = String::from_utf8(out.stdout).unwrap();
+        let export = |name: &str| {
+            exports
+                .lines()
+                .find_map(|l| l.strip_prefix(&format!("export {name}=")))
+                .unwrap_or_else(|| panic!("no {name} in {exports:?}"))
+                .to_string()
+        };
+        Server {
+            thrift: export("ROWKEY_HBASE_THRIFT"),
+            control: export("ROWKEY_HBASE_CONTROL"),
+            started: true,
+        }
+    }
+
+    /// A call of the control endpoint (`GET` or `POST`, a path with its query), its answer.
+    pub fn control(&self, method: &str, path: &str) -> String {
+        let mut stream = TcpStream::connect(&self.control).expect("the control endpoint");
+        write!(
+            stream,
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+            self.control
+        )
+        .unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
+        assert!(
+            head.starts_with("HTTP/1.1 200"),
+            "{method} {path}: {head}\n{body}"
+        );
+        body.to_string()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if self.started {
+            let _ = Command::new("bash").args([SCRIPT, "stop"]).status();
+        }
+    }
+}
+
+/// A small deterministic generator (SplitMix64).
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
