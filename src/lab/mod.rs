@@ -34,6 +34,7 @@
 //! ```
 
 mod advice;
+mod draw;
 mod heatmap;
 mod report;
 mod simulation;

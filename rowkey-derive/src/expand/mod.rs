@@ -1,6 +1,7 @@
 //! Code generation. Everything goes into one `const _: () = { ... };` block so no name leaks, and
 //! reaches the runtime through absolute paths: `::core` and the facade's hidden `__private` module.
 
+mod bind;
 mod checks;
 mod decode;
 mod encode;
