@@ -109,36 +109,31 @@ fn the_labs_busiest_region_is_hbases_within_five_points() {
     let mut hbase = HBase::connect(&server.thrift).unwrap();
     let events = events();
 
-    let time_first: Vec<Vec<u8>> = events
-        .iter()
-        .map(|&(ts_millis, event_id)| {
-            row_key(&TimeFirst {
-                ts_millis,
-                event_id,
-            })
-            .unwrap()
+    // The workload's keys under one layout.
+    let keys = |key: fn(u64, u32) -> Vec<u8>| -> Vec<Vec<u8>> {
+        events.iter().map(|&(ts, id)| key(ts, id)).collect()
+    };
+    let time_first = keys(|ts_millis, event_id| {
+        row_key(&TimeFirst {
+            ts_millis,
+            event_id,
         })
-        .collect();
-    let salted: Vec<Vec<u8>> = events
-        .iter()
-        .map(|&(ts_millis, event_id)| {
-            row_key(&Salted {
-                ts_millis,
-                event_id,
-            })
-            .unwrap()
+        .unwrap()
+    });
+    let salted = keys(|ts_millis, event_id| {
+        row_key(&Salted {
+            ts_millis,
+            event_id,
         })
-        .collect();
-    let hashed: Vec<Vec<u8>> = events
-        .iter()
-        .map(|&(ts_millis, event_id)| {
-            row_key(&Hashed {
-                event_id,
-                ts_millis,
-            })
-            .unwrap()
+        .unwrap()
+    });
+    let hashed = keys(|ts_millis, event_id| {
+        row_key(&Hashed {
+            event_id,
+            ts_millis,
         })
-        .collect();
+        .unwrap()
+    });
     let layouts = [
         ("time_first", &time_first, sampled_splits(&time_first)),
         ("salted", &salted, Salted::split_keys(REGIONS)),
