@@ -238,8 +238,8 @@
 
 #[cfg(feature = "alloc")]
 extern crate alloc;
-// The store adapters run on std clients.
-#[cfg(any(feature = "etcd", feature = "bigtable", feature = "lab"))]
+// The store adapters run on std clients; the retry policy reads the clock.
+#[cfg(feature = "std")]
 extern crate std;
 
 pub use rowkey_core::{
@@ -281,7 +281,7 @@ pub use rowkey_core::fanout;
 pub use rowkey_core::hbase;
 #[cfg(feature = "lab")]
 pub mod lab;
-#[cfg(any(feature = "etcd", feature = "bigtable"))]
+#[cfg(feature = "std")]
 pub mod retry;
 pub use rowkey_core::limits;
 #[cfg(feature = "std")]

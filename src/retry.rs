@@ -1,4 +1,5 @@
-//! How the store adapters survive faults: [`RetryPolicy`], one small type for Bigtable and etcd.
+//! How the store adapters survive faults: [`RetryPolicy`], one small type for Bigtable, etcd and
+//! HBase (the crate `rowkey-hbase`).
 //!
 //! A read is made of requests (a Bigtable page of a range, an etcd page of a plan). Each request
 //! has a deadline; a request that fails for a reason that may pass (the server unavailable, a
@@ -124,6 +125,7 @@ impl RetryPolicy {
 /// reports as UNKNOWN, INTERNAL or CANCELLED with the transport's error as its source or the
 /// transport's words in its message. Not NOT_FOUND,
 /// INVALID_ARGUMENT, PERMISSION_DENIED and the other codes that say the request itself is wrong.
+#[cfg(any(feature = "etcd", feature = "bigtable"))]
 pub(crate) fn status_passes(status: &tonic::Status) -> bool {
     use tonic::Code;
     match status.code() {

@@ -1,12 +1,45 @@
 //! rowkey's layouts on Apache HBase (DESIGN 15), through HBase's Thrift2 server, the way non-JVM
 //! clients talk to HBase: row keys checked against HBase's limit ([`row_key`]), tables created
 //! pre-split at a layout's split points ([`HBase::create_table`]) and their region boundaries read
-//! back ([`HBase::region_starts`]), rows written in batches ([`HBase::put_rows`]), and plans read as
-//! `[startRow, stopRow)` scans, page by page, a salted plan's buckets merged back into the order
-//! of the key after the salt ([`HBase::read_rows`]).
+//! back ([`HBase::region_starts`], for [`Scan::split`] and readers in parallel), rows written in
+//! `putMultiple` batches ([`HBase::put_rows`]), and plans read as `[startRow, stopRow)` scans,
+//! page by page, every range at once, a salted plan's buckets merged back into the order of the
+//! key after the salt ([`HBase::read_rows`]).
 //!
-//! This is the adapter's first step, on one blocking connection; reading every range at once
-//! through `rowkey::fanout` and resuming through faults come next.
+//! # What a read survives
+//!
+//! Every page request of a read is bounded by the [`RetryPolicy`]'s deadline and, when it fails
+//! for a reason that may pass, sent again after a backoff, on a new scanner that starts just after
+//! the last row its range gave (nothing lost, nothing repeated):
+//!
+//! - a connection refused, reset, closed or stalled past the deadline (a Thrift server restarted,
+//!   a proxy or load balancer that dropped it): on a new connection;
+//! - an HBase `TIOError` while a page is read (a region server gone, a scanner's lease expired),
+//!   or one HBase marks as retriable when a scanner opens (`canRetry`);
+//! - a scanner the server no longer knows (`TIllegalArgument` for a page: the server restarted or
+//!   expired it).
+//!
+//! Not retried: an error HBase marks as not retriable when a scanner opens (a table that does not
+//! exist, a `DoNotRetryIOException`), an invalid scan, Thrift's own application errors. Region
+//! splits and moves need nothing of rowkey: the Thrift2 server's own HBase client follows them.
+//! A connection's own requests (tables, region boundaries, writes) are sent again on a new
+//! connection when it fails ([`HBase::with_retry`]); HBase's errors end them at once.
+//!
+//! # Blocking, and async
+//!
+//! Apache Thrift's Rust runtime is blocking (there is no async transport), so each range is read
+//! on a thread of its own, a page ahead, and handed to `rowkey::fanout`, the fan-out and merge the
+//! Bigtable adapter uses. [`Rows`] is a blocking [`Iterator`] and, for async code, a
+//! [`Stream`](futures::Stream) that never blocks its executor.
+//!
+//! # Reversed scans
+//!
+//! Left out, on purpose. A layout reads newest first by declaring it (`#[rowkey(desc)]`, the
+//! `Long.MAX_VALUE - ts` of the HBase book), which a forward scan reads in order at HBase's fastest
+//! (HBase's reference guide: a reversed scan is slower than a forward one). And HBase's reversed
+//! scan reads `(A, B]` (its start row is included and its stop row excluded, from the top down):
+//! Thrift2's `TScan` has no flags to include or exclude a bound, and the key just below `A` has no
+//! finite form, so a reversed `[A, B)` would read past `A` and drop rows on the client.
 //!
 //! ```no_run
 //! use rowkey::{RowKey, Scan};
@@ -24,18 +57,19 @@
 //! let key = row_key(&Event { ts_millis: 1_700_000_000_000, event_id: 7 })?;
 //! hbase.put_rows("events", "d", &[(key, b"payload".to_vec())])?;
 //! let plan: Scan<Event> = Event::scan().ts_millis_range(1_700_000_000_000..).into();
-//! for row in hbase.read_rows("events", &plan, 1_000)? {
-//!     println!("{:?}", row.key);
+//! for row in hbase.read_rows("events", &plan)? {
+//!     println!("{:?}", row?.key); // 8 buckets at once, in time order
 //! }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 use std::fmt;
-use std::net::TcpStream;
+use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
+use std::sync::Arc;
 use std::time::Duration;
 
-use rowkey::merge::merge_by_key;
-use rowkey::{EncodeError, EncodeErrorKind, KeyRange, RowKey, Scan};
+use rowkey::retry::RetryPolicy;
+use rowkey::{EncodeError, EncodeErrorKind, RowKey, Scan};
 use thrift::protocol::{TBinaryInputProtocol, TBinaryOutputProtocol};
 use thrift::transport::{
     ReadHalf, TBufferedReadTransport, TBufferedWriteTransport, TIoChannel, TTcpChannel, WriteHalf,
@@ -57,9 +91,12 @@ use thrift::transport::{
 mod hbase;
 
 use hbase::{
-    TColumnFamilyDescriptor, TColumnValue, THBaseServiceSyncClient, TPut, TScan,
-    TTHBaseServiceSyncClient, TTableDescriptor, TTableName,
+    TColumnFamilyDescriptor, TColumnValue, THBaseServiceSyncClient, TPut, TTHBaseServiceSyncClient,
+    TTableDescriptor, TTableName,
 };
+
+mod read;
+pub use read::{ReadOptions, Rows};
 
 /// HBase's longest row key, 32767 bytes (`HConstants.MAX_ROW_LENGTH`), from `rowkey::hbase`.
 pub use rowkey::hbase::MAX_ROW_LENGTH;
@@ -156,35 +193,90 @@ type Client = THBaseServiceSyncClient<
 >;
 
 /// A blocking connection to HBase's Thrift2 server (the thread-pool server's binary protocol and
-/// buffered transport, its defaults).
+/// buffered transport, its defaults), for tables and writes; reads open connections of their own
+/// to the same server, one a range read at once.
 pub struct HBase {
-    client: Client,
+    addr: SocketAddr,
+    /// None after the connection failed, until the next request connects again.
+    client: Option<Client>,
+    policy: RetryPolicy,
+    /// The reads' connections between reads.
+    idle: Arc<read::Idle>,
 }
 
 impl fmt::Debug for HBase {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("HBase").finish_non_exhaustive()
+        f.debug_struct("HBase")
+            .field("addr", &self.addr)
+            .finish_non_exhaustive()
     }
 }
 
-/// How long a connection waits for the server before it gives up.
-const TIMEOUT: Duration = Duration::from_secs(60);
-
 impl HBase {
-    /// Connects to the Thrift2 server at `addr` (`host:port`).
+    /// Connects to the Thrift2 server at `addr` (`host:port`, the first address it resolves
+    /// to), with the default [`RetryPolicy`]: each request bounded by its deadline (60 s), and
+    /// sent again on a new connection when the connection fails (see [`with_retry`](Self::with_retry)).
     pub fn connect(addr: &str) -> Result<HBase, Error> {
-        let stream = TcpStream::connect(addr).map_err(thrift::Error::from)?;
-        stream
-            .set_read_timeout(Some(TIMEOUT))
-            .and_then(|()| stream.set_write_timeout(Some(TIMEOUT)))
-            .and_then(|()| stream.set_nodelay(true))
-            .map_err(thrift::Error::from)?;
-        let (input, output) = TTcpChannel::with_stream(stream).split()?;
-        let client = THBaseServiceSyncClient::new(
-            TBinaryInputProtocol::new(TBufferedReadTransport::new(input), true),
-            TBinaryOutputProtocol::new(TBufferedWriteTransport::new(output), true),
-        );
-        Ok(HBase { client })
+        let addr = addr
+            .to_socket_addrs()
+            .map_err(thrift::Error::from)?
+            .next()
+            .ok_or_else(|| {
+                thrift::Error::from(std::io::Error::new(
+                    std::io::ErrorKind::NotFound,
+                    format!("{addr} resolves to no address"),
+                ))
+            })?;
+        let policy = RetryPolicy::default();
+        let client = connect(addr, policy.deadline())?;
+        Ok(HBase {
+            addr,
+            client: Some(client),
+            policy,
+            idle: Arc::default(),
+        })
+    }
+
+    /// This connection with the retry policy `policy` for its own requests (tables, region
+    /// boundaries, writes), which are sent again on a new connection when the connection is
+    /// refused, reset, closed or stalled past the deadline. HBase's Thrift2 server closes a
+    /// connection idle for 60 s (`hbase.thrift.server.socket.read.timeout`), so a long-lived
+    /// `HBase` meets this often. A `putMultiple` sent again writes the same cells again (a new
+    /// version of each, read as the same row); a `createTable` whose answer was lost fails
+    /// again with HBase's "table exists". Reads take their policy from [`ReadOptions`].
+    #[must_use]
+    pub fn with_retry(self, policy: RetryPolicy) -> HBase {
+        HBase { policy, ..self }
+    }
+
+    /// `request` on this connection under its retry policy: sent again on a new connection after
+    /// a transport or protocol error, and on this one after an error `passes` accepts.
+    fn call<T>(
+        &mut self,
+        mut request: impl FnMut(&mut Client) -> thrift::Result<T>,
+        passes: impl Fn(&thrift::Error) -> bool,
+    ) -> Result<T, Error> {
+        let mut failed = 0;
+        loop {
+            let result = match self.client.as_mut() {
+                Some(client) => request(client),
+                None => connect(self.addr, self.policy.deadline())
+                    .and_then(|client| request(self.client.insert(client))),
+            };
+            let e = match result {
+                Ok(value) => return Ok(value),
+                Err(e) => e,
+            };
+            let lost = matches!(e, thrift::Error::Transport(_) | thrift::Error::Protocol(_));
+            failed += 1;
+            if !(lost || passes(&e)) || failed >= self.policy.attempts() {
+                return Err(e.into());
+            }
+            if lost {
+                self.client = None;
+            }
+            std::thread::sleep(self.policy.backoff(failed));
+        }
     }
 
     /// Creates `table` (in the default namespace) with one column family, pre-split at `splits`
@@ -234,16 +326,31 @@ impl HBase {
             None,
             None,
         );
-        self.client.create_table(desc, splits)?;
+        self.call(
+            |client| client.create_table(desc.clone(), splits.clone()),
+            |_| false,
+        )?;
         Ok(())
     }
 
     /// The start keys of `table`'s regions after the first, in key order: its split points as
-    /// they stand (after HBase's own splits too), for [`Scan::split`].
+    /// they stand (after HBase's own splits too), for [`Scan::split`]: parts of a plan that each
+    /// lie in one region, for readers in parallel.
+    ///
+    /// While a region has no server (during a split or a move), HBase 2.6's Thrift2 server fails
+    /// this call with an internal error (a `NullPointerException` in
+    /// `ThriftUtilities.regionLocationFromHBase`): it is asked again under the connection's
+    /// [`RetryPolicy`] until every region has one.
     pub fn region_starts(&mut self, table: &str) -> Result<Vec<Vec<u8>>, Error> {
-        let mut starts: Vec<Vec<u8>> = self
-            .client
-            .get_all_region_locations(table.as_bytes().to_vec())?
+        let table = table.as_bytes();
+        let locations = self.call(
+            |client| client.get_all_region_locations(table.to_vec()),
+            |e| {
+                matches!(e, thrift::Error::Application(e)
+                if e.kind == thrift::ApplicationErrorKind::InternalError)
+            },
+        )?;
+        let mut starts: Vec<Vec<u8>> = locations
             .into_iter()
             .filter_map(|l| l.region_info.start_key)
             .filter(|start| !start.is_empty())
@@ -261,129 +368,83 @@ impl HBase {
         family: &str,
         rows: &[(Vec<u8>, Vec<u8>)],
     ) -> Result<(), Error> {
-        let mut puts = Vec::with_capacity(rows.len());
-        for (key, value) in rows {
+        for (key, _) in rows {
             check_row(key)?;
-            let cell = TColumnValue {
-                family: family.as_bytes().to_vec(),
-                qualifier: b"v".to_vec(),
-                value: value.clone(),
-                timestamp: None,
-                tags: None,
-                type_: None,
-            };
-            puts.push(TPut {
-                row: key.clone(),
-                column_values: vec![cell],
-                timestamp: None,
-                attributes: None,
-                durability: None,
-                cell_visibility: None,
-            });
         }
-        self.client.put_multiple(table.as_bytes().to_vec(), puts)?;
+        // Built for each try (the request takes them): no copy kept for a retry that seldom comes.
+        let puts = || -> Vec<TPut> {
+            rows.iter()
+                .map(|(key, value)| TPut {
+                    row: key.clone(),
+                    column_values: vec![TColumnValue {
+                        family: family.as_bytes().to_vec(),
+                        qualifier: b"v".to_vec(),
+                        value: value.clone(),
+                        timestamp: None,
+                        tags: None,
+                        type_: None,
+                    }],
+                    timestamp: None,
+                    attributes: None,
+                    durability: None,
+                    cell_visibility: None,
+                })
+                .collect()
+        };
+        let table = table.as_bytes();
+        self.call(
+            |client| client.put_multiple(table.to_vec(), puts()),
+            |_| false,
+        )?;
         Ok(())
     }
 
-    /// The rows of `table` that `scan` asks for: each of its ranges read as a Thrift2 scan
-    /// `[startRow, stopRow)` in pages of `page` rows (HBase's `caching`); a salted plan's buckets
-    /// merged into the order of the key after the salt, other plans in key order; and where the
-    /// plan is wider than its query (`is_exact()` false), only the rows it `matches()`.
-    pub fn read_rows<K: ?Sized>(
-        &mut self,
+    /// The rows of `table` that `scan` asks for, with the default [`ReadOptions`]: see
+    /// [`read_rows_with`](Self::read_rows_with).
+    pub fn read_rows<K: ?Sized + 'static>(
+        &self,
         table: &str,
         scan: &Scan<K>,
-        page: usize,
-    ) -> Result<Vec<Row>, Error> {
-        let salt_len = scan.salt_len();
-        // One run of rows per salt bucket (ranges of one bucket are next to each other).
-        let mut buckets: Vec<Vec<Row>> = Vec::new();
-        let mut bucket_of_last: Option<Vec<u8>> = None;
-        for range in scan.ranges() {
-            check_row(range.start())?;
-            check_row(range.stop())?;
-            let bucket = range.start().get(..salt_len).map(<[u8]>::to_vec);
-            if buckets.is_empty() || bucket != bucket_of_last {
-                buckets.push(Vec::new());
-                bucket_of_last = bucket;
-            }
-            let rows = buckets.last_mut().expect("a bucket was pushed");
-            self.read_range(table, &range, page, rows)?;
-        }
-        let rows: Vec<Row> = if salt_len > 0 && buckets.len() > 1 {
-            let streams = buckets.into_iter().map(Vec::into_iter).collect();
-            merge_by_key(streams, salt_len, |row: &Row| &row.key[..]).collect()
-        } else {
-            buckets.into_iter().flatten().collect()
-        };
-        Ok(if scan.is_exact() {
-            rows
-        } else {
-            rows.into_iter().filter(|r| scan.matches(&r.key)).collect()
-        })
+    ) -> Result<Rows, Error> {
+        self.read_rows_with(table, scan, &ReadOptions::default())
     }
 
-    /// The rows of one range, page by page, appended to `out`.
-    fn read_range(
-        &mut self,
+    /// The rows of `table` that `scan` asks for, in its order: each of its ranges read as a
+    /// Thrift2 scan `[startRow, stopRow)` in pages of `options.page()` rows (HBase's `caching`),
+    /// `options.concurrency()` ranges at once, each on a thread and a connection of its own to
+    /// the server this connection went to (kept for the next range or read, up to 30 s idle); a salted plan's buckets all at once, merged into the
+    /// order of the key after the salt (`rowkey::fanout`), other plans in key order; where the
+    /// plan is wider than its query (`is_exact()` false), only the rows it `matches()`.
+    ///
+    /// Every page is asked for again under `options.retry()` when it fails for a reason that may
+    /// pass (the [module docs](crate#what-a-read-survives)), from just after the last row its
+    /// range gave: nothing lost, nothing repeated. A range's first error that will not pass, or
+    /// its last try's, is the next item of the rows, and nothing follows it.
+    ///
+    /// Every range is checked against HBase's row limit first: a plan for keys over it is an
+    /// error here, before any request.
+    pub fn read_rows_with<K: ?Sized + 'static>(
+        &self,
         table: &str,
-        range: &KeyRange,
-        page: usize,
-        out: &mut Vec<Row>,
-    ) -> Result<(), Error> {
-        let page = i32::try_from(page.max(1)).unwrap_or(i32::MAX);
-        // Every field named: the generated `Default` sets optional fields to `Some` of their
-        // default (an empty filter string, which HBase refuses, no versions, ...).
-        let tscan = TScan {
-            start_row: Some(range.start().to_vec()),
-            // An empty stop row is the end of the table, as in HBase.
-            stop_row: (!range.stop().is_empty()).then(|| range.stop().to_vec()),
-            columns: None,
-            caching: Some(page),
-            max_versions: None,
-            time_range: None,
-            filter_string: None,
-            batch_size: None,
-            attributes: None,
-            authorizations: None,
-            reversed: None,
-            cache_blocks: None,
-            col_fam_time_range_map: None,
-            read_type: None,
-            limit: None,
-            consistency: None,
-            target_replica_id: None,
-            filter_bytes: None,
-        };
-        let id = self.client.open_scanner(table.as_bytes().to_vec(), tscan)?;
-        let read = (|| -> Result<(), Error> {
-            loop {
-                let results = self.client.get_scanner_rows(id, page)?;
-                if results.is_empty() {
-                    return Ok(());
-                }
-                out.extend(results.into_iter().filter_map(|r| {
-                    Some(Row {
-                        key: r.row?,
-                        cells: r
-                            .column_values
-                            .into_iter()
-                            .map(|c| Cell {
-                                family: c.family,
-                                qualifier: c.qualifier,
-                                value: c.value,
-                                timestamp: c.timestamp,
-                            })
-                            .collect(),
-                    })
-                }));
-            }
-        })();
-        let closed = self.client.close_scanner(id);
-        read?;
-        closed?;
-        Ok(())
+        scan: &Scan<K>,
+        options: &ReadOptions,
+    ) -> Result<Rows, Error> {
+        read::read_rows(self.addr, self.idle.clone(), table, scan, options)
     }
+}
+
+/// A connection to the Thrift2 server at `addr`, each read, write and connect bounded by
+/// `deadline`.
+fn connect(addr: SocketAddr, deadline: Duration) -> Result<Client, thrift::Error> {
+    let stream = TcpStream::connect_timeout(&addr, deadline)?;
+    stream.set_read_timeout(Some(deadline))?;
+    stream.set_write_timeout(Some(deadline))?;
+    stream.set_nodelay(true)?;
+    let (input, output) = TTcpChannel::with_stream(stream).split()?;
+    Ok(THBaseServiceSyncClient::new(
+        TBinaryInputProtocol::new(TBufferedReadTransport::new(input), true),
+        TBinaryOutputProtocol::new(TBufferedWriteTransport::new(output), true),
+    ))
 }
 
 /// A key HBase can hold: at most [`MAX_ROW_LENGTH`] bytes.

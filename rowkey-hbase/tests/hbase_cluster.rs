@@ -9,7 +9,25 @@ mod common;
 
 use common::{Rng, Server};
 use rowkey::{DecodeKey, Hashed, RowKey, Scan};
-use rowkey_hbase::{row_key, HBase};
+use rowkey_hbase::{row_key, HBase, ReadOptions, Row};
+
+/// Every row of `plan` in `table`, read in pages of `page` rows, `concurrency` ranges at once.
+fn read<K: ?Sized + 'static>(
+    hbase: &HBase,
+    table: &str,
+    plan: &Scan<K>,
+    page: usize,
+    concurrency: usize,
+) -> Vec<Row> {
+    let options = ReadOptions::default()
+        .with_page(page)
+        .with_concurrency(concurrency);
+    hbase
+        .read_rows_with(table, plan, &options)
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
 
 /// The time-first event key behind 8 salt buckets.
 #[derive(RowKey, Debug, PartialEq)]
@@ -84,7 +102,7 @@ type Query<K> = (String, Scan<K>, Box<dyn Fn(&K) -> bool>);
 /// order; a salted plan's by the key after the salt).
 fn check<K>(hbase: &mut HBase, table: &str, splits: &[Vec<u8>], keys: &[K], queries: Vec<Query<K>>)
 where
-    K: RowKey + for<'k> DecodeKey<'k> + std::fmt::Debug,
+    K: RowKey + for<'k> DecodeKey<'k> + std::fmt::Debug + 'static,
 {
     let table = format!("{table}_{}", std::process::id());
     hbase.create_table(&table, "d", splits).unwrap();
@@ -105,7 +123,7 @@ where
             .filter(|key| wanted(&K::decode(key).unwrap()))
             .collect();
         expected.sort_by(|x, y| x[salt..].cmp(&y[salt..]).then(x.cmp(y)));
-        let read = hbase.read_rows(&table, &plan, 64).unwrap();
+        let read = read(hbase, &table, &plan, 64, 16);
         let keys: Vec<&[u8]> = read.iter().map(|r| r.key.as_slice()).collect();
         assert!(
             !expected.is_empty(),
@@ -156,7 +174,7 @@ fn plans_read_exactly_their_rows_from_a_real_hbase() {
     for (i, &(a, b)) in queries.iter().enumerate() {
         let plan: Scan<Event> = Event::scan().ts_millis_range(a..b).into();
         let page = [1, 7, 100, 1_000][i % 4];
-        let read = hbase.read_rows(&table, &plan, page).unwrap();
+        let read = read(&hbase, &table, &plan, page, [16, 1, 3][i % 3]);
         let mut expected: Vec<Vec<u8>> = rows
             .iter()
             .map(|(key, _)| key.clone())
@@ -180,6 +198,46 @@ fn plans_read_exactly_their_rows_from_a_real_hbase() {
         }
     }
 
+    // A plan split at the table's region boundaries for parallel readers, after HBase split one
+    // bucket's region in two: each part on a thread of its own, within one region; together
+    // exactly the plan's rows, none twice.
+    server.control("POST", &format!("/split?table={table}&row=0380"));
+    let starts = hbase.region_starts(&table).unwrap();
+    assert_eq!(starts.len(), 8, "{starts:?}");
+    let plan: Scan<Event> = Event::scan()
+        .ts_millis_range(T0 + 100_000..T0 + 500_000)
+        .into();
+    let parts = plan.split(&starts);
+    assert!(parts.len() >= 8, "{} parts", parts.len());
+    let mut keys: Vec<Vec<u8>> = std::thread::scope(|s| {
+        let readers: Vec<_> = parts
+            .iter()
+            .map(|part| s.spawn(|| read(&hbase, &table, part, 100, 1)))
+            .collect();
+        readers
+            .into_iter()
+            .flat_map(|r| {
+                let rows = r.join().unwrap();
+                let keys: Vec<Vec<u8>> = rows.into_iter().map(|r| r.key).collect();
+                let region = |k: &Vec<u8>| starts.partition_point(|s| s <= k);
+                assert!(keys.iter().all(|k| region(k) == region(&keys[0])));
+                keys
+            })
+            .collect()
+    });
+    let whole = keys.len();
+    keys.sort();
+    keys.dedup();
+    assert_eq!(keys.len(), whole, "a row read twice");
+    let mut expected: Vec<Vec<u8>> = rows
+        .iter()
+        .map(|(key, _)| key.clone())
+        .filter(|key| (T0 + 100_000..T0 + 500_000).contains(&Event::decode(key).unwrap().ts_millis))
+        .collect();
+    expected.sort();
+    expected.dedup();
+    assert_eq!(keys, expected);
+
     // Newest first: `Long.MAX_VALUE - ts` after the host, one host's rows in descending time.
     let table = format!("readings_{}", std::process::id());
     hbase.create_table::<Vec<u8>>(&table, "d", &[]).unwrap();
@@ -195,9 +253,7 @@ fn plans_read_exactly_their_rows_from_a_real_hbase() {
         .collect();
     hbase.put_rows(&table, "d", &rows).unwrap();
     let plan: Scan<Reading> = Reading::scan().host("web-1").into();
-    let read: Vec<Reading> = hbase
-        .read_rows(&table, &plan, 50)
-        .unwrap()
+    let read: Vec<Reading> = read(&hbase, &table, &plan, 50, 16)
         .iter()
         .map(|r| Reading::decode(&r.key).unwrap())
         .collect();

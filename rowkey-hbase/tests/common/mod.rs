@@ -1,10 +1,14 @@
-//! What the HBase tests share: the server, its control endpoint, and a small deterministic
-//! generator.
+//! What the HBase tests share: the server, its control endpoint, the fault proxy, and a small
+//! deterministic generator.
 #![allow(dead_code)] // each test binary uses its own part
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::process::Command;
+
+/// The fault-injecting TCP proxy of the root crate's store tests.
+#[path = "../../../tests/common/proxy.rs"]
+pub mod proxy;
 
 /// The script that builds, starts and stops the test HBase.
 const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../.ci/servers/hbase.sh");

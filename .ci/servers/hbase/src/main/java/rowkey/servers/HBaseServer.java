@@ -9,12 +9,15 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
@@ -25,13 +28,17 @@ import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.StartMiniClusterOption;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.regionserver.ConstantSizeRegionSplitPolicy;
 import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.thrift2.ThriftServer;
 
 /**
- * The HBase of rowkey's end-to-end tests, in one JVM: ZooKeeper, a master and {@code REGION_SERVERS}
- * region servers of HBase's own mini-cluster on the local file system (no HDFS), HBase's Thrift2
- * server (how non-JVM clients talk to HBase), and an HTTP control endpoint for what Thrift2 cannot
+ * The HBase of rowkey's end-to-end tests: ZooKeeper, a master and {@code REGION_SERVERS} region
+ * servers of HBase's own mini-cluster on the local file system (no HDFS) in one JVM, HBase's
+ * Thrift2 server (how non-JVM clients talk to HBase; its scanners expire after {@code
+ * SCANNER_TIMEOUT_MS} idle) in a child JVM, and an HTTP control endpoint for what Thrift2 cannot
  * do. Everything listens on 127.0.0.1.
  *
  * <pre>java ... rowkey.servers.HBaseServer THRIFT_PORT CONTROL_PORT DATA_DIR</pre>
@@ -51,6 +58,12 @@ import org.apache.hadoop.hbase.thrift2.ThriftServer;
  *   <li>{@code POST /balancer?on=true|false};
  *   <li>{@code POST /kill-region-server?index=I}: aborts region server I without warning (its
  *       regions are reassigned by the master); {@code GET /region-servers} lists the live ones;
+ *   <li>{@code POST /restart-thrift}: kills the Thrift2 server's JVM (its connections and
+ *       scanners go) and starts a new one on the same port;
+ *   <li>{@code POST /create-auto-split?table=T&family=F&max-filesize=BYTES}: a table of one
+ *       region that splits at its middle key once a store is over BYTES ({@code
+ *       ConstantSizeRegionSplitPolicy}), its memstores flushed at an eighth of that; {@code GET /store-sizes?table=T}: {@code START<TAB>BYTES},
+ *       each region's store files;
  *   <li>{@code GET /health}: {@code ok}.
  * </ul>
  *
@@ -59,8 +72,15 @@ import org.apache.hadoop.hbase.thrift2.ThriftServer;
 public final class HBaseServer {
   static final int REGION_SERVERS = 3;
 
+  /** How long a Thrift2 scanner may stay idle before the server drops it. */
+  static final int SCANNER_TIMEOUT_MS = 5_000;
+
   private final HBaseTestingUtility util;
   private final MiniHBaseCluster cluster;
+  private int zkPort;
+  private int thriftPort;
+  private Path thriftLog;
+  private Process thrift;
 
   private HBaseServer(HBaseTestingUtility util, MiniHBaseCluster cluster) {
     this.util = util;
@@ -68,6 +88,10 @@ public final class HBaseServer {
   }
 
   public static void main(String[] args) throws Exception {
+    if (args.length == 3 && args[0].equals("thrift")) {
+      runThrift(Integer.parseInt(args[1]), Integer.parseInt(args[2]));
+      return;
+    }
     if (args.length != 3) {
       System.err.println("usage: HBaseServer THRIFT_PORT CONTROL_PORT DATA_DIR");
       System.exit(2);
@@ -95,6 +119,12 @@ public final class HBaseServer {
     conf.setInt("hbase.regionserver.handler.count", 10);
     conf.setInt("hbase.master.handler.count", 10);
     conf.setBoolean("hbase.balancer.tablesOnMaster", false);
+    // Tables that split at a few hundred KB, for the auto-split test: HBase refuses a
+    // MAX_FILESIZE under 2 MB unless its sanity checks are off, and a daughter region cannot split
+    // again until the files compacted off its parent's are archived (HBASE-20940), which the
+    // discharger does every 2 minutes by default: every second here.
+    conf.setBoolean("hbase.table.sanity.checks", false);
+    conf.setInt("hbase.hfile.compaction.discharger.interval", 1000);
     HBaseTestingUtility util = new HBaseTestingUtility(conf);
     util.startMiniZKCluster();
     MiniHBaseCluster cluster =
@@ -102,26 +132,12 @@ public final class HBaseServer {
             StartMiniClusterOption.builder().numMasters(1).numRegionServers(REGION_SERVERS).build());
     HBaseServer server = new HBaseServer(util, cluster);
 
-    // Thrift2 on the cluster's configuration: the thread-pool server, binary protocol, buffered
-    // transport (its defaults), bound to loopback.
-    Configuration thriftConf = new Configuration(util.getConfiguration());
-    ThriftServer thrift = new ThriftServer(thriftConf);
-    CountDownLatch thriftDone = new CountDownLatch(1);
-    Thread thriftThread =
-        new Thread(
-            () -> {
-              try {
-                thrift.run(new String[] {"-b", "127.0.0.1", "-p", Integer.toString(thriftPort)});
-              } catch (Exception e) {
-                e.printStackTrace();
-              } finally {
-                thriftDone.countDown();
-              }
-            },
-            "rowkey-thrift2");
-    thriftThread.setDaemon(true);
-    thriftThread.start();
-    waitForPort(thriftPort, thriftDone);
+    // Thrift2 in a JVM of its own, as it runs beside a real cluster: restarting it cuts its
+    // connections and forgets its scanners, as a restart does.
+    server.zkPort = util.getZkCluster().getClientPort();
+    server.thriftPort = thriftPort;
+    server.thriftLog = data.resolve("thrift.log");
+    server.startThrift();
 
     HttpServer control = HttpServer.create(new InetSocketAddress("127.0.0.1", controlPort), 16);
     control.setExecutor(Executors.newFixedThreadPool(4));
@@ -133,7 +149,9 @@ public final class HBaseServer {
             new Thread(
                 () -> {
                   control.stop(0);
-                  thrift.stop();
+                  synchronized (server) {
+                    server.thrift.destroyForcibly();
+                  }
                   try {
                     util.shutdownMiniCluster();
                   } catch (IOException e) {
@@ -145,14 +163,73 @@ public final class HBaseServer {
         "rowkey-hbase ready thrift=127.0.0.1:%d control=127.0.0.1:%d in %.1f s%n",
         thriftPort, controlPort, (System.nanoTime() - started) / 1e9);
     System.out.flush();
-    thriftDone.await();
+    // Until SIGTERM (the shutdown hook stops everything).
+    new CountDownLatch(1).await();
   }
 
-  /** Waits until something listens on the port, or fails when the Thrift thread ended. */
-  private static void waitForPort(int port, CountDownLatch ended) throws Exception {
+  /**
+   * Starts the Thrift2 server: this class again in a child JVM ({@link #runThrift}) with this
+   * JVM's options and class path and a smaller heap, its output appended to {@code thrift.log};
+   * waits until it listens.
+   */
+  private synchronized void startThrift() throws Exception {
+    List<String> command = new ArrayList<>();
+    command.add(ProcessHandle.current().info().command().orElse("java"));
+    command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+    command.add("-Xmx384m");
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(HBaseServer.class.getName());
+    command.add("thrift");
+    command.add(Integer.toString(zkPort));
+    command.add(Integer.toString(thriftPort));
+    thrift =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(thriftLog.toFile()))
+            .start();
+    waitForPort(thriftPort, thrift);
+  }
+
+  /**
+   * Kills the Thrift2 server's JVM without warning (its connections reset, its scanners gone)
+   * and starts a new one on the same port: a Thrift server restarted.
+   */
+  private synchronized String restartThrift() throws Exception {
+    thrift.destroyForcibly();
+    if (!thrift.waitFor(60, TimeUnit.SECONDS)) {
+      throw new IllegalStateException("the Thrift2 server did not stop in 60 s");
+    }
+    startThrift();
+    return "ok\n";
+  }
+
+  /**
+   * The Thrift2 server's JVM: HBase's Thrift2 server for the cluster whose ZooKeeper listens on
+   * {@code zkPort}, on loopback: the thread-pool server, binary protocol, buffered transport (its
+   * defaults). Its scanners expire after {@code SCANNER_TIMEOUT_MS} idle rather than HBase's 60 s
+   * ({@code hbase.client.scanner.timeout.period}, which its scanner cache reads), so that a test
+   * makes one expire in seconds. It exits with the JVM that started it.
+   */
+  private static void runThrift(int zkPort, int thriftPort) throws Exception {
+    ProcessHandle.current()
+        .parent()
+        .ifPresent(parent -> parent.onExit().thenRun(() -> Runtime.getRuntime().halt(0)));
+    Configuration conf = HBaseConfiguration.create();
+    conf.set("hbase.zookeeper.quorum", "127.0.0.1");
+    conf.setInt("hbase.zookeeper.property.clientPort", zkPort);
+    conf.setInt("hbase.thrift.info.port", -1);
+    conf.setInt("hbase.client.scanner.timeout.period", SCANNER_TIMEOUT_MS);
+    new ThriftServer(conf)
+        .run(new String[] {"-b", "127.0.0.1", "-p", Integer.toString(thriftPort)});
+  }
+
+  /** Waits until something listens on the port, or fails when the Thrift2 JVM ended. */
+  private static void waitForPort(int port, Process thrift) throws Exception {
     for (int i = 0; i < 600; i++) {
-      if (ended.getCount() == 0) {
-        throw new IllegalStateException("the Thrift2 server stopped while starting");
+      if (!thrift.isAlive()) {
+        throw new IllegalStateException(
+            "the Thrift2 server stopped while starting (exit " + thrift.exitValue() + ")");
       }
       try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
         return;
@@ -187,6 +264,11 @@ public final class HBaseServer {
               yield "ok\n";
             }
             case "POST /kill-region-server" -> kill(Integer.parseInt(need(q, "index")));
+            case "POST /restart-thrift" -> restartThrift();
+            case "POST /create-auto-split" ->
+                createAutoSplit(
+                    table(q), need(q, "family"), Long.parseLong(need(q, "max-filesize")));
+            case "GET /store-sizes" -> storeSizes(table(q));
             default -> throw new IllegalArgumentException("no such call: " + method + " " + path);
           };
     } catch (IllegalArgumentException e) {
@@ -264,6 +346,41 @@ public final class HBaseServer {
       Thread.sleep(100);
     }
     throw new IllegalStateException("the split of " + table + " did not finish in 60 s");
+  }
+
+  /**
+   * Creates a table of one region that splits by size alone: HBase's {@code
+   * ConstantSizeRegionSplitPolicy}, a region splitting at its middle key once a store is over
+   * {@code maxFileSize} bytes, checked after each flush, which comes by itself when a memstore
+   * holds an eighth of that. Returns when the table is enabled.
+   */
+  private String createAutoSplit(TableName table, String family, long maxFileSize)
+      throws IOException {
+    util.getAdmin()
+        .createTable(
+            TableDescriptorBuilder.newBuilder(table)
+                .setColumnFamily(ColumnFamilyDescriptorBuilder.of(family))
+                .setMaxFileSize(maxFileSize)
+                .setMemStoreFlushSize(maxFileSize / 8)
+                .setRegionSplitPolicyClassName(ConstantSizeRegionSplitPolicy.class.getName())
+                .build());
+    return "ok\n";
+  }
+
+  /** {@code START<TAB>BYTES}: each region's store files on disk, in bytes. */
+  private String storeSizes(TableName table) throws IOException {
+    StringBuilder out = new StringBuilder();
+    for (org.apache.hadoop.hbase.regionserver.HRegion r : cluster.getRegions(table)) {
+      long bytes = 0;
+      for (org.apache.hadoop.hbase.regionserver.HStore store : r.getStores()) {
+        bytes += store.getStorefilesSize();
+      }
+      out.append(HexFormat.of().formatHex(r.getRegionInfo().getStartKey()))
+          .append('\t')
+          .append(bytes)
+          .append('\n');
+    }
+    return out.toString();
   }
 
   private String kill(int index) {

@@ -1,0 +1,306 @@
+//! rowkey-hbase against the same work written by hand on HBase's Thrift2 client, on the real
+//! HBase of `.ci/servers/hbase.sh` (started here, or the one `ROWKEY_HBASE_THRIFT` names), side
+//! by side in one run:
+//!
+//! - reading 100,000 rows of one range: `HBase::read_rows_with` against a hand-written
+//!   `openScanner`/`getScannerRows` loop on one connection, the same page size (1,000);
+//! - writing 100,000 rows: `HBase::put_rows` against hand-built `putMultiple` batches of the same
+//!   size (1,000), the two taking turns for 10 rounds (writes change the server's state), their
+//!   medians printed;
+//! - the cost of salting on reads: 100,000 rows of a 16-bucket salted table (16 scanners,
+//!   merged) against the same rows of an unsalted table (one scanner).
+//!
+//! `cargo bench -p rowkey-hbase --bench hbase`
+
+use std::process::Command;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use rowkey::{RowKey, Scan};
+use rowkey_hbase::{row_key, HBase, ReadOptions};
+use thrift::protocol::{TBinaryInputProtocol, TBinaryOutputProtocol};
+use thrift::transport::{TBufferedReadTransport, TBufferedWriteTransport, TIoChannel, TTcpChannel};
+
+/// The same generated client the crate compiles, for the hand-written side.
+#[allow(
+    clippy::all,
+    clippy::pedantic,
+    dead_code,
+    missing_docs,
+    rustdoc::all,
+    unused_imports,
+    unused_extern_crates
+)]
+#[rustfmt::skip]
+#[path = "../src/thrift/hbase.rs"]
+mod hbase;
+
+use hbase::{TColumnValue, THBaseServiceSyncClient, TPut, TScan, TTHBaseServiceSyncClient};
+
+const ROWS: u32 = 100_000;
+const PAGE: usize = 1_000;
+const T0: u64 = 1_700_000_000_000;
+
+/// An event key without a salt.
+#[derive(RowKey)]
+struct Plain {
+    ts_millis: u64,
+    event_id: u32,
+}
+
+/// The same fields behind 16 salt buckets.
+#[derive(RowKey)]
+#[rowkey(salt(buckets = 16))]
+struct Salted {
+    ts_millis: u64,
+    event_id: u32,
+}
+
+/// A running HBase: the environment's, or one started here and stopped on drop.
+struct Server {
+    thrift: String,
+    started: bool,
+}
+
+impl Server {
+    fn get() -> Server {
+        if let Ok(thrift) = std::env::var("ROWKEY_HBASE_THRIFT") {
+            return Server {
+                thrift,
+                started: false,
+            };
+        }
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../.ci/servers/hbase.sh");
+        let out = Command::new("bash")
+            .args([script, "start"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let exports = String::from_utf8(out.stdout).unwrap();
+        let thrift = exports
+            .lines()
+            .find_map(|l| l.strip_prefix("export ROWKEY_HBASE_THRIFT="))
+            .unwrap()
+            .to_string();
+        Server {
+            thrift,
+            started: true,
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if self.started {
+            let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../.ci/servers/hbase.sh");
+            let _ = Command::new("bash").args([script, "stop"]).status();
+        }
+    }
+}
+
+type Client = THBaseServiceSyncClient<
+    TBinaryInputProtocol<TBufferedReadTransport<thrift::transport::ReadHalf<TTcpChannel>>>,
+    TBinaryOutputProtocol<TBufferedWriteTransport<thrift::transport::WriteHalf<TTcpChannel>>>,
+>;
+
+/// A hand-made connection, as a user of the generated client would make it.
+fn hand_client(addr: &str) -> Client {
+    let stream = std::net::TcpStream::connect(addr).unwrap();
+    stream.set_nodelay(true).unwrap();
+    let (input, output) = TTcpChannel::with_stream(stream).split().unwrap();
+    THBaseServiceSyncClient::new(
+        TBinaryInputProtocol::new(TBufferedReadTransport::new(input), true),
+        TBinaryOutputProtocol::new(TBufferedWriteTransport::new(output), true),
+    )
+}
+
+fn hand_scan(start: Vec<u8>, stop: Vec<u8>) -> TScan {
+    TScan {
+        start_row: Some(start),
+        stop_row: Some(stop),
+        columns: None,
+        caching: Some(PAGE as i32),
+        max_versions: None,
+        time_range: None,
+        filter_string: None,
+        batch_size: None,
+        attributes: None,
+        authorizations: None,
+        reversed: None,
+        cache_blocks: None,
+        col_fam_time_range_map: None,
+        read_type: None,
+        limit: None,
+        consistency: None,
+        target_replica_id: None,
+        filter_bytes: None,
+    }
+}
+
+fn hand_puts(rows: &[(Vec<u8>, Vec<u8>)]) -> Vec<TPut> {
+    rows.iter()
+        .map(|(key, value)| TPut {
+            row: key.clone(),
+            column_values: vec![TColumnValue {
+                family: b"d".to_vec(),
+                qualifier: b"v".to_vec(),
+                value: value.clone(),
+                timestamp: None,
+                tags: None,
+                type_: None,
+            }],
+            timestamp: None,
+            attributes: None,
+            durability: None,
+            cell_visibility: None,
+        })
+        .collect()
+}
+
+/// 100,000 rows of `key`'s layout, one a millisecond, 16 bytes of value each.
+fn rows(key: impl Fn(u64, u32) -> Vec<u8>) -> Vec<(Vec<u8>, Vec<u8>)> {
+    (0..ROWS)
+        .map(|i| (key(T0 + u64::from(i), i), [7u8; 16].to_vec()))
+        .collect()
+}
+
+fn benches(c: &mut Criterion) {
+    let server = Server::get();
+    let mut admin = HBase::connect(&server.thrift).unwrap();
+    let id = std::process::id();
+    let (plain, salted, writes) = (
+        format!("bench_plain_{id}"),
+        format!("bench_salted_{id}"),
+        format!("bench_writes_{id}"),
+    );
+    admin.create_table::<Vec<u8>>(&plain, "d", &[]).unwrap();
+    admin
+        .create_table(&salted, "d", &Salted::split_keys(16))
+        .unwrap();
+    admin.create_table::<Vec<u8>>(&writes, "d", &[]).unwrap();
+    let plain_rows = rows(|ts_millis, event_id| {
+        row_key(&Plain {
+            ts_millis,
+            event_id,
+        })
+        .unwrap()
+    });
+    let salted_rows = rows(|ts_millis, event_id| {
+        row_key(&Salted {
+            ts_millis,
+            event_id,
+        })
+        .unwrap()
+    });
+    for batch in plain_rows.chunks(PAGE) {
+        admin.put_rows(&plain, "d", batch).unwrap();
+    }
+    for batch in salted_rows.chunks(PAGE) {
+        admin.put_rows(&salted, "d", batch).unwrap();
+    }
+
+    let until = T0 + u64::from(ROWS);
+    let plain_plan: Scan<Plain> = Plain::scan().ts_millis_range(T0..until).into();
+    let salted_plan: Scan<Salted> = Salted::scan().ts_millis_range(T0..until).into();
+    let options = ReadOptions::default().with_page(PAGE);
+    let count = |rows: rowkey_hbase::Rows| {
+        rows.map(|r| r.map(|_| 1))
+            .sum::<Result<usize, _>>()
+            .unwrap()
+    };
+    assert_eq!(
+        count(admin.read_rows_with(&plain, &plain_plan, &options).unwrap()),
+        ROWS as usize
+    );
+    assert_eq!(
+        count(
+            admin
+                .read_rows_with(&salted, &salted_plan, &options)
+                .unwrap()
+        ),
+        ROWS as usize
+    );
+
+    let mut hand = hand_client(&server.thrift);
+    let range = plain_plan.ranges().next().unwrap();
+    let mut group = c.benchmark_group("hbase read 100,000 rows");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(20));
+    group.bench_function("hand-written Thrift2 scan loop", |b| {
+        b.iter(|| {
+            let id = hand
+                .open_scanner(
+                    plain.as_bytes().to_vec(),
+                    hand_scan(range.start().to_vec(), range.stop().to_vec()),
+                )
+                .unwrap();
+            let mut n = 0;
+            loop {
+                let page = hand.get_scanner_rows(id, PAGE as i32).unwrap();
+                if page.is_empty() {
+                    break;
+                }
+                n += page.len();
+            }
+            hand.close_scanner(id).unwrap();
+            assert_eq!(n, ROWS as usize);
+        });
+    });
+    group.bench_function("rowkey-hbase read_rows_with", |b| {
+        b.iter(|| {
+            let n = count(admin.read_rows_with(&plain, &plain_plan, &options).unwrap());
+            assert_eq!(n, ROWS as usize);
+        });
+    });
+    group.bench_function("rowkey-hbase read_rows_with, 16 salt buckets", |b| {
+        b.iter(|| {
+            let n = count(
+                admin
+                    .read_rows_with(&salted, &salted_plan, &options)
+                    .unwrap(),
+            );
+            assert_eq!(n, ROWS as usize);
+        });
+    });
+    group.finish();
+
+    // Writes change the server's state (memstores fill and flush), so the two sides take turns,
+    // round after round, rather than one criterion run after the other: the medians of 10 rounds
+    // each. The server closes a connection idle for 60 s: a fresh one for the hand-written side.
+    let mut hand = hand_client(&server.thrift);
+    let (mut by_hand, mut by_rowkey) = (Vec::new(), Vec::new());
+    for round in 0..11 {
+        let started = std::time::Instant::now();
+        for batch in plain_rows.chunks(PAGE) {
+            hand.put_multiple(writes.as_bytes().to_vec(), hand_puts(batch))
+                .unwrap();
+        }
+        let hand_time = started.elapsed();
+        let started = std::time::Instant::now();
+        for batch in plain_rows.chunks(PAGE) {
+            admin.put_rows(&writes, "d", batch).unwrap();
+        }
+        let rowkey_time = started.elapsed();
+        // The first round warms up.
+        if round > 0 {
+            by_hand.push(hand_time);
+            by_rowkey.push(rowkey_time);
+        }
+    }
+    by_hand.sort();
+    by_rowkey.sort();
+    let (hand_median, rowkey_median) = (by_hand[5], by_rowkey[5]);
+    println!(
+        "hbase write 100,000 rows, 10 rounds taking turns: hand-written putMultiple batches \
+         median {hand_median:.2?}, rowkey-hbase put_rows median {rowkey_median:.2?}: {:.2}x",
+        rowkey_median.as_secs_f64() / hand_median.as_secs_f64()
+    );
+}
+
+criterion_group!(hbase_benches, benches);
+criterion_main!(hbase_benches);
