@@ -259,3 +259,19 @@ remove_etcd_data() {
 
 # Who uses the servers: one empty file per owner process, named by its pid (see guard.sh).
 OWNERS_DIR=$SERVERS_DIR/owners
+
+# register_owner: when ROWKEY_SERVERS_OWNER names a process (the test binaries do), records it as
+# an owner of the servers and starts the guard that stops them once every owner has exited (under
+# the servers' lock).
+register_owner() {
+  [ -n "${ROWKEY_SERVERS_OWNER:-}" ] || return 0
+  mkdir -p "$OWNERS_DIR" "$PID_DIR" "$LOG_DIR"
+  : >"$OWNERS_DIR/$ROWKEY_SERVERS_OWNER"
+  local guard
+  guard=$(recorded_pid guard)
+  if ! { [ -n "$guard" ] && kill -0 "$guard" 2>/dev/null; }; then
+    # shellcheck disable=SC2016
+    setsid bash -c 'echo $$ >"$1"; shift; exec "$@"' _ "$PID_DIR/guard.pid" \
+      bash "$CI_SERVERS/guard.sh" </dev/null >>"$LOG_DIR/guard.log" 2>&1 9>&- &
+  fi
+}

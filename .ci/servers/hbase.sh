@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A real HBase for rowkey's end-to-end tests: ZooKeeper, a master and 3 region servers of HBase's
-# mini-cluster on the local file system, HBase's Thrift2 server and a control endpoint, in one JVM
-# on 127.0.0.1 (.ci/servers/hbase/, a Maven project with pinned versions: see its pom.xml).
+# mini-cluster on the local file system and a control endpoint in one JVM, HBase's Thrift2 server
+# in a child JVM, on 127.0.0.1 (.ci/servers/hbase/, a Maven project with pinned versions: see its
+# pom.xml).
 #
 #   eval "$(.ci/servers/hbase.sh start)"   # build if needed, start, export the endpoints
 #   .ci/servers/hbase.sh stop
@@ -10,9 +11,13 @@
 # `start` prints `export ROWKEY_HBASE_THRIFT=127.0.0.1:P` and `export
 # ROWKEY_HBASE_CONTROL=127.0.0.1:Q` on stdout, everything else on stderr. The ports are those of
 # ROWKEY_HBASE_THRIFT_PORT and ROWKEY_HBASE_CONTROL_PORT, or else free ones of this checkout's own
-# range (common.sh's free_ports). Each start is fresh: a new, empty data directory. Needs a JDK
-# (17 or later) and Maven, which install.sh installs (openjdk-17-jdk-headless, maven); without
-# them, or without Maven Central, it fails and says so.
+# range (common.sh's free_ports). A start while this checkout's HBase runs, answers, and has its 3
+# region servers reuses it (the test binaries of one run share it); otherwise it starts a fresh
+# one, on a new, empty data directory (ROWKEY_HBASE_FRESH=1 always does). Under ROWKEY_SERVERS_OWNER
+# (the test binaries set it) the guard of start.sh stops it once every owner has exited, and
+# stop.sh stops it with the other servers. Needs a JDK (17 or later) and Maven, which install.sh
+# installs (openjdk-17-jdk-headless, maven); without them, or without Maven Central, it fails and
+# says so.
 set -euo pipefail
 # shellcheck source=common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -20,6 +25,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 HBASE_SRC=$CI_SERVERS/hbase
 HBASE_BUILD=$SERVERS_DIR/hbase-build
 HBASE_DATA=$SERVERS_DIR/hbase-data
+HBASE_PORTS=$SERVERS_DIR/hbase.ports
 HBASE_TIMEOUT=${ROWKEY_HBASE_TIMEOUT:-240}
 JAVA=${ROWKEY_JAVA:-$(command -v java || true)}
 MVN=${ROWKEY_MVN:-$(command -v mvn || true)}
@@ -41,8 +47,46 @@ build() {
   say "built in $(elapsed "$t")s"
 }
 
+# control PATH: the body of the control endpoint's answer to GET PATH, or a failure.
+control() {
+  local port reply
+  port=$(cut -d' ' -f2 "$HBASE_PORTS" 2>/dev/null) || return 1
+  [ -n "$port" ] || return 1
+  # shellcheck disable=SC2016
+  reply=$(timeout 5 bash -c 'exec 3<>"/dev/tcp/$0/$1" &&
+    printf "GET %s HTTP/1.0\r\nHost: %s\r\n\r\n" "$2" "$0" >&3 && cat <&3' \
+    "$HOST" "$port" "$1" 2>/dev/null) || return 1
+  [[ $reply == "HTTP/1.1 200"* ]] || return 1
+  printf '%s' "${reply#*$'\r\n\r\n'}"
+}
+
+# running: this checkout's HBase is up, answers, and has all its region servers.
+running() {
+  local pid
+  pid=$(recorded_pid hbase)
+  [ -n "$pid" ] && [ -n "$JAVA" ] && is_ours "$pid" "$JAVA" || return 1
+  [ "$(control /health)" = ok ] || return 1
+  [ "$(control /region-servers | grep -c .)" = 3 ]
+}
+
+exports() {
+  local thrift control
+  read -r thrift control <"$HBASE_PORTS"
+  echo "export ROWKEY_HBASE_THRIFT=$HOST:$thrift"
+  echo "export ROWKEY_HBASE_CONTROL=$HOST:$control"
+}
+
 start() {
   build
+  mkdir -p "$SERVERS_DIR"
+  exec 9>"$SERVERS_DIR/.lock"
+  flock 9
+  if [ "${ROWKEY_HBASE_FRESH:-0}" != 1 ] && running; then
+    say "reusing the running HBase (pid $(recorded_pid hbase), thrift $HOST:$(cut -d' ' -f1 "$HBASE_PORTS"))"
+    register_owner
+    exports
+    return 0
+  fi
   local thrift=${ROWKEY_HBASE_THRIFT_PORT:-} control=${ROWKEY_HBASE_CONTROL_PORT:-}
   if [ -z "$thrift" ] || [ -z "$control" ]; then
     # Past the ports start.sh's servers take from the same range.
@@ -83,16 +127,24 @@ start() {
     sleep 0.5
   done
   say "$(grep '^rowkey-hbase ready' "$LOG_DIR/hbase.log") (${HBASE_TIMEOUT}s allowed; $(elapsed "$t")s with the JVM)"
-  echo "export ROWKEY_HBASE_THRIFT=$HOST:$thrift"
-  echo "export ROWKEY_HBASE_CONTROL=$HOST:$control"
+  echo "$thrift $control" >"$HBASE_PORTS"
+  register_owner
+  exports
 }
 
 case "${1:-}" in
   build) build ;;
   start) start ;;
   stop)
-    stop_procs hbase "$JAVA"
-    rm -rf "$HBASE_DATA"
+    mkdir -p "$SERVERS_DIR"
+    if [ "${ROWKEY_SERVERS_LOCKED:-0}" != 1 ]; then
+      exec 9>"$SERVERS_DIR/.lock"
+      flock 9
+    fi
+    if [ -n "$(recorded_pid hbase)" ]; then
+      stop_procs hbase "${JAVA:-java}"
+    fi
+    rm -rf "$HBASE_DATA" "$HBASE_PORTS"
     ;;
   *) die "usage: hbase.sh build|start|stop" ;;
 esac

@@ -211,16 +211,7 @@ say "servers ready after $(elapsed "$t_all")s; logs in $LOG_DIR, stop with $CI_S
 
 # A process that names itself the servers' owner (the test binaries do) has them stopped when it
 # and every other owner have exited: a guard process watches the owners.
-if [ -n "${ROWKEY_SERVERS_OWNER:-}" ]; then
-  mkdir -p "$OWNERS_DIR"
-  : >"$OWNERS_DIR/$ROWKEY_SERVERS_OWNER"
-  guard=$(recorded_pid guard)
-  if ! { [ -n "$guard" ] && kill -0 "$guard" 2>/dev/null; }; then
-    # shellcheck disable=SC2016
-    setsid bash -c 'echo $$ >"$1"; shift; exec "$@"' _ "$PID_DIR/guard.pid" \
-      bash "$CI_SERVERS/guard.sh" </dev/null >>"$LOG_DIR/guard.log" 2>&1 9>&- &
-  fi
-fi
+register_owner
 
 echo "export ROWKEY_BIGTABLE_EMULATOR=$BTTEST_ADDR"
 echo "export ROWKEY_ETCD_ENDPOINTS=$(etcd_endpoints)"

@@ -17,6 +17,7 @@ t=$(now)
 rc=0
 stop_procs bttest "$BTTEST_BIN" || rc=1
 stop_etcd || rc=1
+ROWKEY_SERVERS_LOCKED=1 bash "$CI_SERVERS/hbase.sh" stop 9>&- || rc=1
 if [ $rc = 0 ]; then
   remove_etcd_data
 else

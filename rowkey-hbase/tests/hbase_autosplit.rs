@@ -51,7 +51,7 @@ fn hbase_splits_a_time_first_table_as_the_labs_auto_split_model_does() {
     let server = Server::get();
     let mut hbase = HBase::connect(&server.thrift).expect("connect to Thrift2");
     server.control("POST", "/balancer?on=false");
-    let table = "autosplit";
+    let table = &format!("autosplit_{}", std::process::id());
     server.control(
         "POST",
         &format!("/create-auto-split?table={table}&family=d&max-filesize={MAX_FILESIZE}"),

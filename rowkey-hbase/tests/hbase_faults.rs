@@ -1,5 +1,5 @@
-//! Reads that survive faults on a real HBase (the mini-cluster of `.ci/servers/hbase.sh`, started
-//! here for this binary alone, since it stops a region server): 100,000 rows of a salted table
+//! Reads that survive faults on a real HBase (the mini-cluster of `.ci/servers/hbase.sh`; the
+//! region server this test stops is replaced by a new one at its end): 100,000 rows of a salted table
 //! read through (a) 20 connection cuts by the fault proxy, (b) a region split forced mid-read,
 //! (c) a region server stopped without warning mid-read, its regions reassigned by the master,
 //! (d) a reader that pauses until the server drops its scanners, (e) the Thrift2 server restarted

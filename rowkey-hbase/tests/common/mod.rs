@@ -13,14 +13,15 @@ pub mod proxy;
 /// The script that builds, starts and stops the test HBase.
 const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../.ci/servers/hbase.sh");
 
-/// A running HBase: one this test binary started (stopped on drop), or the one the environment
-/// names (`ROWKEY_HBASE_THRIFT` and `ROWKEY_HBASE_CONTROL`).
+/// A running HBase: the one the environment names (`ROWKEY_HBASE_THRIFT` and
+/// `ROWKEY_HBASE_CONTROL`), or this checkout's, started by the first test binary of the run that
+/// needs it and shared by the others (`.ci/servers/hbase.sh start`, with this process as an owner:
+/// the servers' guard stops it once every owner has exited).
 pub struct Server {
     /// The Thrift2 server, `host:port`.
     pub thrift: String,
     /// The control endpoint, `host:port`.
     pub control: String,
-    started: bool,
 }
 
 impl Server {
@@ -29,14 +30,11 @@ impl Server {
             std::env::var("ROWKEY_HBASE_THRIFT"),
             std::env::var("ROWKEY_HBASE_CONTROL"),
         ) {
-            return Server {
-                thrift,
-                control,
-                started: false,
-            };
+            return Server { thrift, control };
         }
         let out = Command::new("bash")
             .args([SCRIPT, "start"])
+            .env("ROWKEY_SERVERS_OWNER", std::process::id().to_string())
             .output()
             .expect("bash runs .ci/servers/hbase.sh");
         assert!(
@@ -55,7 +53,6 @@ impl Server {
         Server {
             thrift: export("ROWKEY_HBASE_THRIFT"),
             control: export("ROWKEY_HBASE_CONTROL"),
-            started: true,
         }
     }
 
@@ -76,14 +73,6 @@ impl Server {
             "{method} {path}: {head}\n{body}"
         );
         body.to_string()
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        if self.started {
-            let _ = Command::new("bash").args([SCRIPT, "stop"]).status();
-        }
     }
 }
 

@@ -57,7 +57,8 @@ import org.apache.hadoop.hbase.thrift2.ThriftServer;
  *   <li>{@code POST /flush?table=T};
  *   <li>{@code POST /balancer?on=true|false};
  *   <li>{@code POST /kill-region-server?index=I}: aborts region server I without warning (its
- *       regions are reassigned by the master); {@code GET /region-servers} lists the live ones;
+ *       regions are reassigned by the master); {@code POST /start-region-server} starts a new one
+ *       in its place; {@code GET /region-servers} lists the live ones;
  *   <li>{@code POST /restart-thrift}: kills the Thrift2 server's JVM (its connections and
  *       scanners go) and starts a new one on the same port;
  *   <li>{@code POST /create-auto-split?table=T&family=F&max-filesize=BYTES}: a table of one
@@ -265,6 +266,7 @@ public final class HBaseServer {
             }
             case "POST /kill-region-server" -> kill(Integer.parseInt(need(q, "index")));
             case "POST /restart-thrift" -> restartThrift();
+            case "POST /start-region-server" -> startRegionServer();
             case "POST /create-auto-split" ->
                 createAutoSplit(
                     table(q), need(q, "family"), Long.parseLong(need(q, "max-filesize")));
@@ -381,6 +383,13 @@ public final class HBaseServer {
           .append('\n');
     }
     return out.toString();
+  }
+
+  /** Starts a new region server in place of a killed one; returns when it is online. */
+  private String startRegionServer() throws Exception {
+    var thread = cluster.startRegionServer();
+    thread.waitForServerOnline();
+    return thread.getRegionServer().getServerName() + "\n";
   }
 
   private String kill(int index) {
