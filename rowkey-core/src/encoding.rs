@@ -4,7 +4,8 @@
 
 use core::fmt;
 
-use crate::field::{FieldMode, FieldShape, Form, TextRule, WidthRule};
+use crate::field::mode::FieldMode;
+use crate::field::shape::{FieldShape, Form, TextRule, WidthRule};
 
 /// How one segment of a key is written, as `K::LAYOUT` shows it: computed when the program
 /// compiles from the field type's [`FieldShape`] and its [`FieldMode`], shown in words by

@@ -17,9 +17,11 @@
 //! | [`hbase`] | HBase's row limit, `toStringBinary`, and shell commands |
 //! | [`Layout`], [`Encoding`] | a key's layout as data, each segment described from its shape |
 //!
-//! Inside, one concept a file and no import cycles: `format.rs` names the bytes the format gives
-//! meaning to; `codec/` writes each type family; `field/` is the field contract, its modes and
-//! shapes; `prefix/` the salt and the hash prefix; `scan/` planning (its `mod.rs` lists its files);
+//! Inside, one concept a file and no import circles: `format.rs` names the bytes the format gives
+//! meaning to; `buf.rs` the bounds-checked views of the bytes a codec writes and reads; `codec/`
+//! writes each type family; `field/` is the field contract (the traits, which name a nested key's
+//! `Layout`) over its modes and shapes (which the layout's encodings name, so they import nothing
+//! of the contract); `prefix/` the salt and the hash prefix; `scan/` planning (its `mod.rs` lists its files);
 //! `private.rs` is what generated code calls, and nothing else imports it.
 //!
 //! Every field type writes itself in its position of a key, as the generated code does it:
@@ -48,6 +50,7 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+mod buf;
 mod codec;
 mod cursor;
 mod encoding;

@@ -98,7 +98,7 @@ impl Tag {
     #[inline(always)]
     pub(crate) fn write(&self, out: &mut [u8]) -> Result<usize, EncodeError> {
         let n = self.encoded_len();
-        let dst = crate::codec::out_prefix(out, n)?;
+        let dst = crate::buf::out_prefix(out, n)?;
         let (tag, delimiter) = dst.split_at_mut(self.bytes.len());
         tag.copy_from_slice(self.bytes);
         delimiter.copy_from_slice(self.delimiter.as_bytes());

@@ -407,7 +407,7 @@ mod formatted {
             ));
         }
         let len = crate::timefmt::len_of(format);
-        let dst = crate::codec::out_prefix(out, len)?;
+        let dst = crate::buf::out_prefix(out, len)?;
         if render(t, format, dst)? != len {
             return Err(unsupported(
                 "a time whose rendering in the field's format has another length (a year outside 0 to 9999)",
@@ -435,7 +435,7 @@ mod formatted {
     ) -> Result<(T, usize), DecodeError> {
         let _ = mode;
         let len = crate::timefmt::len_of(format);
-        let bytes = crate::codec::take(input, len)?;
+        let bytes = crate::buf::take(input, len)?;
         let invalid = || {
             DecodeError::new(
                 DecodeErrorKind::InvalidText("a time written in the field's format"),

@@ -14,7 +14,8 @@
 
 use rust_decimal::Decimal;
 
-use super::{put, truncated, unsupported_width};
+use super::{put, unsupported_width};
+use crate::buf::truncated;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::field::{DecodeField, FieldMode, FieldShape, Form, KeyField};
 

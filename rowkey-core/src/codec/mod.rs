@@ -18,32 +18,10 @@ pub(crate) mod text;
 #[cfg(feature = "uuid")]
 mod uuid;
 
-use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::error::{DecodeError, EncodeError, EncodeErrorKind};
 use crate::field::FieldMode;
 
-#[cold]
-pub(crate) fn too_small(needed: usize, available: usize) -> EncodeError {
-    EncodeError::new(EncodeErrorKind::BufferTooSmall { needed, available })
-}
-
-#[cold]
-pub(crate) fn truncated(needed: usize, available: usize) -> DecodeError {
-    DecodeError::new(DecodeErrorKind::Truncated { needed, available }, 0)
-}
-
-/// The first `n` bytes of `out`, or the error that says the buffer is short.
-#[inline(always)]
-pub(crate) fn out_prefix(out: &mut [u8], n: usize) -> Result<&mut [u8], EncodeError> {
-    let available = out.len();
-    out.get_mut(..n).ok_or_else(|| too_small(n, available))
-}
-
-/// The first `n` bytes of `input`, or the error that says the key ends early.
-#[inline(always)]
-pub(crate) fn take(input: &[u8], n: usize) -> Result<&[u8], DecodeError> {
-    input.get(..n).ok_or_else(|| truncated(n, input.len()))
-}
-
+pub(crate) use crate::buf::{out_prefix, take};
 pub(crate) use crate::format::invert;
 
 /// Writes a fixed-width value's bytes at the start of `out`, then applies `reverse` and `desc`.

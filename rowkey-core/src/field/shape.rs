@@ -3,11 +3,9 @@
 //! planner reads from a shape where a bound the field cannot store lies among the values it can.
 
 mod form;
-mod place;
 mod value;
 
 pub(crate) use form::Form;
-pub(crate) use place::{beyond_by_shape, stand_in_by_shape};
 pub(crate) use value::ValueKind;
 
 use super::mode::FieldMode;
@@ -50,17 +48,17 @@ pub enum WidthRule {
 pub struct FieldShape {
     fixed: Option<usize>,
     max: Option<usize>,
-    width: WidthRule,
+    pub(super) width: WidthRule,
     reversible: bool,
     /// A custom type (`fixed`) that says it inverts its own bytes under `desc`.
     inverts: bool,
-    tags: usize,
+    pub(super) tags: usize,
     /// An integer whose encoding flips the sign bit: zero sits in the middle of its bytes.
-    signed: bool,
+    pub(super) signed: bool,
     /// Which codec family writes it, for describing its encoding.
     form: Form,
     prefix: Prefix,
-    text: TextRule,
+    pub(super) text: TextRule,
     /// Which chrono `format`s the type takes.
     formats: Takes,
     /// Which Rust type the bytes hold, where the codec family leaves it open.

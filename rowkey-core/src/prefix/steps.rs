@@ -5,7 +5,7 @@
 
 use super::{HashPrefix, HashPrefixHasher, Salt, SaltHasher};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
-use crate::field::FieldMode;
+use crate::field::mode::FieldMode;
 use crate::sink::ValueSink;
 
 /// The salt byte to write: the writer's chosen bucket, or the one `feed` computes from the sources.

@@ -1,7 +1,7 @@
 //! `RowKey::encode_into` and `DecodeKey::decode` of a derived key: the buffer checked once, the
 //! row limit, the whole key consumed.
 
-use crate::codec::too_small;
+use crate::buf::too_small;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::field::{DecodeField, FieldMode, KeyField};
 use crate::key::RowKey;
