@@ -3,10 +3,10 @@
 //! planner reads from a shape where a bound the field cannot store lies among the values it can.
 
 mod form;
-mod value;
+mod value_kind;
 
 pub(crate) use form::Form;
-pub(crate) use value::ValueKind;
+pub(crate) use value_kind::ValueKind;
 
 use super::mode::FieldMode;
 use crate::prefix::Prefix;

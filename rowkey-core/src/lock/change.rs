@@ -7,7 +7,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
-use super::model::{
+use super::locked_key::{
     order_name, Codec, Hex, LockedKey, LockedLayout, LockedSegment, PrefixWords, RuleName,
 };
 use crate::field::{Form, TextRule};

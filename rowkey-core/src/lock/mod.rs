@@ -69,7 +69,7 @@
 //! key's bytes.
 
 mod change;
-pub(crate) mod model;
+pub(crate) mod locked_key;
 pub(crate) mod read;
 
 use alloc::string::String;
@@ -79,7 +79,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 pub use change::{Change, ChangeKind};
-use model::{LockedKey, Writer, MAGIC, VERSION};
+use locked_key::{LockedKey, Writer, MAGIC, VERSION};
 
 use crate::error::EncodeError;
 use crate::key::RowKey;
@@ -210,7 +210,10 @@ pub fn check<K: RowKey>(path: impl AsRef<Path>, samples: &[K]) -> Result<Verdict
             changes.push(Change {
                 kind: ChangeKind::SampleUnreadable,
                 at: alloc::format!("sample {i}"),
-                detail: alloc::format!("the locked key {} no longer decodes: {e}", model::Hex(key)),
+                detail: alloc::format!(
+                    "the locked key {} no longer decodes: {e}",
+                    locked_key::Hex(key)
+                ),
             });
         }
     }

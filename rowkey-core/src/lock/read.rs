@@ -1,5 +1,5 @@
 //! Reading a lock file back into a [`LockedKey`]: the version line first, then the schema lines
-//! [`Writer`](super::model::Writer) writes, each checked as it is read, and the `end` line that
+//! [`Writer`](super::locked_key::Writer) writes, each checked as it is read, and the `end` line that
 //! tells a whole file from a truncated one. Every error names its line and what was expected.
 
 use alloc::borrow::ToOwned;
@@ -8,7 +8,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
-use super::model::{Codec, LockedKey, LockedLayout, LockedSegment, MAGIC, ORDERS, VERSION};
+use super::locked_key::{Codec, LockedKey, LockedLayout, LockedSegment, MAGIC, ORDERS, VERSION};
 use crate::field::{Form, TextRule, ValueKind};
 use crate::prefix::{HashPrefix, Prefix, Salt, SaltHash};
 use crate::unit::TimeUnit;

@@ -5,13 +5,13 @@
 //!
 //! | file | idea |
 //! |---|---|
-//! | `cursor.rs` | writing and reading a key's parts in sequence |
-//! | `explain.rs` | `K::explain`: a stored key shown part by part |
+//! | `key_io.rs` | writing and reading a key's parts in sequence |
+//! | `key_parts.rs` | `K::explain`: a stored key shown part by part |
 //! | `misuse.rs` | scan methods misused, made compile errors that say why |
 
-mod cursor;
+mod key_io;
 #[cfg(feature = "alloc")]
-mod explain;
+mod key_parts;
 mod misuse;
 
 pub use crate::cursor::{KeyReader, KeyWriter};
@@ -19,9 +19,9 @@ pub use crate::prefix::steps::{
     check_hash_prefix, check_salt, check_whole_key_salt, read_salt, salt_byte, whole_key_salt_byte,
     write_hash_prefix, write_salt,
 };
-pub use cursor::{decode_key, decode_key_in, encode_key, encode_key_in};
+pub use key_io::{decode_key, decode_key_in, encode_key, encode_key_in};
 #[cfg(feature = "alloc")]
-pub use explain::*;
+pub use key_parts::*;
 pub use misuse::{At, ReverseHasNoRange, UnorderedFormatHasNoRange};
 
 use crate::error::DecodeErrorKind;

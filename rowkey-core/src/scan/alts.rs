@@ -3,7 +3,7 @@
 
 use alloc::vec::Vec;
 
-use super::bytes::cmp_short;
+use super::byte_order::cmp_short;
 use super::keybuf::KeyBuf;
 use crate::field::{FieldMode, KeyField};
 

@@ -6,7 +6,7 @@
 use alloc::vec::Vec;
 use core::ops::Bound;
 
-use super::bytes::{cmp_short, next_prefix};
+use super::byte_order::{cmp_short, next_prefix};
 use super::keybuf::KeyBuf;
 use super::range::{merge, KeyRange, Span};
 use crate::error::EncodeErrorKind;

@@ -7,9 +7,9 @@ use core::ops::{Bound, RangeBounds};
 
 use alloc::vec::Vec;
 
-use super::layout::ScanLayout;
 use super::order::ValueOrder;
 use super::range::Ranges;
+use super::scan_layout::ScanLayout;
 use super::Scan;
 use crate::error::EncodeError;
 use crate::field::{FieldMode, FieldShape, KeyField};

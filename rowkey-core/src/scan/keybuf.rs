@@ -3,7 +3,7 @@
 
 use alloc::vec::Vec;
 
-use super::bytes::next_prefix;
+use super::byte_order::next_prefix;
 use crate::sink::ValueSink;
 
 /// Bytes kept inline up to this length, so plans over ordinary keys do not allocate.

@@ -7,7 +7,7 @@
 //! What the lane does not hold it hands to the general planner, which plans the same ranges: a
 //! string prefix, a bound the field cannot store, an IN list whose values differ in length, a key
 //! longer than the arrays, or a layout that turned out not to be what the derive saw.
-//! Both lanes build, merge and search their ranges with the same code (`range.rs`, `bytes.rs`),
+//! Both lanes build, merge and search their ranges with the same code (`range.rs`, `byte_order.rs`),
 //! and resume and split through the same [`Scan`]; `tests/scan_lanes.rs` checks them against each
 //! other and brute force, on fixed layouts and on ones whose keys vary in length. Not public types:
 //! generated builder states hold them, and users see the
@@ -21,11 +21,11 @@ use core::ops::Bound;
 
 use super::array::{merged, range_after, write, ArrayRange, NoRoom, Written};
 use super::bind::{Bind, Plan};
-use super::bytes::cmp_short;
-use super::layout::ScanLayout;
+use super::byte_order::cmp_short;
 use super::order::ValueOrder;
 use super::plan::FieldPlan;
 use super::range::{sort_by_start, sorted_contain, KeyRange, Ranges, Span};
+use super::scan_layout::ScanLayout;
 use super::{fmt_plan, Scan};
 use crate::field::{FieldMode, KeyField};
 

@@ -13,17 +13,17 @@
 //! the key's length or of a capacity for keys that vary), and the general planner (`plan.rs`,
 //! [`Scan`] itself) for the rest and for what the arrays cannot hold; every state converts into the `Scan` of the same
 //! query. Both answer with [`KeyRange`]s built, sorted, merged and searched by the same code
-//! (`range.rs`, `bytes.rs`), and resume and split through `Scan` alone.
+//! (`range.rs`, `byte_order.rs`), and resume and split through `Scan` alone.
 //!
 //! | file | idea |
 //! |---|---|
-//! | `bytes.rs` | key order, and the stop row of a prefix |
+//! | `byte_order.rs` | key order, and the stop row of a prefix |
 //! | `keybuf.rs` | the byte strings of a plan, inline while short |
 //! | `range.rs` | `KeyRange`, containment, sorting and merging of ranges |
-//! | `layout.rs` | what planning knows of a layout |
+//! | `scan_layout.rs` | what planning knows of a layout |
 //! | `alts.rs` | the alternatives an IN list fans out into |
 //! | `bound.rs` | bounds in encoded space, and values a field cannot store |
-//! | `text.rs` | text segments filtered by content |
+//! | `text_segments.rs` | text segments filtered by content |
 //! | `plan.rs` | the general planner |
 //! | `order.rs` | a field type's value order, for a bound no stored value can be placed against |
 //! | `lane.rs`, `array.rs` | the array lane's planner, and its ranges held in arrays |
@@ -33,14 +33,14 @@ mod alts;
 mod array;
 mod bind;
 mod bound;
-mod bytes;
+mod byte_order;
 mod keybuf;
 mod lane;
-mod layout;
 mod order;
 mod plan;
 mod range;
-mod text;
+mod scan_layout;
+mod text_segments;
 mod window;
 
 use alloc::boxed::Box;
@@ -50,9 +50,9 @@ use core::ops::Bound;
 
 pub use bind::{Bind, Marker, Plan, ScanState};
 pub use lane::{ArrayPlan, ArrayRanged};
-pub use layout::ScanLayout;
 pub use order::{ByPartialOrd, Probe, Unordered, ValueOrder};
 pub use range::{KeyRange, Ranges};
+pub use scan_layout::ScanLayout;
 
 use crate::field::{FieldMode, KeyField};
 

@@ -9,12 +9,12 @@ use core::ops::Bound;
 
 use super::alts::{append, sorted_distinct, Alt, Alts};
 use super::bound::{encode_bound, in_byte_order, prefix_range, range_tail, Edge, EncodedRange};
-use super::bytes::cmp_short;
+use super::byte_order::cmp_short;
 use super::keybuf::KeyBuf;
-use super::layout::ScanLayout;
 use super::order::{ValueOrder, Widened};
 use super::range::{merge, sort_by_start, sorted_contain, KeyRange, Ranges};
-use super::text::{self, TextFilter, TextPrefix};
+use super::scan_layout::ScanLayout;
+use super::text_segments::{self, TextFilter, TextPrefix};
 use crate::field::{FieldMode, KeyField};
 use crate::prefix::{Prefix, Salt};
 use crate::sink::ValueSink;
@@ -187,7 +187,7 @@ impl FieldPlan {
         if matches!(self.tail, Tail::Empty) {
             return;
         }
-        if text::segment_unordered::<T>(mode) {
+        if text_segments::segment_unordered::<T>(mode) {
             self.tail = Tail::TextFilter {
                 filter: Box::new(TextFilter::range(start, end, mode)),
                 width: mode.width(),
@@ -249,7 +249,7 @@ impl FieldPlan {
         // with E, so they are never the last field's whole bytes.
         let range = |range| Tail::Range { range, last: false };
         self.tail = if mode.is_text() {
-            match text::prefix_of_segment(prefix, mode) {
+            match text_segments::prefix_of_segment(prefix, mode) {
                 TextPrefix::Nothing => Tail::Empty,
                 TextPrefix::Range(r) => range(r),
                 TextPrefix::Filter(filter, width) => Tail::TextFilter {
@@ -337,7 +337,11 @@ impl FieldPlan {
             return true;
         };
         let rest = key.get(at..).unwrap_or_default();
-        filter.accepts(text::segment_content(rest, *width, layout.delimiter()))
+        filter.accepts(text_segments::segment_content(
+            rest,
+            *width,
+            layout.delimiter(),
+        ))
     }
 
     /// The range of a plan of one range made whole as it was bound (see [`Tail::Stop`]).

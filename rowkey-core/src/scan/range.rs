@@ -5,7 +5,7 @@
 use alloc::vec::Vec;
 use core::ops::{Bound, RangeBounds};
 
-use super::bytes::cmp_short;
+use super::byte_order::cmp_short;
 use super::keybuf::KeyBuf;
 
 /// A range `[start, stop)` of keys, whatever holds its bytes; an empty stop is the end of the
@@ -118,7 +118,7 @@ impl KeyRange {
     /// assert!(KeyRange::prefix(&[0xFF, 0xFF]).stop().is_empty()); // to the end of the table
     /// ```
     pub fn prefix(prefix: &[u8]) -> KeyRange {
-        KeyRange::new(prefix, &super::bytes::prefix_stop(prefix))
+        KeyRange::new(prefix, &super::byte_order::prefix_stop(prefix))
     }
 
     /// The key after the range (exclusive); empty for the end of the table.
@@ -210,7 +210,7 @@ impl KeyRange {
     pub(crate) fn behind(&self, tag: crate::tag::Tag) -> KeyRange {
         let start = tag.join(self.start());
         let stop = if self.stop().is_empty() {
-            super::bytes::prefix_stop(&tag.join(&[]))
+            super::byte_order::prefix_stop(&tag.join(&[]))
         } else {
             tag.join(self.stop())
         };

@@ -6,7 +6,7 @@
 
 use alloc::vec::Vec;
 
-use super::bytes::cmp_short;
+use super::byte_order::cmp_short;
 use super::keybuf::KeyBuf;
 use super::range::{KeyRange, Span};
 

@@ -10,7 +10,7 @@ use core::str::FromStr;
 use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Utc};
 
 use super::field_types::{FieldType, Visit};
-use super::model::{ChronoKind, Field};
+use super::nodes::{ChronoKind, Field};
 use super::value::Value;
 use crate::error::DecodeError;
 use crate::field::{DecodeField, FieldMode, KeyField};

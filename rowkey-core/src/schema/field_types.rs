@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 use core::fmt::Debug;
 use core::marker::PhantomData;
 
-use super::model::{Field, Kind};
+use super::nodes::{Field, Kind};
 use super::stand_ins::{decode_hashed, ByteArray, Digest, Discriminant, Opaque, Variant};
 use super::value::{same_str, Value};
 use crate::error::{DecodeError, DecodeErrorKind};

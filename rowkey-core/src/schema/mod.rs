@@ -50,24 +50,25 @@
 //!
 //! | file | idea |
 //! |---|---|
-//! | `model.rs` | the lock's layout as nodes and fields, each field's Rust type and mode |
+//! | `nodes.rs` | the lock's layout as nodes and fields, each field's Rust type and mode |
 //! | `value.rs` | [`Value`] and its text |
+//! | `parse.rs` | a field's value read from its text, and the words for what each field takes |
 //! | `convert.rs` | values to and from any Rust type a field stands for, through its own codecs |
 //! | `typed.rs` | which Rust type a field stands for, and the types schemas add (arrays, digests) |
-//! | `codec.rs` | keys walked as generated code walks them: encode, decode, explain |
-//! | `plan.rs` | queries bound through the typed builder's planner |
+//! | `key_walk.rs` | keys walked as generated code walks them: encode, decode, explain |
+//! | `query.rs` | queries bound through the typed builder's planner |
 //! | `intern.rs` | names and facts kept for the process, as the codecs take them |
 
 #[cfg(feature = "chrono")]
 mod chrono;
-mod codec;
 mod convert;
 mod field_types;
 mod intern;
-mod model;
-mod plan;
+mod key_walk;
+mod nodes;
+mod parse;
+mod query;
 mod stand_ins;
-mod text;
 mod typed;
 mod value;
 
@@ -77,17 +78,17 @@ use alloc::vec::Vec;
 use core::fmt;
 use std::path::Path;
 
-pub use plan::Condition;
+pub use query::Condition;
 pub use value::Value;
 
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::explain::Explained;
 use crate::field::FieldMode;
-use crate::lock::model::{LockedKey, LockedLayout};
+use crate::lock::locked_key::{LockedKey, LockedLayout};
 use crate::prefix::Prefix;
 use crate::scan::Scan;
-use codec::Slots;
-use model::{join, Kind, Node};
+use key_walk::Slots;
+use nodes::{join, Kind, Node};
 
 /// The longest key `encode` writes out before it gives up: far past any store's row limit
 /// (`rowkey::limits`), which `max_len` caps first.
@@ -254,11 +255,11 @@ impl Schema {
     /// Reads `text` as a value of the field at `path`, in the syntax [`Value`] lists.
     pub fn parse_value(&self, path: &str, text: &str) -> Result<Value, SchemaError> {
         let field = self.field(path)?;
-        text::parse(field, text).map_err(|e| SchemaError::Input(format!("`{path}`: {e}")))
+        parse::parse(field, text).map_err(|e| SchemaError::Input(format!("`{path}`: {e}")))
     }
 
     /// The field at `path`.
-    fn field(&self, path: &str) -> Result<&model::Field, SchemaError> {
+    fn field(&self, path: &str) -> Result<&nodes::Field, SchemaError> {
         find(&self.root, path).ok_or_else(|| {
             let paths: Vec<String> = self.fields().into_iter().map(|f| f.path).collect();
             SchemaError::Input(format!(
@@ -351,7 +352,7 @@ impl Schema {
 
     /// Writes the key of `slots` at the start of `out`; returns its length.
     fn write(&self, slots: &Slots<'_>, out: &mut [u8]) -> Result<usize, EncodeError> {
-        let n = codec::encode_record(&self.root, slots, out, FieldMode::LAST, true)?;
+        let n = key_walk::encode_record(&self.root, slots, out, FieldMode::LAST, true)?;
         if n > self.limit {
             return Err(EncodeError::new(EncodeErrorKind::RowTooLong {
                 len: n,
@@ -394,7 +395,7 @@ impl Schema {
         if matches!(e.kind(), EncodeErrorKind::RowTooLong { .. }) {
             return SchemaError::Encode(e);
         }
-        match codec::check(&self.root, slots, &self.paths) {
+        match key_walk::check(&self.root, slots, &self.paths) {
             Err(words) => SchemaError::Input(words),
             Ok(()) => SchemaError::Encode(e.in_key(self.root.key_name())),
         }
@@ -423,7 +424,7 @@ impl Schema {
     pub fn explain(&self, key: &[u8]) -> Result<Explained, DecodeError> {
         let mut out = Vec::new();
         let read = self.read_key::<true>(key, &mut out)?;
-        Ok(codec::explain(&read, key))
+        Ok(key_walk::explain(&read, key))
     }
 
     /// Reads `key` whole into `out`; with `SHOW`, as `explain` shows it.
@@ -431,7 +432,7 @@ impl Schema {
         &'s self,
         key: &[u8],
         out: &mut Vec<(&'s str, Value)>,
-    ) -> Result<codec::Read<'s>, DecodeError> {
+    ) -> Result<key_walk::Read<'s>, DecodeError> {
         if key.len() > self.limit {
             return Err(DecodeError::new(
                 DecodeErrorKind::RowTooLong {
@@ -442,8 +443,9 @@ impl Schema {
             )
             .in_key(self.root.key_name()));
         }
-        let read = codec::read_record::<SHOW>(&self.root, key, FieldMode::LAST, &self.paths, out)
-            .map_err(|e| e.in_key(self.root.key_name()))?;
+        let read =
+            key_walk::read_record::<SHOW>(&self.root, key, FieldMode::LAST, &self.paths, out)
+                .map_err(|e| e.in_key(self.root.key_name()))?;
         if read.len != key.len() {
             return Err(DecodeError::new(
                 DecodeErrorKind::TrailingBytes {
@@ -463,7 +465,7 @@ impl Schema {
         &self,
         query: &[(P, Condition)],
     ) -> Result<Scan<Schema>, SchemaError> {
-        plan::plan(self, query)
+        query::plan(self, query)
     }
 }
 
@@ -500,7 +502,7 @@ fn list(node: &Node, at: &str, out: &mut Vec<FieldInfo>) {
         match &f.kind {
             Kind::Record(child) => list(child, &path, out),
             kind => {
-                let mut takes = String::from(text::kind_words(kind));
+                let mut takes = String::from(parse::kind_words(kind));
                 if let Kind::Enum(variants) = kind {
                     let names: Vec<&str> = variants.iter().map(|(n, _)| *n).collect();
                     takes = format!("one of {}", names.join(", "));
@@ -518,7 +520,7 @@ fn list(node: &Node, at: &str, out: &mut Vec<FieldInfo>) {
     }
 }
 
-fn find<'n>(node: &'n Node, path: &str) -> Option<&'n model::Field> {
+fn find<'n>(node: &'n Node, path: &str) -> Option<&'n nodes::Field> {
     let (head, rest) = match path.split_once('.') {
         Some((h, r)) => (h, Some(r)),
         None => (path, None),

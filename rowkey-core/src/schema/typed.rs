@@ -10,7 +10,7 @@ use alloc::vec::Vec;
 
 use super::convert::{convert_and_run, Run, Sink};
 use super::field_types::{ByteString, FieldType, Float32, Number, Text, Visit};
-use super::model::{Codec, Field, Inline, Kind, Node};
+use super::nodes::{Codec, Field, Inline, Kind, Node};
 use super::stand_ins::{ByteArray, Digest, Discriminant, Opaque};
 use super::value::Value;
 use crate::cursor::KeyWriter;
@@ -229,7 +229,7 @@ fn read_value<F: FieldType>(
     }
 }
 
-/// A field's [`EncodeFn`](super::model::EncodeFn) for its type `F`: the value as `F` (or
+/// A field's [`EncodeFn`](super::nodes::EncodeFn) for its type `F`: the value as `F` (or
 /// `Option<F>`), written by `F`'s own `KeyField`.
 fn encode_one<F: FieldType>(
     field: &Field,
@@ -259,7 +259,7 @@ fn encode_one<F: FieldType>(
     }
 }
 
-/// A field's [`DecodeFn`](super::model::DecodeFn) for its type `F`: read by `F`'s own
+/// A field's [`DecodeFn`](super::nodes::DecodeFn) for its type `F`: read by `F`'s own
 /// `DecodeField` (behind the `Option` codec's tag when the field is optional), pushed as a value.
 fn decode_one<F: FieldType>(
     field: &Field,

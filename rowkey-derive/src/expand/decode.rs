@@ -1,5 +1,5 @@
 //! `DecodeField` for a derived struct: read each field in order from where the last one ended.
-//! The reading is shared with the variants of enum keys (`keyed.rs`).
+//! The reading is shared with the variants of enum keys (`enum_key.rs`).
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};

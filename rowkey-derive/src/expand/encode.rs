@@ -1,6 +1,6 @@
 //! `KeyField` for a derived struct: the struct is one field that writes its own fields in order.
 //! `RowKey` is this with the struct in the last position of a key (see `key.rs`). The pieces are
-//! shared with the variants of enum keys (`keyed.rs`), which read their fields from bindings.
+//! shared with the variants of enum keys (`enum_key.rs`), which read their fields from bindings.
 
 use proc_macro2::TokenStream;
 use quote::quote;

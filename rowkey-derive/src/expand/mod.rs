@@ -5,10 +5,10 @@ mod bind;
 mod checks;
 mod decode;
 mod encode;
+mod enum_key;
 mod enums;
 mod generics;
 mod key;
-mod keyed;
 mod layout;
 mod prefix;
 mod scan;
@@ -38,7 +38,7 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
     let (runtime, body) = match &model {
         Some(Input::Struct(s)) => (private_path(&s.attrs.krate), expand_struct(s, &alias)),
         Some(Input::Enum(e)) => (private_path(&e.attrs.krate), enums::expand(e, &alias)),
-        Some(Input::Keyed(e)) => (private_path(&e.attrs.krate), keyed::expand(e, &alias)),
+        Some(Input::Keyed(e)) => (private_path(&e.attrs.krate), enum_key::expand(e, &alias)),
         None => (quote!(::rowkey::__private), unreachable_model()),
     };
     quote! {

@@ -14,7 +14,7 @@ use super::SchemaError;
 use crate::cursor::KeyWriter;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::field::{FieldMode, Form, ValueKind};
-use crate::lock::model::{LockedLayout, LockedSegment};
+use crate::lock::locked_key::{LockedLayout, LockedSegment};
 use crate::prefix::Prefix;
 use crate::scan::ScanLayout;
 use crate::tag::Tag;

@@ -8,9 +8,9 @@ use alloc::vec::Vec;
 use core::fmt::Debug;
 use core::ops::Bound;
 
-use super::codec::with_record;
 use super::convert::Run;
-use super::model::{Field, Kind, Node};
+use super::key_walk::with_record;
+use super::nodes::{Field, Kind, Node};
 use super::typed::with_typed;
 use super::value::Value;
 use super::{Schema, SchemaError};
@@ -237,7 +237,7 @@ fn bind_record<P: AsRef<str>>(
         values[slots[i]] = Some(v);
     }
     if !(field.optional && matches!(values[field.leaf], Some(Value::Null))) {
-        super::codec::check(child, &values, &schema.paths).map_err(SchemaError::Input)?;
+        super::key_walk::check(child, &values, &schema.paths).map_err(SchemaError::Input)?;
     }
     Ok(with_record(
         field,

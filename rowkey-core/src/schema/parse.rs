@@ -5,7 +5,7 @@ use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::model::{Field, Kind};
+use super::nodes::{Field, Kind};
 use super::value::Value;
 use crate::hbase::from_string_binary;
 

@@ -13,7 +13,7 @@ use alloc::vec::Vec;
 use core::fmt::Debug;
 
 use super::convert::{Run, Sink};
-use super::model::{Field, Kind, Node};
+use super::nodes::{Field, Kind, Node};
 use super::stand_ins::Shown;
 use super::typed::{decode_inline, encode_inline, with_typed};
 use super::value::Value;
