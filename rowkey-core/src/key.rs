@@ -4,12 +4,12 @@
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 
+#[cfg(feature = "alloc")]
+use crate::describe::explain::Explained;
+use crate::describe::layout::Layout;
 use crate::error::{DecodeError, EncodeError};
 #[cfg(feature = "alloc")]
-use crate::explain::Explained;
-#[cfg(feature = "alloc")]
 use crate::field::FieldMode;
-use crate::layout::Layout;
 use crate::prefix::Prefix;
 use crate::tag::Tag;
 
@@ -285,7 +285,7 @@ pub trait RowKey {
     where
         Self: Sized,
     {
-        crate::explain::best_effort(key, &Self::LAYOUT, Self::explain(key), || {
+        crate::describe::explain::best_effort(key, &Self::LAYOUT, Self::explain(key), || {
             Self::explain_in(key, FieldMode::LAST.with_any_bucket())
         })
     }

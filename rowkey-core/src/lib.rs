@@ -21,8 +21,10 @@
 //! meaning to; `buf.rs` the bounds-checked views of the bytes a codec writes and reads; `codec/`
 //! writes each type family; `field/` is the field contract (the traits, which name a nested key's
 //! `Layout`) over its modes and shapes (which the layout's encodings name, so they import nothing
-//! of the contract); `prefix/` the salt and the hash prefix; `scan/` planning (its `mod.rs` lists its files);
-//! `private.rs` is what generated code calls, and nothing else imports it.
+//! of the contract); `prefix/` the salt and the hash prefix; `time/` time fields, their units and
+//! chrono formats; `describe/` a key's layout, its segments' encodings and explained keys;
+//! `scan/` planning (its `mod.rs` lists its files); `private/` is what generated code calls, and
+//! nothing else imports it.
 //!
 //! Every field type writes itself in its position of a key, as the generated code does it:
 //!
@@ -53,10 +55,8 @@ extern crate std;
 mod buf;
 mod codec;
 mod cursor;
-mod encoding;
+mod describe;
 mod error;
-#[cfg(feature = "alloc")]
-mod explain;
 #[cfg(feature = "async")]
 pub mod fanout;
 mod field;
@@ -64,7 +64,6 @@ mod format;
 mod hashed;
 pub mod hbase;
 mod key;
-mod layout;
 pub mod limits;
 #[cfg(feature = "std")]
 pub mod lock;
@@ -83,20 +82,18 @@ pub mod schema;
 mod sink;
 mod tag;
 mod time;
-mod timefmt;
-mod unit;
 
-pub use encoding::Encoding;
-pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+pub use describe::encoding::Encoding;
 #[cfg(feature = "alloc")]
-pub use explain::{Explained, ExplainedSegment};
+pub use describe::explain::{Explained, ExplainedSegment};
+pub use describe::layout::{Layout, Order, Segment};
+pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 pub use field::{DecodeField, FieldMode, FieldShape, KeyField, TextRule, WidthRule};
 pub use hashed::Hashed;
 pub use key::{DecodeKey, DecodeSaltedKey, RowKey, SaltedKey};
-pub use layout::{Layout, Order, Segment};
 pub use prefix::{HashPrefix, HashPrefixHasher, Prefix, Salt, SaltHash, SaltHasher};
 #[cfg(feature = "alloc")]
 pub use scan::{KeyRange, Ranges, Scan};
 pub use sink::ValueSink;
 pub use tag::Tag;
-pub use unit::TimeUnit;
+pub use time::unit::TimeUnit;

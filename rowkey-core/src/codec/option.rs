@@ -18,7 +18,7 @@ const fn tag_mode(mode: FieldMode) -> FieldMode {
 
 impl<T: KeyField> KeyField for Option<T> {
     const SHAPE: FieldShape = T::SHAPE.optional();
-    const NESTED_LAYOUT: Option<&'static crate::layout::Layout> = T::NESTED_LAYOUT;
+    const NESTED_LAYOUT: Option<&'static crate::describe::layout::Layout> = T::NESTED_LAYOUT;
 
     #[inline]
     fn field_len(&self, mode: FieldMode) -> usize {

@@ -12,9 +12,9 @@ pub use mode::FieldMode;
 pub use shape::{FieldShape, TextRule, WidthRule};
 pub(crate) use shape::{Form, ValueKind};
 
+use crate::describe::layout::Layout;
 use crate::error::{DecodeError, EncodeError, EncodeErrorKind};
 use crate::format::{invert, strip_padding, NONE, PAD, SOME};
-use crate::layout::Layout;
 use crate::sink::ValueSink;
 
 /// A type that can be one field of a row key (the encoding half).

@@ -2,7 +2,7 @@
 //! against. The derive names each field's mode as a constant, so after inlining every mode check
 //! folds away.
 
-use crate::unit::TimeUnit;
+use crate::time::unit::TimeUnit;
 
 /// Where and how a field is written: its declared `width`, `desc`, `reverse`, and whether another
 /// field follows it (then variable-length content must be self-delimiting).

@@ -10,8 +10,8 @@ use core::fmt;
 use super::locked_key::{
     order_name, Codec, Hex, LockedKey, LockedLayout, LockedSegment, PrefixWords, RuleName,
 };
+use crate::describe::layout::Order;
 use crate::field::{Form, TextRule};
-use crate::layout::Order;
 
 /// One difference between a layout lock and the key type as it is compiled now.
 ///

@@ -8,10 +8,10 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::{self, Write};
 
+use crate::describe::layout::{Layout, Order, Segment};
 use crate::field::{Form, TextRule, ValueKind};
-use crate::layout::{Layout, Order, Segment};
 use crate::prefix::Prefix;
-use crate::unit::TimeUnit;
+use crate::time::unit::TimeUnit;
 
 /// The format version this rowkey writes, and the newest it reads. Format 2 adds what a schema
 /// needs to read values as the type that wrote them: `over=key|fields` on a salt (a whole-key

@@ -11,7 +11,7 @@ use core::fmt;
 use super::locked_key::{Codec, LockedKey, LockedLayout, LockedSegment, MAGIC, ORDERS, VERSION};
 use crate::field::{Form, TextRule, ValueKind};
 use crate::prefix::{HashPrefix, Prefix, Salt, SaltHash};
-use crate::unit::TimeUnit;
+use crate::time::unit::TimeUnit;
 
 /// Nested layouts deeper than this are refused: no key the derive accepts comes near it, and a
 /// damaged file cannot exhaust the stack.

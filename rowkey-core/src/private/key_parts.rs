@@ -1,6 +1,6 @@
 //! `K::explain`: a stored key shown part by part, each part's bytes beside its value.
 
-use crate::explain::Explained;
+use crate::describe::explain::Explained;
 use crate::prefix::Prefix;
 use crate::tag::Tag;
 

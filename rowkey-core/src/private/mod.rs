@@ -26,13 +26,13 @@ pub use misuse::{At, ReverseHasNoRange, UnorderedFormatHasNoRange};
 
 use crate::error::DecodeErrorKind;
 
-pub use crate::encoding::Encoding;
-pub use crate::error::{DecodeError, EncodeError};
+pub use crate::describe::encoding::Encoding;
 #[cfg(feature = "alloc")]
-pub use crate::explain::Explained;
+pub use crate::describe::explain::Explained;
+pub use crate::describe::layout::{Layout, Order, Segment};
+pub use crate::error::{DecodeError, EncodeError};
 pub use crate::field::{DecodeField, FieldMode, FieldShape, KeyField, TextRule};
 pub use crate::key::{DecodeKey, DecodeSaltedKey, RowKey, SaltedKey};
-pub use crate::layout::{Layout, Order, Segment};
 pub use crate::prefix::{HashPrefix, Prefix, Salt, SaltHash};
 #[cfg(feature = "alloc")]
 pub use crate::scan::{
@@ -41,11 +41,11 @@ pub use crate::scan::{
 };
 pub use crate::sink::ValueSink;
 pub use crate::tag::{byte_tag, prefix_clash, ByteTag, Tag};
-pub use crate::unit::TimeUnit;
+pub use crate::time::unit::TimeUnit;
 
 /// The rules of time formats (`format = "..."`), which the derive checks attributes against.
 pub mod timefmt {
-    pub use crate::timefmt::{spec, Problem, Spec};
+    pub use crate::time::format::{spec, Problem, Spec};
 }
 
 /// The methods every state of a generated scan builder has, besides binding its next field

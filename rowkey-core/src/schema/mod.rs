@@ -81,8 +81,8 @@ use std::path::Path;
 pub use query::Condition;
 pub use value::Value;
 
+use crate::describe::explain::Explained;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
-use crate::explain::Explained;
 use crate::field::FieldMode;
 use crate::lock::locked_key::{LockedKey, LockedLayout};
 use crate::prefix::Prefix;

@@ -4,7 +4,7 @@
 
 use core::fmt;
 
-use crate::encoding::Encoding;
+use crate::describe::encoding::Encoding;
 use crate::prefix::Prefix;
 use crate::tag::Tag;
 

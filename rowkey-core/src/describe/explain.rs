@@ -6,8 +6,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
+use crate::describe::layout::Layout;
 use crate::error::{DecodeError, DecodeErrorKind};
-use crate::layout::Layout;
 use crate::prefix::Prefix;
 use crate::tag::Tag;
 
