@@ -12,7 +12,7 @@
 //! assert!(err.to_string().contains("4097 bytes, longer than the row limit of 4096"));
 //! ```
 
-use crate::{EncodeError, EncodeErrorKind};
+use crate::error::{EncodeError, EncodeErrorKind};
 
 /// HBase: `HConstants.MAX_ROW_LENGTH`, `Short.MAX_VALUE`.
 pub const HBASE: usize = 32_767;

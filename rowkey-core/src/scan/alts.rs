@@ -87,7 +87,7 @@ pub(crate) fn append<T: KeyField + ?Sized>(
     value: &T,
     mode: FieldMode,
     source: bool,
-) -> Result<(), crate::EncodeError> {
+) -> Result<(), crate::error::EncodeError> {
     let n = value.field_len(mode);
     let at = alt.body.len();
     let dst = alt.body.grow(n);
