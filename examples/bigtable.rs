@@ -227,6 +227,7 @@ async fn write(client: &mut BigTable, keys: &[Vec<u8>]) -> Result<(), Error> {
 }
 
 /// The layout lock of this example's key (`rowkey::lock`; `test = true` in Cargo.toml).
+#[cfg(feature = "lock")] // `cargo test --features lock`: the lock needs its feature
 #[test]
 fn event_keys_stay_readable() {
     rowkey::lock::assert_locked(

@@ -231,6 +231,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 }
 
 /// The layout locks of this example's keys (`rowkey::lock`; `test = true` in Cargo.toml).
+#[cfg(feature = "lock")] // `cargo test --features lock`: the lock needs its feature
 #[test]
 fn hotspot_keys_stay_readable() {
     let (ts_millis, event_id) = (1_700_000_000_000, 7);

@@ -95,8 +95,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 }
 
 /// The layout lock (`rowkey::lock`): a change to `EventKey` that would leave stored rows
-/// unreadable fails this test, naming the field. `cargo test` runs it (`test = true` in
-/// Cargo.toml); `ROWKEY_LOCK=update cargo test` records a change you mean.
+/// unreadable fails this test, naming the field. `cargo test --features lock` runs it (`test =
+/// true` in Cargo.toml; in your crate, `rowkey` with `lock` in `[dev-dependencies]` and a plain
+/// `cargo test`); `ROWKEY_LOCK=update cargo test --features lock` records a change you mean.
+#[cfg(feature = "lock")]
 #[test]
 fn event_keys_stay_readable() {
     rowkey::lock::assert_locked(

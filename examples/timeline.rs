@@ -188,6 +188,7 @@ fn main() -> Result<(), Error> {
 }
 
 /// The layout lock of this example's key (`rowkey::lock`; `test = true` in Cargo.toml).
+#[cfg(feature = "lock")] // `cargo test --features lock`: the lock needs its feature
 #[test]
 fn activity_keys_stay_readable() {
     rowkey::lock::assert_locked(

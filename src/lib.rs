@@ -135,7 +135,7 @@
 //!
 //! # Keys that stay readable
 //!
-//! Stored keys outlive the code that wrote them. [`lock::assert_locked`] (feature `std`) in a test
+//! Stored keys outlive the code that wrote them. `rowkey::lock::assert_locked` (feature `lock`) in a test
 //! pins a key type's layout and sample keys to a text file checked in beside it, and fails on a
 //! change that would leave stored rows unreadable, naming the field and how it changed.
 //!
@@ -284,11 +284,11 @@ pub mod lab;
 #[cfg(feature = "std")]
 pub mod retry;
 pub use rowkey_core::limits;
-#[cfg(feature = "std")]
+#[cfg(feature = "lock")]
 pub use rowkey_core::lock;
 #[cfg(feature = "alloc")]
 pub use rowkey_core::regions;
-#[cfg(feature = "std")]
+#[cfg(feature = "schema")]
 pub use rowkey_core::schema;
 #[cfg(feature = "alloc")]
 pub use rowkey_core::{merge, Explained, ExplainedSegment, KeyRange, Ranges, Scan};

@@ -65,7 +65,7 @@ mod hashed;
 pub mod hbase;
 mod key;
 pub mod limits;
-#[cfg(feature = "std")]
+#[cfg(feature = "lock")]
 pub mod lock;
 #[cfg(feature = "alloc")]
 pub mod merge;
@@ -77,7 +77,7 @@ pub mod private;
 pub mod regions;
 #[cfg(feature = "alloc")]
 mod scan;
-#[cfg(feature = "std")]
+#[cfg(feature = "schema")]
 pub mod schema;
 mod sink;
 mod tag;

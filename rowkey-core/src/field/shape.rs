@@ -417,6 +417,7 @@ impl FieldShape {
         FieldShape { value, ..self }
     }
 
+    #[cfg(feature = "lock")]
     #[cfg_attr(not(feature = "std"), allow(dead_code))]
     pub(crate) const fn value(self) -> ValueKind {
         self.value
@@ -439,18 +440,21 @@ impl FieldShape {
         self.tags
     }
 
+    #[cfg(feature = "lock")]
     /// The natural length of every encoding (no `width`, binary), when it is fixed.
     #[cfg_attr(not(feature = "std"), allow(dead_code))]
     pub(crate) const fn natural_len(self) -> Option<usize> {
         self.fixed
     }
 
+    #[cfg(feature = "lock")]
     /// The longest encoding at the natural width, binary, when there is a longest.
     #[cfg_attr(not(feature = "std"), allow(dead_code))]
     pub(crate) const fn natural_max(self) -> Option<usize> {
         self.max
     }
 
+    #[cfg(feature = "lock")]
     #[cfg_attr(not(feature = "std"), allow(dead_code))]
     pub(crate) const fn inverts(self) -> bool {
         self.inverts

@@ -26,6 +26,7 @@ pub(crate) enum Form {
 }
 
 impl Form {
+    #[cfg(feature = "lock")]
     /// Every form, with the name the layout lock writes for it (`rowkey::lock`).
     pub(crate) const ALL: &'static [(Form, &'static str)] = &[
         (Form::Int, "int"),
@@ -43,6 +44,7 @@ impl Form {
         (Form::Custom, "custom"),
     ];
 
+    #[cfg(feature = "lock")]
     /// The form's name in a layout lock.
     #[cfg_attr(not(feature = "std"), allow(dead_code))]
     pub(crate) fn name(self) -> &'static str {
@@ -52,6 +54,7 @@ impl Form {
             .map_or("custom", |(_, name)| *name)
     }
 
+    #[cfg(feature = "lock")]
     /// The form named `name` in a layout lock.
     #[cfg_attr(not(feature = "std"), allow(dead_code))]
     pub(crate) fn from_name(name: &str) -> Option<Form> {

@@ -26,6 +26,7 @@ pub(crate) enum ValueKind {
 }
 
 impl ValueKind {
+    #[cfg(feature = "lock")]
     /// Every kind, with the name the layout lock writes for it.
     pub(crate) const ALL: &'static [(ValueKind, &'static str)] = &[
         (ValueKind::Plain, "plain"),
@@ -38,6 +39,7 @@ impl ValueKind {
         (ValueKind::NaiveTime, "naive-time"),
     ];
 
+    #[cfg(feature = "lock")]
     #[cfg_attr(not(feature = "std"), allow(dead_code))]
     pub(crate) fn name(self) -> &'static str {
         ValueKind::ALL
@@ -46,6 +48,7 @@ impl ValueKind {
             .map_or("plain", |(_, n)| *n)
     }
 
+    #[cfg(feature = "lock")]
     #[cfg_attr(not(feature = "std"), allow(dead_code))]
     pub(crate) fn from_name(name: &str) -> Option<ValueKind> {
         ValueKind::ALL
