@@ -12,7 +12,6 @@
 //!
 //! `cargo bench -p rowkey-hbase --bench hbase`
 
-use std::process::Command;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -56,37 +55,12 @@ struct Salted {
     event_id: u32,
 }
 
-/// A running HBase: the environment's, or this checkout's (`.ci/servers/hbase.sh start`, with
-/// this process as an owner: the servers' guard stops it after the run).
-struct Server {
-    thrift: String,
-}
+/// The HBase the tests use (`tests/common`): the environment's, or this checkout's, started
+/// once and stopped by the servers' guard after the run.
+#[path = "../tests/common/mod.rs"]
+mod common;
 
-impl Server {
-    fn get() -> Server {
-        if let Ok(thrift) = std::env::var("ROWKEY_HBASE_THRIFT") {
-            return Server { thrift };
-        }
-        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../.ci/servers/hbase.sh");
-        let out = Command::new("bash")
-            .args([script, "start"])
-            .env("ROWKEY_SERVERS_OWNER", std::process::id().to_string())
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let exports = String::from_utf8(out.stdout).unwrap();
-        let thrift = exports
-            .lines()
-            .find_map(|l| l.strip_prefix("export ROWKEY_HBASE_THRIFT="))
-            .unwrap()
-            .to_string();
-        Server { thrift }
-    }
-}
+use common::Server;
 
 type Client = THBaseServiceSyncClient<
     TBinaryInputProtocol<TBufferedReadTransport<thrift::transport::ReadHalf<TTcpChannel>>>,
