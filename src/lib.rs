@@ -128,7 +128,7 @@
 //! Writers that choose the bucket themselves (random or round-robin salting) use [`SaltedKey`];
 //! their readers must try every bucket ([`SaltedKey::bucket_keys`]) and decode with
 //! [`DecodeSaltedKey::decode_any_bucket`]. The [`regions`] module models a pre-split table: the
-//! region of a key, rows per region, and the skew. The key lab, `rowkey::lab` (feature `lab`),
+//! region of a key, rows per region, and the skew. The key lab, the crate `rowkey-lab`,
 //! plays a stream of writes into a table that is pre-split or splits by itself, reports the
 //! busiest region's share of each window, draws the heatmap of time against key space, and
 //! advises on a layout before any cluster exists.
@@ -272,15 +272,9 @@ pub use rowkey_derive::RowKey;
 
 pub mod attributes;
 
-#[cfg(feature = "bigtable")]
-pub mod bigtable;
-#[cfg(feature = "etcd")]
-pub mod etcd;
 #[cfg(feature = "async")]
 pub use rowkey_core::fanout;
 pub use rowkey_core::hbase;
-#[cfg(feature = "lab")]
-pub mod lab;
 #[cfg(feature = "std")]
 pub mod retry;
 pub use rowkey_core::limits;

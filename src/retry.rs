@@ -119,25 +119,44 @@ impl RetryPolicy {
     }
 }
 
-/// Whether a request that failed with `status` may succeed if sent again: the codes Google's
-/// clients retry (UNAVAILABLE, DEADLINE_EXCEEDED, ABORTED; etcd's "no leader" and "leader
-/// changed" are UNAVAILABLE), and a stream cut by a reset or a closed connection, which tonic
-/// reports as UNKNOWN, INTERNAL or CANCELLED with the transport's error as its source or the
-/// transport's words in its message. Not NOT_FOUND,
-/// INVALID_ARGUMENT, PERMISSION_DENIED and the other codes that say the request itself is wrong.
-#[cfg(any(feature = "etcd", feature = "bigtable"))]
-pub(crate) fn status_passes(status: &tonic::Status) -> bool {
-    use tonic::Code;
-    match status.code() {
-        Code::Unavailable | Code::DeadlineExceeded | Code::Aborted => true,
-        Code::Unknown | Code::Internal | Code::Cancelled => {
+/// Whether a gRPC request that failed with status `code` (the number the gRPC protocol gives it)
+/// and `message` may succeed if sent again; `from_transport` says the client made the status from
+/// a failed connection (tonic gives such a status the transport's error as its source). The store
+/// adapters on gRPC (`rowkey-bigtable`, `rowkey-etcd`) share this rule.
+///
+/// It passes: the codes Google's clients retry (UNAVAILABLE, DEADLINE_EXCEEDED, ABORTED; etcd's
+/// "no leader" and "leader changed" are UNAVAILABLE), and a stream cut by a reset or a closed
+/// connection, which tonic reports as UNKNOWN, INTERNAL or CANCELLED from the transport or with
+/// the transport's words in its message. Not NOT_FOUND, INVALID_ARGUMENT, PERMISSION_DENIED and
+/// the other codes that say the request itself is wrong.
+///
+/// ```
+/// use rowkey::retry::grpc_status_passes;
+///
+/// assert!(grpc_status_passes(14, "connection refused", false)); // UNAVAILABLE
+/// assert!(grpc_status_passes(1, "operation was canceled", true)); // CANCELLED by a cut
+/// assert!(grpc_status_passes(13, "h2 protocol error: stream reset", false)); // INTERNAL, a reset
+/// assert!(!grpc_status_passes(13, "invariant violated", false)); // INTERNAL, from the server
+/// assert!(!grpc_status_passes(5, "table not found", false)); // NOT_FOUND
+/// ```
+pub fn grpc_status_passes(code: i32, message: &str, from_transport: bool) -> bool {
+    // The gRPC status codes (grpc/doc/statuscodes.md).
+    const CANCELLED: i32 = 1;
+    const UNKNOWN: i32 = 2;
+    const DEADLINE_EXCEEDED: i32 = 4;
+    const ABORTED: i32 = 10;
+    const INTERNAL: i32 = 13;
+    const UNAVAILABLE: i32 = 14;
+    match code {
+        UNAVAILABLE | DEADLINE_EXCEEDED | ABORTED => true,
+        UNKNOWN | INTERNAL | CANCELLED => {
             // A status the client made from a failed connection carries that failure as its
             // source (a cut seen as CANCELLED "operation was canceled", source "connection
             // closed"); a status the server sent has none.
-            if std::error::Error::source(status).is_some() {
+            if from_transport {
                 return true;
             }
-            let message = status.message().to_ascii_lowercase();
+            let message = message.to_ascii_lowercase();
             [
                 "transport",
                 "connection",

@@ -318,7 +318,7 @@ pub trait RowKey {
     /// for 16 regions over 8 buckets) is halfway through the bytes after the salt, and when those
     /// start with a time every row of the bucket falls below it, so the regions beyond the bucket
     /// count stay empty. Salt with as many buckets as regions, or split at points from the keys'
-    /// real distribution; `rowkey::lab::advise_for` says so for a given region count.
+    /// real distribution; `rowkey_lab::advise_for` says so for a given region count.
     ///
     /// ```
     /// use rowkey::{RowKey, EncodeErrorKind, SaltedKey};

@@ -9,10 +9,10 @@
 mod common;
 
 use common::Server;
-use rowkey::lab::Simulation;
 use rowkey::regions::Regions;
 use rowkey::{RowKey, Scan};
 use rowkey_hbase::{row_key, HBase, ReadOptions};
+use rowkey_lab::Simulation;
 
 /// The classic hotspot: the time first.
 #[derive(RowKey)]

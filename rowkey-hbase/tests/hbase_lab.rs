@@ -9,10 +9,10 @@ mod common;
 use std::collections::BTreeMap;
 
 use common::{Rng, Server};
-use rowkey::lab::Simulation;
 use rowkey::regions::Regions;
 use rowkey::RowKey;
 use rowkey_hbase::{row_key, HBase};
+use rowkey_lab::Simulation;
 
 /// The classic hotspot: the time first.
 #[derive(RowKey)]

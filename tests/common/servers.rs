@@ -5,9 +5,18 @@
 use std::process::Command;
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
+/// The checkout: the package's directory, or the workspace's above it (the store adapters'
+/// crates), whichever holds `.ci/servers`.
+pub fn root() -> &'static std::path::Path {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .find(|dir| dir.join(".ci/servers/start.sh").exists())
+        .expect("the checkout's .ci/servers/start.sh")
+}
+
 /// Where start.sh keeps the servers' binaries, pids and logs.
 pub fn servers_dir() -> String {
-    format!("{}/target/servers", env!("CARGO_MANIFEST_DIR"))
+    format!("{}/target/servers", root().display())
 }
 
 /// Starts the servers (or reuses them when healthy, or replaces a member that is down), on ports
@@ -17,7 +26,7 @@ pub fn servers_dir() -> String {
 pub fn start(missing: &str) -> (MutexGuard<'static, ()>, String) {
     static LOCK: Mutex<()> = Mutex::new(());
     let guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    let root = env!("CARGO_MANIFEST_DIR");
+    let root = root().display();
     // etcd's data on /dev/shm, so loading does not wait on disk syncs.
     let out = Command::new("bash")
         .arg(format!("{root}/.ci/servers/start.sh"))

@@ -1,4 +1,4 @@
-//! `rowkey::etcd` against a real 3-member etcd cluster on loopback, started by
+//! `rowkey-etcd` against a real 3-member etcd cluster on loopback, started by
 //! `.ci/servers/start.sh` (which installs Debian's etcd-server when it is missing). Nothing is
 //! mocked, and nothing is skipped: without a cluster the tests fail and say how to get one.
 //!
@@ -19,17 +19,18 @@ use std::sync::MutexGuard;
 use std::time::Duration;
 
 use etcd_client::{Client, ConnectOptions, GetOptions, KvClient, Txn, TxnOp};
-use rowkey::etcd::{range_request, read_page, PagedRead};
 use rowkey::retry::RetryPolicy;
 use rowkey::{DecodeKey, RowKey, Scan};
+use rowkey_etcd::{range_request, read_page, PagedRead};
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
-#[path = "common/layouts.rs"]
+#[path = "../../tests/common/layouts.rs"]
 mod layouts;
 #[allow(dead_code)]
-#[path = "common/proxy.rs"]
+#[path = "../../tests/common/proxy.rs"]
 mod proxy;
-#[path = "common/servers.rs"]
+#[path = "../../tests/common/servers.rs"]
 mod servers;
 use common::{scaled, Rng};
 use layouts::{check, draw, rows_read, Layout, Salted, HASHED, NAMES, SALTED, TEXT};

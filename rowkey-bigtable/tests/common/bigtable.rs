@@ -13,7 +13,7 @@ use bigtable_rs::google::bigtable::v2::{
     MutateRowsRequest, Mutation, ReadRowsRequest, RowRange, RowSet,
 };
 use googleapis_tonic_google_bigtable_admin_v2::google::bigtable::admin::v2 as admin;
-use rowkey::bigtable::initial_splits;
+use rowkey_bigtable::initial_splits;
 
 use super::servers;
 

@@ -6,13 +6,11 @@
 
 // The crate is no_std; the lab runs on std.
 use std::fmt::{self, Write as _};
-use std::prelude::rust_2021::*;
-use std::{format, vec};
 
-use rowkey_core::{Prefix, TimeUnit};
+use rowkey::{Prefix, TimeUnit};
 
 use super::draw::{colour, utc, write_scale, Thousands, Xml};
-use crate::RowKey;
+use rowkey::RowKey;
 
 /// Writes counted by column (a run of windows) and band (a run of regions), with what each
 /// column and band stands for.
@@ -68,7 +66,7 @@ impl Grid {
 /// [`Report::heatmap`](super::Report::heatmap).
 ///
 /// ```
-/// use rowkey::lab::Simulation;
+/// use rowkey_lab::Simulation;
 /// use rowkey::RowKey;
 ///
 /// #[derive(RowKey)]
@@ -132,7 +130,7 @@ impl Heatmap {
     /// years 2001 and 2286 in milliseconds read as Unix milliseconds and any others as counts.
     ///
     /// ```
-    /// use rowkey::lab::Simulation;
+    /// use rowkey_lab::Simulation;
     /// use rowkey::{RowKey, TimeUnit};
     ///
     /// #[derive(RowKey)]

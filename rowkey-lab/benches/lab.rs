@@ -8,9 +8,9 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
-use rowkey::lab::Simulation;
 use rowkey::regions::Regions;
 use rowkey::RowKey;
+use rowkey_lab::Simulation;
 
 #[derive(RowKey)]
 #[rowkey(salt(buckets = 16))]

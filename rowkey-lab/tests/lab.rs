@@ -1,15 +1,16 @@
-//! The key lab (`rowkey::lab`, DESIGN 13) against facts, not against itself: a time-first key under
+//! The key lab (`rowkey-lab`, DESIGN 13) against facts, not against itself: a time-first key under
 //! auto-splitting puts each window's writes in one region; 16 salt buckets pre-split at their
 //! boundaries share a window of uniform writes evenly; a region splits at its middle key, checked
 //! against a replay by brute force; the advice fires on the seeds' bad keys and not on their fixed
 //! ones; the report's counts add up and the heatmap holds every write.
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use common::Rng;
-use rowkey::lab::{advise, advise_for, AdviceKind, Simulation};
 use rowkey::regions::Regions;
 use rowkey::{limits, RowKey};
+use rowkey_lab::{advise, advise_for, AdviceKind, Simulation};
 
 /// The seeds' time-first event key, and its 16-bucket salt.
 #[derive(RowKey)]
@@ -257,8 +258,7 @@ fn key_sizes_are_counted_against_the_stores_limits() {
 
 #[test]
 fn advice_fires_on_the_seeds_bad_keys_and_not_on_their_fixed_ones() {
-    let kinds =
-        |advice: Vec<rowkey::lab::Advice>| advice.iter().map(|a| a.kind).collect::<Vec<_>>();
+    let kinds = |advice: Vec<rowkey_lab::Advice>| advice.iter().map(|a| a.kind).collect::<Vec<_>>();
     assert_eq!(kinds(advise::<TimeFirst>()), [AdviceKind::CounterFirst]);
     assert_eq!(kinds(advise::<NewestFirst>()), [AdviceKind::TimeFirst]);
     assert!(advise::<Salted>().is_empty());
@@ -331,7 +331,7 @@ fn advice_fires_on_the_seeds_bad_keys_and_not_on_their_fixed_ones() {
 
 /// The seed's Korean message key, `230611:063031:1231231`: a day and a time of day first, as
 /// text; and the same key behind the uppercase MD5 prefix of its id.
-#[cfg(feature = "chrono")]
+
 #[test]
 fn advice_on_the_time_first_text_key_and_its_md5_prefixed_fix() {
     use chrono::{NaiveDate, NaiveTime};
@@ -464,7 +464,7 @@ fn the_advice_on_regions_beyond_the_prefix_says_when_it_cannot_tell() {
 }
 
 /// The words of `advice`, which must be one `RegionsBeyondPrefix`.
-fn beyond_prefix(advice: Vec<rowkey::lab::Advice>) -> String {
+fn beyond_prefix(advice: Vec<rowkey_lab::Advice>) -> String {
     let [one] = &advice[..] else {
         panic!("{advice:?}")
     };
@@ -480,7 +480,7 @@ fn root_attribute(svg: &str, name: &str) -> u64 {
 }
 
 /// A salted table pre-split at its buckets, written one row every 10 ms from `T0`.
-fn salted_heatmap(regions: usize, writes: u64) -> rowkey::lab::Heatmap {
+fn salted_heatmap(regions: usize, writes: u64) -> rowkey_lab::Heatmap {
     let mut sim = Simulation::presplit(Regions::new(Salted::split_keys(regions)).unwrap());
     let mut rng = Rng(9);
     for i in 0..writes {

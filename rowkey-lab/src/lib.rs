@@ -1,4 +1,4 @@
-//! The key lab (feature `lab`): a layout's write pattern seen before production. A
+//! The key lab of rowkey: a layout's write pattern seen before production. A
 //! [`Simulation`] plays a stream of writes into a table that is pre-split or splits by itself,
 //! and its [`Report`] shows, window by window, how much of the writes the busiest region took,
 //! how many regions there were, how long the keys were against the stores' limits, and a
@@ -6,7 +6,7 @@
 //! [`advise`] judges the layout alone.
 //!
 //! ```
-//! use rowkey::lab::{advise, Simulation};
+//! use rowkey_lab::{advise, Simulation};
 //! use rowkey::regions::Regions;
 //! use rowkey::RowKey;
 //!
@@ -32,6 +32,9 @@
 //! assert!(!advise::<TimeFirst>().is_empty() && advise::<Salted>().is_empty());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+
+#![deny(missing_docs, missing_debug_implementations)]
+#![forbid(unsafe_code)]
 
 mod advice;
 mod draw;

@@ -1,4 +1,4 @@
-//! `rowkey::bigtable` against the Cloud Bigtable emulator (Google's `bttest`, built from Debian's
+//! `rowkey-bigtable` against the Cloud Bigtable emulator (Google's `bttest`, built from Debian's
 //! `golang-google-cloud-dev` by `.ci/servers/install.sh`) on loopback, started by
 //! `.ci/servers/start.sh`. Nothing is mocked and nothing is skipped: without the emulator the tests
 //! fail and say how to get it.
@@ -16,13 +16,14 @@
 use bigtable_rs::bigtable::BigTable;
 use bigtable_rs::google::bigtable::v2::ReadRowsRequest;
 use futures::{StreamExt, TryStreamExt};
-use rowkey::bigtable::{initial_splits, read_rows, row_key, row_set, sample_split_keys};
 use rowkey::{DecodeKey, EncodeErrorKind, RowKey, Scan};
+use rowkey_bigtable::{initial_splits, read_rows, row_key, row_set, sample_split_keys};
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
-#[path = "common/layouts.rs"]
+#[path = "../../tests/common/layouts.rs"]
 mod layouts;
-#[path = "common/servers.rs"]
+#[path = "../../tests/common/servers.rs"]
 mod servers;
 #[path = "common/bigtable.rs"]
 mod setup;
@@ -186,8 +187,8 @@ fn run<K: RowKey + for<'k> DecodeKey<'k> + 'static>(layout: &Layout<K>, seed: u6
                 for key in read_plan(&client, &table, part, reading).await {
                     let lo = r.checked_sub(1).map(|p| cuts[p].as_slice());
                     assert!(
-                        lo.map_or(true, |lo| key.as_slice() >= lo)
-                            && cuts.get(r).map_or(true, |hi| key < *hi),
+                        lo.is_none_or(|lo| key.as_slice() >= lo)
+                            && cuts.get(r).is_none_or(|hi| key < *hi),
                         "{name} scan {i}: a row outside region {r}"
                     );
                     union.push(key);

@@ -1,4 +1,4 @@
-//! `rowkey::bigtable::read_rows` survives faults a real network produces, against the Bigtable
+//! `rowkey_bigtable::read_rows` survives faults a real network produces, against the Bigtable
 //! emulator behind a fault-injecting proxy (`tests/common/proxy.rs`) on loopback: whole-table
 //! reads of four layouts (salted, hash-prefixed, desc strings, salted text) cut at least 20 times
 //! each return every row exactly once, in order (merged after the salt), checked against the rows
@@ -13,18 +13,19 @@ use std::time::{Duration, Instant};
 use bigtable_rs::bigtable::{BigTable, Error};
 use bigtable_rs::google::bigtable::v2::ReadRowsRequest;
 use futures::StreamExt;
-use rowkey::bigtable::read_rows_with;
 use rowkey::retry::RetryPolicy;
 use rowkey::{DecodeKey, RowKey, Scan};
+use rowkey_bigtable::read_rows_with;
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 // Each binary uses part of the shared helpers.
 #[allow(dead_code)]
-#[path = "common/layouts.rs"]
+#[path = "../../tests/common/layouts.rs"]
 mod layouts;
-#[path = "common/proxy.rs"]
+#[path = "../../tests/common/proxy.rs"]
 mod proxy;
-#[path = "common/servers.rs"]
+#[path = "../../tests/common/servers.rs"]
 mod servers;
 #[allow(dead_code)]
 #[path = "common/bigtable.rs"]

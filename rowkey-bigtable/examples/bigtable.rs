@@ -21,8 +21,8 @@ use bigtable_rs::google::bigtable::v2::mutation::{Mutation as Kind, SetCell};
 use bigtable_rs::google::bigtable::v2::{MutateRowsRequest, Mutation, ReadRowsRequest};
 use futures::TryStreamExt;
 use googleapis_tonic_google_bigtable_admin_v2::google::bigtable::admin::v2 as admin;
-use rowkey::bigtable::{initial_splits, read_rows, row_key, sample_split_keys};
 use rowkey::{RowKey, Scan};
+use rowkey_bigtable::{initial_splits, read_rows, row_key, sample_split_keys};
 
 /// The README's event key: a whole-key salt of 16 buckets in front of time and id, so a stream of
 /// new events spreads over 16 regions instead of piling onto the last one.
@@ -227,11 +227,10 @@ async fn write(client: &mut BigTable, keys: &[Vec<u8>]) -> Result<(), Error> {
 }
 
 /// The layout lock of this example's key (`rowkey::lock`; `test = true` in Cargo.toml).
-#[cfg(feature = "lock")] // `cargo test --features lock`: the lock needs its feature
 #[test]
 fn event_keys_stay_readable() {
     rowkey::lock::assert_locked(
-        "tests/keys/examples/bigtable.lock",
+        "tests/keys/bigtable.lock",
         &[Event {
             ts_millis: 1_700_000_000_000,
             event_id: 7,

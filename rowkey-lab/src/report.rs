@@ -8,15 +8,13 @@
 
 // The crate is no_std; the lab runs on std.
 use std::fmt;
-use std::prelude::rust_2021::*;
-use std::vec;
 
-use rowkey_core::regions::Regions;
+use rowkey::regions::Regions;
 
 use super::heatmap::{Grid, Heatmap};
 use super::simulation::{Simulation, Table};
 use super::sizes::KeySizes;
-use crate::RowKey;
+use rowkey::RowKey;
 
 /// The heatmap's rows: adjacent regions are drawn together beyond this many.
 const MAX_BANDS: usize = 48;

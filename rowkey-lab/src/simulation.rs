@@ -5,17 +5,15 @@
 // The crate is no_std; the lab runs on std.
 use std::collections::BTreeSet;
 use std::fmt;
-use std::prelude::rust_2021::*;
-use std::vec;
 
-use rowkey_core::regions::Regions;
+use rowkey::regions::Regions;
 
 use super::sizes::KeySizes;
 
 /// A simulated table: writes go in as `(time, key)`, a [`Report`](super::Report) comes out.
 ///
 /// ```
-/// use rowkey::lab::Simulation;
+/// use rowkey_lab::Simulation;
 /// use rowkey::regions::Regions;
 /// use rowkey::RowKey;
 ///
@@ -65,7 +63,7 @@ impl Simulation {
     /// below it. `max_rows` below 2 counts as 2 (a region of one row has no middle).
     ///
     /// ```
-    /// use rowkey::lab::Simulation;
+    /// use rowkey_lab::Simulation;
     /// let mut sim = Simulation::auto_split(4);
     /// for k in [b"a", b"b", b"c", b"d"] {
     ///     sim.write(0, k);
@@ -85,7 +83,7 @@ impl Simulation {
     }
 
     /// A table pre-split into `regions` that never change: from
-    /// [`RowKey::split_keys`](crate::RowKey::split_keys), a store's split points or samples.
+    /// [`RowKey::split_keys`](rowkey::RowKey::split_keys), a store's split points or samples.
     pub fn presplit(regions: Regions) -> Simulation {
         Simulation::new(Table::Presplit {
             regions,

@@ -5,6 +5,7 @@
 //! painted in its colour where the picture says it is, and that no row label runs out of the
 //! picture. Without Chromium it fails and says how to install it; it never skips.
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::io::{Read, Write};
@@ -15,9 +16,9 @@ use std::time::{Duration, Instant};
 
 use base64::Engine as _;
 use common::Rng;
-use rowkey::lab::Simulation;
 use rowkey::regions::Regions;
 use rowkey::RowKey;
+use rowkey_lab::Simulation;
 use serde_json::{json, Value};
 
 /// The seeds' event key behind 16 buckets, pre-split one region a bucket.
@@ -181,7 +182,7 @@ fn assert_inside(browser: &Browser, bands: usize) -> Vec<f64> {
 
 /// The heatmap of `sim` after `writes` events, one every 20 ms from `T0`, from 40 hosts with
 /// long names, in windows of a minute.
-fn events(mut sim: Simulation, writes: u64, seed: u64) -> rowkey::lab::Heatmap {
+fn events(mut sim: Simulation, writes: u64, seed: u64) -> rowkey_lab::Heatmap {
     let mut rng = Rng(seed);
     for i in 0..writes {
         let t = T0 + i * 20;

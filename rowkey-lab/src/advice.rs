@@ -4,17 +4,15 @@
 
 // The crate is no_std; the lab runs on std.
 use std::fmt;
-use std::format;
-use std::prelude::rust_2021::*;
 
-use rowkey_core::{Layout, Order, Prefix, Segment, WidthRule};
+use rowkey::{Layout, Order, Prefix, Segment, WidthRule};
 
-use crate::RowKey;
+use rowkey::RowKey;
 
 /// One problem with a layout, where it is, and the fix.
 ///
 /// ```
-/// use rowkey::lab::{advise, AdviceKind};
+/// use rowkey_lab::{advise, AdviceKind};
 /// use rowkey::RowKey;
 ///
 /// #[derive(RowKey)]
@@ -95,7 +93,7 @@ const COUNTER_WORDS: [&str; 16] = [
 /// judged variant by variant, nested keys by their first field.
 ///
 /// ```
-/// use rowkey::lab::advise;
+/// use rowkey_lab::advise;
 /// use rowkey::RowKey;
 ///
 /// #[derive(RowKey)]
@@ -115,7 +113,7 @@ pub fn advise<K: RowKey>() -> Vec<Advice> {
 }
 
 /// [`advise`], and what needs the store and the table: keys that can be longer than `limit`
-/// bytes (a store's limit from [`rowkey::limits`](crate::limits)) and are not refused by the
+/// bytes (a store's limit from [`rowkey::limits`](rowkey::limits)) and are not refused by the
 /// layout's own `max_len`; a salt whose buckets do not spread evenly over `regions` regions (one
 /// count must divide the other; `0` skips the checks of regions); and more regions than the salt
 /// has buckets or the hash prefix has values.
@@ -126,7 +124,7 @@ pub fn advise<K: RowKey>() -> Vec<Advice> {
 /// count stay empty. The advice says so, and names the field.
 ///
 /// ```
-/// use rowkey::lab::{advise_for, AdviceKind};
+/// use rowkey_lab::{advise_for, AdviceKind};
 /// use rowkey::{limits, RowKey};
 ///
 /// #[derive(RowKey)]
@@ -141,7 +139,7 @@ pub fn advise<K: RowKey>() -> Vec<Advice> {
 /// ```
 ///
 /// ```
-/// use rowkey::lab::{advise_for, AdviceKind};
+/// use rowkey_lab::{advise_for, AdviceKind};
 /// use rowkey::{limits, RowKey};
 ///
 /// #[derive(RowKey)]
@@ -239,7 +237,7 @@ fn salt_over_regions<K: RowKey>(buckets: usize, regions: usize, out: &mut Vec<Ad
     let inside = K::split_keys(regions)
         .into_iter()
         .find(|p| p.len() > salt_len)
-        .map(|p| format!(" such as `{}`", crate::hbase::to_string_binary(&p)))
+        .map(|p| format!(" such as `{}`", rowkey::hbase::to_string_binary(&p)))
         .unwrap_or_default();
     let idle = regions - buckets;
     let after = first_field(&K::LAYOUT, name);

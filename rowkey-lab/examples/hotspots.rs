@@ -1,4 +1,4 @@
-//! The key lab on the seeds' own keys (`rowkey::lab`): the same stream of writes under six
+//! The key lab on the seeds' own keys (`rowkey-lab`): the same stream of writes under six
 //! row-key layouts, each into a table that splits by itself (HBase's size-based policy) and into
 //! one pre-split into 16 regions, with the busiest region's share of each minute's writes, the
 //! regions at the end, the advice from the layout alone, and a heatmap per table.
@@ -12,9 +12,9 @@
 //! heatmaps go to `OUT_DIR` (default `target/hotspots`).
 
 use chrono::{DateTime, NaiveDate, NaiveTime};
-use rowkey::lab::{advise, Report, Simulation};
 use rowkey::regions::Regions;
 use rowkey::{hbase, Hashed, RowKey};
+use rowkey_lab::{advise, Report, Simulation};
 
 /// The natural key: time first. Every new row lands at the end of the key space.
 #[derive(RowKey)]
@@ -231,33 +231,32 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 }
 
 /// The layout locks of this example's keys (`rowkey::lock`; `test = true` in Cargo.toml).
-#[cfg(feature = "lock")] // `cargo test --features lock`: the lock needs its feature
 #[test]
 fn hotspot_keys_stay_readable() {
     let (ts_millis, event_id) = (1_700_000_000_000, 7);
     rowkey::lock::assert_locked(
-        "tests/keys/examples/hotspots-time-first.lock",
+        "tests/keys/hotspots-time-first.lock",
         &[TimeFirst {
             ts_millis,
             event_id,
         }],
     );
     rowkey::lock::assert_locked(
-        "tests/keys/examples/hotspots-salted.lock",
+        "tests/keys/hotspots-salted.lock",
         &[Salted {
             ts_millis,
             event_id,
         }],
     );
     rowkey::lock::assert_locked(
-        "tests/keys/examples/hotspots-md5.lock",
+        "tests/keys/hotspots-md5.lock",
         &[Md5Prefixed {
             ts_millis,
             event_id,
         }],
     );
     rowkey::lock::assert_locked(
-        "tests/keys/examples/hotspots-metric.lock",
+        "tests/keys/hotspots-metric.lock",
         &[Metric {
             host: Hashed::of("web-1"),
             kind: Hashed::of("cpu"),
@@ -267,7 +266,7 @@ fn hotspot_keys_stay_readable() {
     let day = NaiveDate::from_ymd_opt(2023, 6, 11).expect("a date");
     let time = NaiveTime::from_hms_opt(6, 30, 31).expect("a time");
     rowkey::lock::assert_locked(
-        "tests/keys/examples/hotspots-message.lock",
+        "tests/keys/hotspots-message.lock",
         &[Message {
             day,
             time,
@@ -275,7 +274,7 @@ fn hotspot_keys_stay_readable() {
         }],
     );
     rowkey::lock::assert_locked(
-        "tests/keys/examples/hotspots-hashed-message.lock",
+        "tests/keys/hotspots-hashed-message.lock",
         &[HashedMessage {
             day,
             time,

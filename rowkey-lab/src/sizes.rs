@@ -1,12 +1,10 @@
-//! The lengths of the keys written, against the stores' limits ([`rowkey::limits`](crate::limits)):
+//! The lengths of the keys written, against the stores' limits ([`rowkey::limits`](rowkey::limits)):
 //! a key that one store takes may be refused by another.
 
 // The crate is no_std; the lab runs on std.
 use std::fmt;
-use std::format;
-use std::prelude::rust_2021::*;
 
-use rowkey_core::limits;
+use rowkey::limits;
 
 /// Lengths up to this are counted one by one; longer keys (longer than any store's limit) are
 /// counted together, with the longest kept exactly.
@@ -24,7 +22,7 @@ pub(super) const STORES: [(&str, usize); 5] = [
 /// The distribution of key lengths in bytes.
 ///
 /// ```
-/// use rowkey::lab::Simulation;
+/// use rowkey_lab::Simulation;
 /// let mut sim = Simulation::auto_split(1_000);
 /// sim.write(0, &[0; 10]);
 /// sim.write(1, &[0; 5000]);
@@ -98,7 +96,7 @@ impl KeySizes {
     }
 
     /// How many keys are longer than `limit` bytes (a store's limit from
-    /// [`rowkey::limits`](crate::limits)).
+    /// [`rowkey::limits`](rowkey::limits)).
     pub fn longer_than(&self, limit: usize) -> u64 {
         let exact: u64 = self.counts.iter().skip(limit.saturating_add(1)).sum();
         exact + if limit < EXACT { self.longer } else { 0 }

@@ -1,4 +1,4 @@
-//! Cloud Bigtable (feature `bigtable`, on [`bigtable_rs`]): a plan as a [`RowSet`], every range
+//! rowkey's plans on Cloud Bigtable (on [`bigtable_rs`]): a plan as a [`RowSet`], every range
 //! read at once and merged back in order, and split points in and out of Bigtable.
 //!
 //! Two traps sit between a plan and a Bigtable request, and this module closes both:
@@ -11,7 +11,7 @@
 //!   before any request: [`row_key`], [`row_set`], [`read_rows`], [`initial_splits`].
 //!
 //! [`read_rows`] reads every range of a plan concurrently (one `ReadRows` request per range,
-//! through [`fanout`](crate::fanout)) and gives one stream of the rows the query matches: a salted
+//! through [`fanout`](rowkey::fanout)) and gives one stream of the rows the query matches: a salted
 //! plan's buckets merged into the order of the key after the salt, other plans in range order.
 //! It survives faults by itself, as Google's own clients do: a page of a range that fails for a
 //! reason that passes (UNAVAILABLE, DEADLINE_EXCEEDED, ABORTED, a reset or closed connection, a
@@ -22,7 +22,7 @@
 //! ```no_run
 //! # async fn demo(client: bigtable_rs::bigtable::BigTable) -> Result<(), Box<dyn std::error::Error>> {
 //! use futures::TryStreamExt;
-//! use rowkey::bigtable::{read_rows, row_key};
+//! use rowkey_bigtable::{read_rows, row_key};
 //! use bigtable_rs::google::bigtable::v2::ReadRowsRequest;
 //! use rowkey::{RowKey, Scan};
 //!
@@ -46,10 +46,11 @@
 //! # }
 //! ```
 
-use std::boxed::Box;
+#![deny(missing_docs, missing_debug_implementations)]
+#![forbid(unsafe_code)]
+
 use std::pin::Pin;
 use std::task::{Context, Poll};
-use std::vec::Vec;
 
 use bigtable_rs::bigtable::{BigTable, Error, RowCell};
 use bigtable_rs::google::bigtable::v2::row_range::{EndKey, StartKey};
@@ -57,8 +58,8 @@ use bigtable_rs::google::bigtable::v2::{ReadRowsRequest, RowRange, RowSet};
 use futures_util::stream::{self, Stream, StreamExt};
 use googleapis_tonic_google_bigtable_admin_v2::google::bigtable::admin::v2::create_table_request::Split;
 
-use crate::retry::RetryPolicy;
-use crate::{limits, EncodeError, EncodeErrorKind, KeyRange, RowKey, Scan};
+use rowkey::retry::RetryPolicy;
+use rowkey::{limits, EncodeError, EncodeErrorKind, KeyRange, RowKey, Scan};
 
 /// A row as [`bigtable_rs`] reads it: the key and its cells.
 pub type Row = (Vec<u8>, Vec<RowCell>);
@@ -69,7 +70,7 @@ pub type Rows = Pin<Box<dyn Stream<Item = Result<Row, Error>> + Send>>;
 /// `key` encoded, checked against Bigtable's 4 KiB row key limit: the key to write.
 ///
 /// ```
-/// use rowkey::bigtable::row_key;
+/// use rowkey_bigtable::row_key;
 /// use rowkey::{EncodeErrorKind, RowKey};
 ///
 /// #[derive(RowKey)]
@@ -95,11 +96,11 @@ pub fn row_key<K: RowKey + ?Sized>(key: &K) -> Result<Vec<u8>, EncodeError> {
 /// holds: the stop `k 00` just after a 4 KiB key `k` becomes the closed end `k`, and a start past
 /// 4 KiB becomes an open start. A range that only keys over 4 KiB could be in (a query for a value
 /// whose key Bigtable cannot hold) is an [`EncodeError`]
-/// ([`RowTooLong`](crate::EncodeErrorKind::RowTooLong)).
+/// ([`RowTooLong`](rowkey::EncodeErrorKind::RowTooLong)).
 ///
 /// ```
 /// use bigtable_rs::google::bigtable::v2::row_range::{EndKey, StartKey};
-/// use rowkey::bigtable::row_range;
+/// use rowkey_bigtable::row_range;
 /// use rowkey::KeyRange;
 ///
 /// let range = row_range(&KeyRange::new(b"user/7", b""))?.unwrap();
@@ -200,7 +201,7 @@ fn storable(range: &KeyRange, max: usize) -> Result<Option<(Lower<'_>, Upper<'_>
 /// rows outside the query too: keep those that [`Scan::matches`].
 ///
 /// ```
-/// use rowkey::bigtable::row_set;
+/// use rowkey_bigtable::row_set;
 /// use rowkey::{RowKey, Scan};
 ///
 /// #[derive(RowKey)]
@@ -309,7 +310,7 @@ pub fn read_rows_with<K: ?Sized + 'static>(
         async move { Ok::<_, Error>(lane) }
     };
     let rows =
-        crate::fanout::read_ranges(
+        rowkey::fanout::read_ranges(
             ranges,
             salt_len,
             concurrency,
@@ -396,11 +397,11 @@ async fn read_page(
 }
 
 /// Whether a failed request may succeed if sent again: a status that passes
-/// ([`status_passes`](crate::retry::status_passes)), a connection that failed, or a deadline
+/// ([`grpc_status_passes`](rowkey::retry::grpc_status_passes)), a connection that failed, or a deadline
 /// passed.
 fn passes(error: &Error) -> bool {
     match error {
-        Error::RpcError(status) => crate::retry::status_passes(status),
+        Error::RpcError(status) => status_passes(status),
         Error::TransportError(_) | Error::IoError(_) | Error::TimeoutError(_) => true,
         _ => false,
     }
@@ -434,7 +435,7 @@ where
 /// sorted, duplicates and the empty key dropped, each checked against the 4 KiB limit.
 ///
 /// ```
-/// use rowkey::bigtable::initial_splits;
+/// use rowkey_bigtable::initial_splits;
 /// use rowkey::{RowKey};
 ///
 /// #[derive(RowKey)]
@@ -489,6 +490,15 @@ pub async fn sample_split_keys(
     keys.sort_unstable();
     keys.dedup();
     Ok(keys)
+}
+
+/// [`grpc_status_passes`](rowkey::retry::grpc_status_passes) for tonic's status.
+fn status_passes(status: &tonic::Status) -> bool {
+    rowkey::retry::grpc_status_passes(
+        i32::from(status.code()),
+        status.message(),
+        std::error::Error::source(status).is_some(),
+    )
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! etcd (feature `etcd`, on [`etcd_client`]): a plan's ranges as etcd range requests, and reads
+//! rowkey's plans on etcd (on [`etcd_client`]): a plan's ranges as etcd range requests, and reads
 //! that page through a plan and resume where they stopped.
 //!
 //! etcd reads `[key, range_end)`, but two values of `range_end` mean something else: empty is
@@ -15,7 +15,7 @@
 //!
 //! ```no_run
 //! # async fn demo(mut client: etcd_client::Client) -> Result<(), etcd_client::Error> {
-//! use rowkey::etcd::read_page;
+//! use rowkey_etcd::read_page;
 //! use rowkey::{RowKey, Scan};
 //!
 //! #[derive(RowKey)]
@@ -37,20 +37,19 @@
 //! # }
 //! ```
 
-use std::vec::Vec;
-
-use std::string::String;
+#![deny(missing_docs, missing_debug_implementations)]
+#![forbid(unsafe_code)]
 
 use etcd_client::{Client, ConnectOptions, Error, GetOptions, KeyValue, KvClient};
 
-use crate::retry::RetryPolicy;
-use crate::{KeyRange, Scan};
+use rowkey::retry::RetryPolicy;
+use rowkey::{KeyRange, Scan};
 
 /// The key and options of the etcd request that reads `range`, or `None` when etcd can hold no
 /// key in it. Add a limit, revision or consistency to the options as needed.
 ///
 /// ```
-/// use rowkey::etcd::range_request;
+/// use rowkey_etcd::range_request;
 /// use rowkey::KeyRange;
 ///
 /// // An empty stop is etcd's "\0": every key from the start onwards.
@@ -142,7 +141,7 @@ pub async fn read_page<K: ?Sized>(
 ///
 /// ```no_run
 /// # async fn demo() -> Result<(), etcd_client::Error> {
-/// use rowkey::etcd::PagedRead;
+/// use rowkey_etcd::PagedRead;
 /// use rowkey::{RowKey, Scan};
 ///
 /// #[derive(RowKey)]
@@ -291,8 +290,17 @@ impl<K: ?Sized> std::fmt::Debug for PagedRead<K> {
 /// Whether a failed etcd request may succeed if sent again, to this member or another.
 fn passes(error: &Error) -> bool {
     match error {
-        Error::GRpcStatus(status) => crate::retry::status_passes(status),
+        Error::GRpcStatus(status) => status_passes(status),
         Error::TransportError(_) | Error::IoError(_) => true,
         _ => false,
     }
+}
+
+/// [`grpc_status_passes`](rowkey::retry::grpc_status_passes) for tonic's status.
+fn status_passes(status: &tonic::Status) -> bool {
+    rowkey::retry::grpc_status_passes(
+        i32::from(status.code()),
+        status.message(),
+        std::error::Error::source(status).is_some(),
+    )
 }

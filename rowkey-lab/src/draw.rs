@@ -3,10 +3,8 @@
 
 // The crate is no_std; the lab runs on std.
 use std::fmt::{self, Write as _};
-use std::format;
-use std::prelude::rust_2021::*;
 
-use rowkey_core::TimeUnit;
+use rowkey::TimeUnit;
 
 /// The colour of a cell with `writes` of the busiest cell's `max`: pale yellow for a few writes,
 /// deep red for the most (a cell without writes is left white).
