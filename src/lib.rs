@@ -141,7 +141,7 @@
 //!
 //! Misuse does not compile: unknown or repeated keys, `desc` with `reverse`, `width = 0`, a width on
 //! a type without one, a borrowed `&str`/`&[u8]` where decoding must unescape or invert (use `Cow`),
-//! a fixed layout longer than [`hbase::MAX_ROW_LENGTH`], both a salt and a hash prefix, N outside
+//! a fixed layout longer than HBase's row limit ([`limits::HBASE`]), both a salt and a hash prefix, N outside
 //! 1..=256, L outside 1..=16, sources that disagree on their parameters, `hash = "mod"` on anything
 //! but one unsigned integer, and a prefix on a nested key.
 //!

@@ -100,7 +100,7 @@ fn padded_content_ending_in_the_pad_byte_is_refused() {
 
 #[test]
 fn key_longer_than_the_hbase_row_limit_is_refused() {
-    let long = "x".repeat(rowkey::hbase::MAX_ROW_LENGTH);
+    let long = "x".repeat(rowkey::limits::HBASE);
     let err = Event {
         host: long,
         ..event()
@@ -110,11 +110,11 @@ fn key_longer_than_the_hbase_row_limit_is_refused() {
     assert_eq!(
         err.kind(),
         EncodeErrorKind::RowTooLong {
-            len: HOST + rowkey::hbase::MAX_ROW_LENGTH,
+            len: HOST + rowkey::limits::HBASE,
             max: 32767
         }
     );
-    let fits = "x".repeat(rowkey::hbase::MAX_ROW_LENGTH - HOST);
+    let fits = "x".repeat(rowkey::limits::HBASE - HOST);
     assert_eq!(
         Event {
             host: fits,

@@ -59,7 +59,7 @@ pub enum EncodeErrorKind {
     },
     /// Fixed-width content may not end in the pad byte: it could not be told apart from padding.
     EndsWithPad,
-    /// The key is longer than a store's row limit: HBase's ([`crate::hbase::MAX_ROW_LENGTH`]) when
+    /// The key is longer than a store's row limit: HBase's ([`crate::limits::HBASE`]) when
     /// encoding, or the one a store adapter checks ([`crate::limits`]).
     RowTooLong {
         /// The encoded length.
@@ -141,6 +141,7 @@ impl EncodeError {
         self.field
     }
 
+    #[doc(hidden)] // derive-only: generated code names the key and field it failed in
     /// Names the field the error came from, unless a nested key already named a deeper one.
     ///
     /// ```
@@ -161,6 +162,7 @@ impl EncodeError {
         self
     }
 
+    #[doc(hidden)] // derive-only: generated code names the key and field it failed in
     /// Names the key type for errors of the whole key (buffer size, row limit).
     ///
     /// ```
@@ -422,6 +424,7 @@ impl DecodeError {
         self.offset
     }
 
+    #[doc(hidden)] // derive-only: generated code names the key and field it failed in
     /// Moves the error `start` bytes further into the key and names its field, unless a nested key
     /// already named a deeper one.
     ///
@@ -445,6 +448,7 @@ impl DecodeError {
         self
     }
 
+    #[doc(hidden)] // derive-only: generated code names the key and field it failed in
     /// Names the key type for errors of the whole key (trailing bytes).
     ///
     /// ```

@@ -8,19 +8,6 @@
 //! assert_eq!(from_string_binary(r"\x00\x00\x00*web"), key);
 //! ```
 
-/// HBase's limit on the length of a row key (`HConstants.MAX_ROW_LENGTH`, `Short.MAX_VALUE`).
-///
-/// Encoding a longer key is an [`EncodeError`](crate::EncodeError); a fixed layout longer than this
-/// does not compile.
-///
-/// ```
-/// use rowkey::{hbase::MAX_ROW_LENGTH, EncodeError, EncodeErrorKind};
-/// assert_eq!(MAX_ROW_LENGTH, i16::MAX as usize); // Java's Short.MAX_VALUE
-/// let err = EncodeError::new(EncodeErrorKind::RowTooLong { len: 40_000, max: MAX_ROW_LENGTH });
-/// assert!(err.to_string().contains("40000 bytes, longer than the row limit of 32767"));
-/// ```
-pub const MAX_ROW_LENGTH: usize = crate::limits::HBASE;
-
 #[cfg(feature = "alloc")]
 use alloc::{string::String, vec::Vec};
 

@@ -104,6 +104,7 @@ pub trait RowKey {
     /// ```
     const ROW_LIMIT: usize = crate::limits::HBASE;
 
+    #[doc(hidden)] // derive-only: `LAYOUT.prefix` and `LAYOUT.tag` give them to users
     /// The prefix component: a salt byte, an MD5 prefix, or none.
     ///
     /// ```
@@ -122,6 +123,7 @@ pub trait RowKey {
     /// ```
     const PREFIX: Prefix = Prefix::None;
 
+    #[doc(hidden)] // derive-only: `LAYOUT.prefix` and `LAYOUT.tag` give them to users
     /// The constant bytes every key starts with, before the prefix: `#[rowkey(tag = ...)]` on the
     /// struct, so several key types share one ordered key space. [`Tag::NONE`] without one, and
     /// for enum keys, whose tags tell their variants apart.
@@ -180,7 +182,7 @@ pub trait RowKey {
     /// Writes the key at the start of `out` and returns its length. Never allocates.
     ///
     /// Fails when `out` is too short, a value does not fit its `width`, or the key is longer than
-    /// [`hbase::MAX_ROW_LENGTH`](crate::hbase::MAX_ROW_LENGTH); what `out` holds after an error is
+    /// [`limits::HBASE`](crate::limits::HBASE); what `out` holds after an error is
     /// unspecified.
     ///
     /// ```

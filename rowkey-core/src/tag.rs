@@ -38,6 +38,7 @@ impl Tag {
         delimiter: "",
     };
 
+    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// The tag `bytes`, followed in the key by `delimiter` (a text layout's, when more segments
     /// follow; empty in binary layouts).
     pub const fn new(bytes: &'static [u8], delimiter: &'static str) -> Tag {

@@ -69,7 +69,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rowkey::retry::RetryPolicy;
-use rowkey::{EncodeError, EncodeErrorKind, RowKey, Scan};
+use rowkey::{limits, EncodeError, RowKey, Scan};
 use thrift::protocol::{TBinaryInputProtocol, TBinaryOutputProtocol};
 use thrift::transport::{
     ReadHalf, TBufferedReadTransport, TBufferedWriteTransport, TIoChannel, TTcpChannel, WriteHalf,
@@ -97,9 +97,6 @@ use hbase::{
 
 mod read;
 pub use read::{ReadOptions, Rows};
-
-/// HBase's longest row key, 32767 bytes (`HConstants.MAX_ROW_LENGTH`), from `rowkey::hbase`.
-pub use rowkey::hbase::MAX_ROW_LENGTH;
 
 /// `key` encoded, checked against HBase's row limit: the key to write.
 ///
@@ -447,13 +444,7 @@ fn connect(addr: SocketAddr, deadline: Duration) -> Result<Client, thrift::Error
     ))
 }
 
-/// A key HBase can hold: at most [`MAX_ROW_LENGTH`] bytes.
+/// A key HBase can hold: at most [`rowkey::limits::HBASE`] (`HConstants.MAX_ROW_LENGTH`) bytes.
 fn check_row(key: &[u8]) -> Result<(), EncodeError> {
-    if key.len() > MAX_ROW_LENGTH {
-        return Err(EncodeError::new(EncodeErrorKind::RowTooLong {
-            len: key.len(),
-            max: MAX_ROW_LENGTH,
-        }));
-    }
-    Ok(())
+    limits::check(key, limits::HBASE)
 }

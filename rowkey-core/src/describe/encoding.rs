@@ -28,6 +28,7 @@ pub struct Encoding {
 }
 
 impl Encoding {
+    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// The encoding of a field of `shape` placed with `mode`.
     pub const fn of(shape: FieldShape, mode: FieldMode) -> Encoding {
         Encoding { shape, mode }

@@ -71,6 +71,7 @@ pub struct Segment {
 }
 
 impl Segment {
+    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// A segment of variable length at no known offset; see [`with_offset`](Segment::with_offset)
     /// and [`with_len`](Segment::with_len).
     pub const fn new(
@@ -90,18 +91,21 @@ impl Segment {
         }
     }
 
+    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// The same segment starting at byte `offset` of every key.
     #[must_use]
     pub const fn with_offset(self, offset: Option<usize>) -> Segment {
         Segment { offset, ..self }
     }
 
+    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// The same segment, `len` bytes long in every key.
     #[must_use]
     pub const fn with_len(self, len: Option<usize>) -> Segment {
         Segment { len, ..self }
     }
 
+    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// The same segment, holding a key of the layout `nested` in its place.
     #[must_use]
     pub const fn with_nested(self, nested: Option<&'static Layout>) -> Segment {
@@ -159,6 +163,7 @@ pub struct Layout {
 }
 
 impl Layout {
+    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// The layout of a binary key named `name` with nothing in it yet: no tag, prefix, segment
     /// or variant, and no fixed length. The `with_` methods fill it in, in const context.
     pub const fn new(name: &'static str) -> Layout {
@@ -175,6 +180,7 @@ impl Layout {
         }
     }
 
+    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// The same layout in the text format, segments joined by `delimiter`.
     #[must_use]
     pub const fn with_text(self, delimiter: &'static str) -> Layout {
@@ -184,12 +190,14 @@ impl Layout {
         }
     }
 
+    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// The same layout behind `tag`.
     #[must_use]
     pub const fn with_tag(self, tag: Tag) -> Layout {
         Layout { tag, ..self }
     }
 
+    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// The same layout behind `prefix`, computed from the fields named in `sources`.
     #[must_use]
     pub const fn with_prefix(self, prefix: Prefix, sources: &'static [&'static str]) -> Layout {
@@ -200,6 +208,7 @@ impl Layout {
         }
     }
 
+    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// The same layout with its salt computed from the whole key after it.
     #[must_use]
     pub const fn with_whole_key_salt(self) -> Layout {
@@ -209,12 +218,14 @@ impl Layout {
         }
     }
 
+    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// The same layout with these segments.
     #[must_use]
     pub const fn with_segments(self, segments: &'static [Segment]) -> Layout {
         Layout { segments, ..self }
     }
 
+    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// The same layout, every key `len` bytes long (`None`: keys of varying length).
     #[must_use]
     pub const fn with_fixed_len(self, len: Option<usize>) -> Layout {
@@ -224,6 +235,7 @@ impl Layout {
         }
     }
 
+    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// The same layout as an enum key with these variants.
     #[must_use]
     pub const fn with_variants(self, variants: &'static [Layout]) -> Layout {

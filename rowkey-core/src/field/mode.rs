@@ -140,6 +140,7 @@ impl FieldMode {
         }
     }
 
+    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// The same mode, for a time field counted in `unit` (milliseconds unless the field says
     /// `unit = "..."`).
     ///
@@ -160,6 +161,7 @@ impl FieldMode {
         self.unit
     }
 
+    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// The same mode, for a chrono time written in text layouts as chrono formats it with `format`
     /// (strftime syntax), which must have one length for every time (the `format` attribute of the
     /// `rowkey` crate lists the specifiers).
@@ -183,6 +185,7 @@ impl FieldMode {
         self.format
     }
 
+    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// The same mode in the text format, whose segments are joined by `delimiter`.
     ///
     /// ```
@@ -233,6 +236,7 @@ impl FieldMode {
         }
     }
 
+    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// For a salted key: write `bucket` as the salt byte instead of the computed one.
     ///
     /// ```
@@ -249,6 +253,7 @@ impl FieldMode {
         }
     }
 
+    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// For a salted key: accept any bucket below the bucket count when decoding (and, for a
     /// hash-prefixed one, any prefix: how `explain_best_effort` shows a key whose prefix is not
     /// its fields').
@@ -267,6 +272,7 @@ impl FieldMode {
         }
     }
 
+    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// The bucket the writer chose, if it chose one.
     ///
     /// ```
@@ -283,6 +289,7 @@ impl FieldMode {
         }
     }
 
+    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// Whether decoding accepts any bucket.
     ///
     /// ```
@@ -296,6 +303,7 @@ impl FieldMode {
         matches!(self.salt, SaltChoice::Any)
     }
 
+    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// The mode in which a field's value bytes (the input of salts and hashes) are written: its
     /// width, ascending, not reversed, as the last field (strings and bytes: their content).
     ///
@@ -391,6 +399,7 @@ impl FieldMode {
         self.width == 0 && self.is_delimited() && self.text.is_none()
     }
 
+    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// The mode of a field declared with `inner` inside a nested key placed with `self`.
     ///
     /// Inverting a whole nested key inverts each of its fields, so `desc` composes by exclusive or;

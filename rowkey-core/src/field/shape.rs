@@ -164,6 +164,7 @@ impl FieldShape {
         }
     }
 
+    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// Whether the type can be written with the chrono `format` `fmt` (strftime syntax) and read
     /// back: chrono's types, with a fixed-length format that keeps what they need.
     ///
@@ -304,6 +305,7 @@ impl FieldShape {
         }
     }
 
+    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// A key whose fields add up to `fixed` and `max`, behind `prefix`.
     ///
     /// ```
@@ -340,6 +342,7 @@ impl FieldShape {
         }
     }
 
+    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// The key's prefix component (only keys have one; it cannot be nested).
     ///
     /// ```
@@ -406,6 +409,7 @@ impl FieldShape {
         }
     }
 
+    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// Whether `#[rowkey(desc)]` applies to the type: built-in types, and custom ones whose shape
     /// says [`inverts_under_desc`](FieldShape::inverts_under_desc).
     pub const fn accepts_desc(self) -> bool {
@@ -484,6 +488,7 @@ impl FieldShape {
         self.reversible
     }
 
+    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// Whether the type accepts `width = w`.
     ///
     /// ```

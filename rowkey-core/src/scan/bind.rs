@@ -18,6 +18,7 @@ use crate::sink::ValueSink;
 /// What every planner a generated builder state holds answers: the plan methods each state
 /// offers, one call each, and the [`Scan`] of the same query. Resuming and splitting are planned
 /// once, on that `Scan`.
+#[doc(hidden)] // the derive's protocol, reached through `__private`
 pub trait Plan: Sized + Clone + core::fmt::Debug {
     /// The key type the plan scans.
     type Key: ?Sized;
@@ -55,6 +56,7 @@ pub trait Plan: Sized + Clone + core::fmt::Debug {
 /// finished plan), and the planner the state holds there: the one that binds, or after a range
 /// its ranged form. The planner's key is part of the trait, so that the state's impls need no
 /// `where` clause on it (each one was work for the compiler in every crate that derives).
+#[doc(hidden)] // the derive's protocol, reached through `__private`
 pub trait Marker<K: ?Sized> {
     /// The planner of the state this marks.
     type Plan: Plan<Key = K>;
@@ -62,6 +64,7 @@ pub trait Marker<K: ?Sized> {
 
 /// What a generated builder state calls on its planner (the general one, [`Scan`], or the
 /// array lane) to bind the next field.
+#[doc(hidden)] // the derive's protocol, reached through `__private`
 pub trait Bind: Plan {
     /// What a range or prefix on the next field finishes the plan as.
     type Ranged: Plan<Key = Self::Key>;
@@ -136,6 +139,7 @@ pub trait Bind: Plan {
 /// into [`Scan`] with `From`/`into()`, by one impl here rather than one per state: the compiler
 /// checked each of those against all the others, which cost more build time than the rest of
 /// the scan builder.
+#[doc(hidden)] // the derive's protocol, reached through `__private`
 pub trait ScanState {
     /// The key type the plan scans.
     type Key: ?Sized;
@@ -144,6 +148,8 @@ pub trait ScanState {
     fn into_scan(self) -> Scan<Self::Key>;
 }
 
+// Hidden: its bound names the derive's protocol. `Scan`'s docs say every state converts.
+#[doc(hidden)]
 impl<S: ScanState> From<S> for Scan<S::Key> {
     #[inline]
     fn from(state: S) -> Self {

@@ -19,6 +19,7 @@ use crate::field::{DecodeField, FieldMode};
 
 /// How to compare a decoded value of `T` with bounds of the range it was asked for: a function
 /// that makes the filter of the bounds a plan dropped, or none when the type has no such order.
+#[doc(hidden)] // the derive's protocol
 pub struct ValueOrder<T: ?Sized>(Option<MakeFilter<T>>);
 
 /// Makes the filter that keeps the keys whose field lies within the two bounds.
@@ -123,6 +124,7 @@ where
 /// Asks, where a field's type is named, whether it has a value order: generated code calls
 /// `(&&Probe::<T>::NEW).value_order()` with [`ByPartialOrd`] and [`Unordered`] in scope, and
 /// method resolution takes the first that applies.
+#[doc(hidden)] // the derive's protocol
 pub struct Probe<T: ?Sized>(PhantomData<fn() -> *const T>);
 
 impl<T: ?Sized> Probe<T> {
@@ -137,6 +139,7 @@ impl<T: ?Sized> core::fmt::Debug for Probe<T> {
 }
 
 /// A type with an order of its own, that decodes owned: compared by its `PartialOrd`.
+#[doc(hidden)] // the derive's protocol
 pub trait ByPartialOrd<T: ?Sized> {
     /// The type's order.
     fn value_order(&self) -> ValueOrder<T>;
@@ -153,6 +156,7 @@ where
 }
 
 /// Any other type: no order.
+#[doc(hidden)] // the derive's protocol
 pub trait Unordered<T: ?Sized> {
     /// No order.
     fn value_order(&self) -> ValueOrder<T>;
