@@ -8,11 +8,14 @@
 //! | `key_io.rs` | writing and reading a key's parts in sequence |
 //! | `key_parts.rs` | `K::explain`: a stored key shown part by part |
 //! | `misuse.rs` | scan methods misused, made compile errors that say why |
+//! | `scan_steps.rs` | the binding methods of a derived key's scan builder |
 
 mod key_io;
 #[cfg(feature = "alloc")]
 mod key_parts;
 mod misuse;
+#[cfg(feature = "alloc")]
+mod scan_steps;
 
 pub use crate::cursor::{KeyReader, KeyWriter};
 pub use crate::prefix::steps::{
@@ -23,6 +26,10 @@ pub use key_io::{decode_key, decode_key_in, encode_key, encode_key_in};
 #[cfg(feature = "alloc")]
 pub use key_parts::*;
 pub use misuse::{At, ReverseHasNoRange, UnorderedFormatHasNoRange};
+#[cfg(feature = "alloc")]
+pub use scan_steps::{
+    bind_eq, bind_in, bind_in_bytes, bind_in_str, bind_prefix, bind_range, start,
+};
 
 use crate::error::DecodeErrorKind;
 
@@ -36,8 +43,8 @@ pub use crate::key::{DecodeKey, DecodeSaltedKey, RowKey, SaltedKey};
 pub use crate::prefix::{HashPrefix, Prefix, Salt, SaltHash};
 #[cfg(feature = "alloc")]
 pub use crate::scan::{
-    ArrayPlan, ArrayRanged, Bind, ByPartialOrd, Marker, Plan, Probe, Ranges, Scan, ScanLayout,
-    ScanState, Unordered, ValueOrder,
+    ArrayPlan, ArrayRanged, Bind, Builder, ByPartialOrd, Marker, Plan, Probe, Ranges, Scan,
+    ScanLayout, ScanStep, Unordered, ValueOrder,
 };
 pub use crate::sink::ValueSink;
 pub use crate::tag::{byte_tag, prefix_clash, ByteTag, Tag};

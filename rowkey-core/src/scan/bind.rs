@@ -135,28 +135,6 @@ pub trait Bind: Plan {
     }
 }
 
-/// A state of a generated scan builder: the plan it stands for. Through it every state converts
-/// into [`Scan`] with `From`/`into()`, by one impl here rather than one per state: the compiler
-/// checked each of those against all the others, which cost more build time than the rest of
-/// the scan builder.
-#[doc(hidden)] // the derive's protocol, reached through `__private`
-pub trait ScanState {
-    /// The key type the plan scans.
-    type Key: ?Sized;
-
-    /// The plan of the fields bound so far.
-    fn into_scan(self) -> Scan<Self::Key>;
-}
-
-// Hidden: its bound names the derive's protocol. `Scan`'s docs say every state converts.
-#[doc(hidden)]
-impl<S: ScanState> From<S> for Scan<S::Key> {
-    #[inline]
-    fn from(state: S) -> Self {
-        state.into_scan()
-    }
-}
-
 /// An IN-list item of a string field: anything that views as `str` keys as its content.
 struct StrValue<T>(T);
 

@@ -28,6 +28,7 @@
 //! | `order.rs` | a field type's value order, for a bound no stored value can be placed against |
 //! | `lane.rs`, `array.rs` | the array lane's planner, and its ranges held in arrays |
 //! | `bind.rs` | the protocol generated builders call |
+//! | `step.rs` | the states of a derived key's builder, written once for every key |
 
 mod alts;
 mod array;
@@ -40,6 +41,7 @@ mod order;
 mod plan;
 mod range;
 mod scan_layout;
+mod step;
 mod text_segments;
 mod window;
 
@@ -48,11 +50,13 @@ use alloc::vec::Vec;
 use core::marker::PhantomData;
 use core::ops::Bound;
 
-pub use bind::{Bind, Marker, Plan, ScanState};
+pub use bind::{Bind, Marker, Plan};
 pub use lane::{ArrayPlan, ArrayRanged};
 pub use order::{ByPartialOrd, Probe, Unordered, ValueOrder};
 pub use range::{KeyRange, Ranges};
 pub use scan_layout::ScanLayout;
+#[doc(hidden)] // the derive's protocol
+pub use step::{Builder, ScanStep};
 
 use crate::field::{FieldMode, KeyField};
 

@@ -27,16 +27,15 @@ fn arg_of(field: &Field) -> Arg {
     }
 }
 
-/// A field's binding methods on a state, each with `bound` in its `where` clause (empty: none),
-/// binding the planner `receiver` gives (`self.0`, or the state's own after a cast).
+/// A field's binding methods on a state, each leading to `next` (or `done` after a range or a
+/// prefix). With `bound` (struct keys), the methods are on every state and carry it in their
+/// `where` clause; they are generic then, and inline into their callers without `#[inline]`.
 pub fn field_methods(
     field: &Field,
     p: &syn::Ident,
     next: &TokenStream,
     done: &TokenStream,
-    wrap: &dyn Fn(TokenStream) -> TokenStream,
-    bound: &TokenStream,
-    receiver: &TokenStream,
+    bound: Option<&TokenStream>,
 ) -> TokenStream {
     let name = field_name(field);
     // The field's own identifier, raw if it is (`r#type`), so the method parses.
@@ -45,33 +44,33 @@ pub fn field_methods(
     let f_range = format_ident!("{}_range", name);
     let f_prefix = format_ident!("{}_prefix", name);
     let mode = field_mode(field, p);
+    let inline = bound.is_none().then(|| quote!(#[inline]));
+    let bound = bound.cloned().unwrap_or_default();
     let eq_doc = format!("Keys whose `{name}` equals `value`.");
     let in_doc = format!("Keys whose `{name}` is any of `values` (any order, duplicates allowed; an empty list matches nothing).");
     let range_doc = format!("Keys whose `{name}` lies in `range`, in the field's own order (also on `desc` fields). Ends the scan.");
     let prefix_doc = format!("Keys whose `{name}` starts with `prefix`. Ends the scan.");
     // Strings and bytes are taken borrowed, and IN lists of anything that reads as them.
     let borrowed = |target: TokenStream, bind_in: syn::Ident| {
-        let eq_next = wrap(quote!(#p::Bind::bind_eq(#receiver, value, #mode)));
-        let in_next = wrap(quote!(#p::Bind::#bind_in(#receiver, values, #mode)));
         (
             quote! {
-                #[inline]
+                #inline
                 pub fn #f(self, value: &#target) -> #next
                 where
                     #bound
                 {
-                    #eq_next
+                    #p::bind_eq(self, value, #mode)
                 }
             },
             quote! {
-                #[inline]
+                #inline
                 pub fn #f_in<I>(self, values: I) -> #next
                 where
                     I: #p::IntoIterator,
                     I::Item: #p::AsRef<#target>,
                     #bound
                 {
-                    #in_next
+                    #p::#bind_in(self, values, #mode)
                 }
             },
             quote!(&'__rowkey_r #target),
@@ -81,29 +80,23 @@ pub fn field_methods(
         Arg::Str => borrowed(quote!(str), format_ident!("bind_in_str")),
         Arg::Bytes => borrowed(quote!([u8]), format_ident!("bind_in_bytes")),
         Arg::Own(ty) => (
-            {
-                let eq_next = wrap(quote!(#p::Bind::bind_eq(#receiver, &value, #mode)));
-                quote! {
-                    #[inline]
-                    pub fn #f(self, value: #ty) -> #next
-                    where
-                        #bound
-                    {
-                        #eq_next
-                    }
+            quote! {
+                #inline
+                pub fn #f(self, value: #ty) -> #next
+                where
+                    #bound
+                {
+                    #p::bind_eq(self, &value, #mode)
                 }
             },
-            {
-                let in_next = wrap(quote!(#p::Bind::bind_in(#receiver, values, #mode)));
-                quote! {
-                    #[inline]
-                    pub fn #f_in<I>(self, values: I) -> #next
-                    where
-                        I: #p::IntoIterator<Item = #ty>,
-                        #bound
-                    {
-                        #in_next
-                    }
+            quote! {
+                #inline
+                pub fn #f_in<I>(self, values: I) -> #next
+                where
+                    I: #p::IntoIterator<Item = #ty>,
+                    #bound
+                {
+                    #p::bind_in(self, values, #mode)
                 }
             },
             quote!(#ty),
@@ -133,17 +126,16 @@ pub fn field_methods(
         }),
         _ => quote!(#p::ValueOrder::UNKNOWN),
     };
-    let range_next = wrap(quote!(#p::Bind::bind_range_of(#receiver, range, #mode, #order)));
     let range = ordered.then(|| {
         quote! {
             #[doc = #range_doc]
-            #[inline]
+            #inline
             pub fn #f_range<'__rowkey_r, R>(self, range: R) -> #done
             where
                 R: #p::RangeBounds<#range_ty>,
                 #bound
             {
-                #range_next
+                #p::bind_range(self, range, #mode, #order)
             }
         }
     });
@@ -152,21 +144,16 @@ pub fn field_methods(
         TypeKind::Bytes { .. } => Some(quote!(&[u8])),
         _ => None,
     };
-    let prefix_next = wrap(quote!(#p::Bind::bind_prefix(
-        #receiver,
-        #p::AsRef::<[u8]>::as_ref(prefix),
-        #mode
-    )));
     let has_prefix = prefix_arg.is_some();
     let prefix = prefix_arg.filter(|_| ordered).map(|arg| {
         quote! {
             #[doc = #prefix_doc]
-            #[inline]
+            #inline
             pub fn #f_prefix(self, prefix: #arg) -> #done
             where
                 #bound
             {
-                #prefix_next
+                #p::bind_prefix(self, prefix, #mode)
             }
         }
     });

@@ -136,14 +136,11 @@ impl State {
         }
     }
 
-    /// The state's parameter as an impl declares it: the marker of the field to bind next,
-    /// bounded in the array lane on naming its planner.
+    /// The state's parameter as an impl declares it: the marker of the field to bind next, which
+    /// names the planner its state holds.
     fn param(&self, p: &syn::Ident) -> TokenStream {
         let concrete = &self.concrete;
-        match &self.lane {
-            Lane::General => quote!(__RowkeyNext),
-            Lane::Array { .. } => quote!(__RowkeyNext: #p::Marker<#concrete>),
-        }
+        quote!(__RowkeyNext: #p::Marker<#concrete>)
     }
 
     /// The planner of a state that binds.
@@ -171,31 +168,36 @@ impl State {
         }
     }
 
-    /// A marker type, documented; in the array lane it names the binding planner.
+    /// A marker type, documented, naming the planner of its state.
     pub fn marker(&self, p: &syn::Ident, marker: &syn::Ident, doc: &str) -> TokenStream {
+        self.marker_of(p, marker, doc, &self.planner(p))
+    }
+
+    fn marker_of(
+        &self,
+        p: &syn::Ident,
+        marker: &syn::Ident,
+        doc: &str,
+        planner: &TokenStream,
+    ) -> TokenStream {
         let (vis, concrete) = (&self.vis, &self.concrete);
-        let plan = match &self.lane {
-            Lane::General => TokenStream::new(),
-            Lane::Array { planner, .. } => quote! {
-                impl #p::Marker<#concrete> for #marker {
-                    type Plan = #planner;
-                }
-            },
-        };
         quote! {
             #[doc = #doc]
             #vis enum #marker {}
-            #plan
+
+            impl #p::Marker<#concrete> for #marker {
+                type Plan = #planner;
+            }
         }
     }
 
-    /// A state with a fresh planner on the layout `layout` (its marker is inferred).
+    /// The first state, with a fresh planner on the layout `layout` (its marker is inferred).
     pub fn start(&self, p: &syn::Ident, layout: &syn::Ident) -> TokenStream {
-        let (state, planner) = (&self.ident, self.planner(p));
-        quote!(#state(<#planner as #p::Bind>::start(&#layout), #p::PhantomData))
+        quote!(#p::start(&#layout))
     }
 
-    /// The struct, its plan methods, conversion, `Clone` and `Debug`, and the finished markers.
+    /// The struct, its conversions, `Clone` and `Debug`, and the finished markers. The plan
+    /// methods are the core's `ScanStep`'s, which the state dereferences to.
     pub fn definition(&self, p: &syn::Ident) -> TokenStream {
         let (state, done, vis, key, concrete) = (
             &self.ident,
@@ -204,7 +206,6 @@ impl State {
             &self.key,
             &self.concrete,
         );
-        let scan = quote!(#p::Scan<#concrete>);
         let state_doc = format!(
             "A scan over `{key}` keys, a state of `{key}::scan()`; its parameter names the field \
              to bind next. Every state has the plan methods of `rowkey::Scan` and converts into \
@@ -212,10 +213,8 @@ impl State {
         );
         let done_doc = format!("Marks a finished scan over `{key}` keys: nothing more to bind.");
         let done_marker = self.marker(p, done, &done_doc);
-        // The struct's parameter and its field. In the array lane the parameter's bound names
-        // the key, so the planner's key is known from the trait and no impl needs a `where`.
-        let (param, field, ranged_marker) = match &self.lane {
-            Lane::General => (quote!(__RowkeyNext), scan.clone(), TokenStream::new()),
+        let ranged_marker = match &self.lane {
+            Lane::General => TokenStream::new(),
             Lane::Array {
                 ranged,
                 ranged_marker,
@@ -223,87 +222,43 @@ impl State {
             } => {
                 let doc =
                     format!("Marks a scan over `{key}` keys finished by a range or a prefix.");
-                (
-                    quote!(__RowkeyNext: #p::Marker<#concrete>),
-                    quote!(<__RowkeyNext as #p::Marker<#concrete>>::Plan),
-                    quote! {
-                        #[doc = #doc]
-                        #vis enum #ranged_marker {}
-
-                        impl #p::Marker<#concrete> for #ranged_marker {
-                            type Plan = #ranged;
-                        }
-                    },
-                )
+                self.marker_of(p, ranged_marker, &doc, ranged)
             }
         };
+        let param = self.param(p);
+        let step = quote!(#p::ScanStep<#concrete, __RowkeyNext>);
         quote! {
             #[doc = #state_doc]
             #[must_use]
-            #vis struct #state<#param>(#field, #p::PhantomData<__RowkeyNext>);
+            #vis struct #state<#param>(#step);
 
             #done_marker
             #ranged_marker
 
-            impl<#param> #state<__RowkeyNext> {
-                /// The ranges to scan, sorted and not overlapping: see `rowkey::Scan::ranges`.
-                #[inline]
-                pub fn ranges(&self) -> #p::Ranges {
-                    #p::Plan::plan_ranges(&self.0)
-                }
-
-                /// Exactly whether `key` satisfies the scan: see `rowkey::Scan::matches`.
-                #[inline]
-                pub fn matches(&self, key: &[u8]) -> bool {
-                    #p::Plan::plan_matches(&self.0, key)
-                }
-
-                /// Whether every key inside `ranges()` matches: see `rowkey::Scan::is_exact`.
-                #[inline]
-                pub fn is_exact(&self) -> bool {
-                    #p::Plan::plan_is_exact(&self.0)
-                }
-
-                /// The same scan over the keys strictly after `key`: see `rowkey::Scan::after`.
-                #[inline]
-                pub fn after(&self, key: &[u8]) -> #scan {
-                    #p::Plan::plan_after(&self.0, key)
-                }
-
-                /// The scan cut into one scan per region: see `rowkey::Scan::split`.
-                #[inline]
-                pub fn split<B: #p::AsRef<[u8]>>(
-                    &self,
-                    boundaries: impl #p::IntoIterator<Item = B>,
-                ) -> #p::Vec<#scan> {
-                    #p::Plan::plan_split(&self.0, boundaries)
-                }
-
-                /// The bytes of salt that start every key: see `rowkey::Scan::salt_len`.
-                #[inline]
-                pub fn salt_len(&self) -> usize {
-                    #p::Plan::plan_salt_len(&self.0)
-                }
-            }
-
-            #[automatically_derived]
-            impl<#param> #p::ScanState for #state<__RowkeyNext> {
+            impl<#param> #p::Builder for #state<__RowkeyNext> {
                 type Key = #concrete;
-                #[inline]
-                fn into_scan(self) -> #scan {
-                    #p::Plan::into_scan(self.0)
+                type Next = __RowkeyNext;
+                fn from_step(step: #step) -> Self {
+                    #state(step)
+                }
+                fn into_step(self) -> #step {
+                    self.0
                 }
             }
 
-            #[automatically_derived]
+            impl<#param> #p::Deref for #state<__RowkeyNext> {
+                type Target = #step;
+                fn deref(&self) -> &#step {
+                    &self.0
+                }
+            }
+
             impl<#param> #p::Clone for #state<__RowkeyNext> {
-                #[inline]
                 fn clone(&self) -> Self {
-                    #state(#p::Clone::clone(&self.0), #p::PhantomData)
+                    #state(#p::Clone::clone(&self.0))
                 }
             }
 
-            #[automatically_derived]
             impl<#param> #p::Debug for #state<__RowkeyNext> {
                 fn fmt(&self, f: &mut #p::Formatter<'_>) -> #p::FmtResult {
                     #p::Debug::fmt(&self.0, f)
@@ -407,7 +362,6 @@ pub fn chain(s: &Struct, p: &syn::Ident, state: &State, prefix: &str, in_any_sta
     let ranged = state.ranged();
     let state_ident = &state.ident;
     let param = state.param(p);
-    let wrap = |e: TokenStream| quote!(#state_ident(#e, #p::PhantomData));
     let defs = s.fields.iter().enumerate().map(|(i, field)| {
         let marker = &markers[i];
         let next = match markers.get(i + 1) {
@@ -418,15 +372,7 @@ pub fn chain(s: &Struct, p: &syn::Ident, state: &State, prefix: &str, in_any_sta
         let marker_doc = format!("Marks a scan over `{key}` keys whose next field is `{name}`.");
         let marker_def = state.marker(p, marker, &marker_doc);
         if !in_any_state {
-            let methods = field_methods(
-                field,
-                p,
-                &next,
-                &ranged,
-                &wrap,
-                &TokenStream::new(),
-                &quote!(self.0),
-            );
+            let methods = field_methods(field, p, &next, &ranged, None);
             return quote! {
                 #marker_def
 
@@ -439,13 +385,7 @@ pub fn chain(s: &Struct, p: &syn::Ident, state: &State, prefix: &str, in_any_sta
         // implemented by each type for itself alone, and its message says the scan's order.
         let here = state.of(marker);
         let bound = quote!(Self: #p::At<#here>);
-        // On the general planner every state holds the same `Scan`; in the array lane the state
-        // is cast to the field's own, whose planner the binding needs.
-        let receiver = match state.lane {
-            Lane::General => quote!(self.0),
-            Lane::Array { .. } => quote!(<Self as #p::At<#here>>::at(self).0),
-        };
-        let methods = field_methods(field, p, &next, &ranged, &wrap, &bound, &receiver);
+        let methods = field_methods(field, p, &next, &ranged, Some(&bound));
         quote! {
             #marker_def
 

@@ -1,0 +1,119 @@
+//! The binding methods of a derived key's scan builder, one generic step each: a generated method
+//! is `bind_eq(self, &value, mode)` and its signature. Each step casts the state to the one whose
+//! field it binds ([`At`]: on a struct key every state has every field's methods, bounded on
+//! being that field's state), binds on the planner it holds, and wraps the planner in the state
+//! the method returns.
+
+use core::ops::RangeBounds;
+
+use super::misuse::At;
+use crate::field::{FieldMode, KeyField};
+use crate::scan::{Bind, Builder, Marker, ScanLayout, ScanStep, ValueOrder};
+
+/// The planner a state holds.
+type PlanOf<S> = <<S as Builder>::Next as Marker<<S as Builder>::Key>>::Plan;
+
+/// The first state of `K::scan()`: a plan over the whole table of `layout`.
+#[inline(always)]
+pub fn start<S: Builder>(layout: &'static ScanLayout) -> S
+where
+    PlanOf<S>: Bind,
+{
+    S::from_step(ScanStep::new(<PlanOf<S> as Bind>::start(layout)))
+}
+
+/// `.f(value)`: the next field equals `value`.
+#[inline(always)]
+pub fn bind_eq<S, H, To, T>(state: S, value: &T, mode: FieldMode) -> To
+where
+    S: At<H>,
+    H: Builder,
+    PlanOf<H>: Bind,
+    To: Builder<Key = H::Key>,
+    To::Next: Marker<H::Key, Plan = PlanOf<H>>,
+    T: KeyField + ?Sized,
+{
+    To::from_step(ScanStep::new(plan(state).bind_eq(value, mode)))
+}
+
+/// `.f_in(values)`: the next field is any of `values`.
+#[inline(always)]
+pub fn bind_in<S, H, To, T, I>(state: S, values: I, mode: FieldMode) -> To
+where
+    S: At<H>,
+    H: Builder,
+    PlanOf<H>: Bind,
+    To: Builder<Key = H::Key>,
+    To::Next: Marker<H::Key, Plan = PlanOf<H>>,
+    T: KeyField,
+    I: IntoIterator<Item = T>,
+{
+    To::from_step(ScanStep::new(plan(state).bind_in(values, mode)))
+}
+
+/// `.f_in(values)` of a string field: anything that views as `str`.
+#[inline(always)]
+pub fn bind_in_str<S, H, To, I>(state: S, values: I, mode: FieldMode) -> To
+where
+    S: At<H>,
+    H: Builder,
+    PlanOf<H>: Bind,
+    To: Builder<Key = H::Key>,
+    To::Next: Marker<H::Key, Plan = PlanOf<H>>,
+    I: IntoIterator,
+    I::Item: AsRef<str>,
+{
+    To::from_step(ScanStep::new(plan(state).bind_in_str(values, mode)))
+}
+
+/// `.f_in(values)` of a bytes field: anything that views as `[u8]`.
+#[inline(always)]
+pub fn bind_in_bytes<S, H, To, I>(state: S, values: I, mode: FieldMode) -> To
+where
+    S: At<H>,
+    H: Builder,
+    PlanOf<H>: Bind,
+    To: Builder<Key = H::Key>,
+    To::Next: Marker<H::Key, Plan = PlanOf<H>>,
+    I: IntoIterator,
+    I::Item: AsRef<[u8]>,
+{
+    To::from_step(ScanStep::new(plan(state).bind_in_bytes(values, mode)))
+}
+
+/// `.f_range(range)`: the next field lies in `range`, in its own order; ends the scan.
+#[inline(always)]
+pub fn bind_range<S, H, To, T, R>(state: S, range: R, mode: FieldMode, order: ValueOrder<T>) -> To
+where
+    S: At<H>,
+    H: Builder,
+    PlanOf<H>: Bind,
+    To: Builder<Key = H::Key>,
+    To::Next: Marker<H::Key, Plan = <PlanOf<H> as Bind>::Ranged>,
+    T: KeyField + ?Sized,
+    R: RangeBounds<T>,
+{
+    To::from_step(ScanStep::new(plan(state).bind_range_of(range, mode, order)))
+}
+
+/// `.f_prefix(prefix)`: the next field, a string or bytes, starts with `prefix`; ends the scan.
+#[inline(always)]
+pub fn bind_prefix<S, H, To, P>(state: S, prefix: &P, mode: FieldMode) -> To
+where
+    S: At<H>,
+    H: Builder,
+    PlanOf<H>: Bind,
+    To: Builder<Key = H::Key>,
+    To::Next: Marker<H::Key, Plan = <PlanOf<H> as Bind>::Ranged>,
+    P: AsRef<[u8]> + ?Sized,
+{
+    To::from_step(ScanStep::new(
+        plan(state).bind_prefix(prefix.as_ref(), mode),
+    ))
+}
+
+/// The planner of `state`, cast to the state `H` whose field is bound next.
+#[inline(always)]
+fn plan<S: At<H>, H: Builder>(state: S) -> PlanOf<H> {
+    state.at().into_step().into_plan()
+}
