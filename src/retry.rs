@@ -1,5 +1,5 @@
 //! How the store adapters survive faults: [`RetryPolicy`], one small type for Bigtable, etcd and
-//! HBase (the crate `rowkey-hbase`).
+//! HBase (the crates `rowkey-bigtable`, `rowkey-etcd` and `rowkey-hbase`).
 //!
 //! A read is made of requests (a Bigtable page of a range, an etcd page of a plan). Each request
 //! has a deadline; a request that fails for a reason that may pass (the server unavailable, a

@@ -14,7 +14,7 @@
 #                            hbase.sh runs HBase on it
 #   maven                    builds hbase.sh's launcher, with HBase from Maven Central
 #   thrift-compiler          Thrift 0.17.0: .ci/thrift-check regenerates rowkey-hbase's client
-#   chromium chromium-driver headless Chromium and its WebDriver: tests/heatmap_browser.rs renders
+#   chromium chromium-driver headless Chromium and its WebDriver: rowkey-lab/tests/heatmap_browser.rs renders
 #                            the lab's heatmap, points at a cell and reads its tooltip
 #
 # The emulator binary goes to ${ROWKEY_SERVERS_DIR:-<repo>/target/servers}/bttest.

@@ -8,7 +8,7 @@
 //!
 //! ```sh
 //! eval "$(.ci/servers/start.sh)"
-//! cargo run --release --features bigtable --example bigtable
+//! cargo run --release -p rowkey-bigtable --example bigtable
 //! ```
 //!
 //! The address comes from `BIGTABLE_EMULATOR_HOST`, or else `ROWKEY_BIGTABLE_EMULATOR`.

@@ -1,7 +1,7 @@
 //! rowkey's plans on Cloud Bigtable (on [`bigtable_rs`]): a plan as a [`RowSet`], every range
 //! read at once and merged back in order, and split points in and out of Bigtable.
 //!
-//! Two traps sit between a plan and a Bigtable request, and this module closes both:
+//! Two traps sit between a plan and a Bigtable request, and this crate closes both:
 //!
 //! - **An empty `RowSet` reads the whole table.** A plan can read nothing (a value no key can hold,
 //!   a plan resumed past its end, a region of [`Scan::split`] the plan does not reach). Such a
@@ -579,3 +579,8 @@ mod tests {
         assert!(cut > 1_000 && refused > 100, "cut {cut}, refused {refused}");
     }
 }
+
+/// The README's Rust examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

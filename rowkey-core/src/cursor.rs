@@ -1,6 +1,6 @@
 //! Writing and reading a key's parts in sequence: the tag, the prefix, the fields and the text
-//! delimiters between them, with every error located in its key and field. Generated code walks a
-//! key with these (through `rowkey::__private`), and so does a schema read at run time
+//! delimiters between them, with every error located in its key and field. The key walk
+//! (`walk.rs`) steps through a derived key with these, and so does a schema read at run time
 //! (`rowkey::schema`).
 
 use crate::codec::{out_prefix, take};
@@ -121,7 +121,8 @@ impl<'k> KeyReader<'k> {
         Ok(())
     }
 
-    /// Takes the tag when the key starts with it: how an enum key finds its variant.
+    /// Takes the tag when the key starts with it: how a schema's enum key finds its variant.
+    #[cfg(feature = "schema")]
     #[inline(always)]
     pub fn take_tag(&mut self, tag: Tag) -> bool {
         let rest = self.input.get(self.pos..).unwrap_or_default();

@@ -23,6 +23,7 @@
 //! `Layout`) over its modes and shapes (which the layout's encodings name, so they import nothing
 //! of the contract); `prefix/` the salt and the hash prefix; `time/` time fields, their units and
 //! chrono formats; `describe/` a key's layout, its segments' encodings and explained keys;
+//! `walk.rs` the one walk through a key (tag, prefix, delimiters, fields) that derived keys take;
 //! `scan/` planning (its `mod.rs` lists its files); `private/` is what generated code calls, and
 //! nothing else imports it.
 //!
@@ -82,6 +83,7 @@ pub mod schema;
 mod sink;
 mod tag;
 mod time;
+mod walk;
 
 pub use describe::encoding::Encoding;
 #[cfg(feature = "alloc")]

@@ -304,3 +304,8 @@ fn status_passes(status: &tonic::Status) -> bool {
         std::error::Error::source(status).is_some(),
     )
 }
+
+/// The README's Rust examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -3,7 +3,7 @@
 //! increment. Each measures 10,000 writes into a fresh table (made outside the timed part, the
 //! split points copied afresh for both).
 //!
-//! Run with `cargo bench --bench lab --features lab`.
+//! Run with `cargo bench -p rowkey-lab --bench lab`.
 
 use std::hint::black_box;
 

@@ -8,7 +8,7 @@
 //! - the Korean message key `230611:063031:1231231` (day, time, id as text), and the same behind
 //!   the uppercase MD5 prefix of the whole key.
 //!
-//! Run with `cargo run --release --example hotspots --features lab,chrono [-- OUT_DIR]`; the
+//! Run with `cargo run --release -p rowkey-lab --example hotspots [-- OUT_DIR]`; the
 //! heatmaps go to `OUT_DIR` (default `target/hotspots`).
 
 use chrono::{DateTime, NaiveDate, NaiveTime};

@@ -48,3 +48,8 @@ pub use heatmap::Heatmap;
 pub use report::{RegionWrites, Report, Window};
 pub use simulation::Simulation;
 pub use sizes::KeySizes;
+
+/// The README's Rust examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -160,6 +160,9 @@ pub struct Layout {
     pub fixed_len: Option<usize>,
     /// For an enum key, the layout of each variant in declaration order; empty otherwise.
     pub variants: &'static [Layout],
+    /// Bit `i` set: the field of segment `i` is a source of the prefix (`prefix_sources` by
+    /// index, for the key walk).
+    pub(crate) source_mask: u128,
 }
 
 impl Layout {
@@ -177,6 +180,7 @@ impl Layout {
             segments: &[],
             fixed_len: None,
             variants: &[],
+            source_mask: 0,
         }
     }
 
@@ -204,6 +208,7 @@ impl Layout {
         Layout {
             prefix,
             prefix_sources: sources,
+            source_mask: source_mask(sources, self.segments),
             ..self
         }
     }
@@ -222,7 +227,27 @@ impl Layout {
     /// The same layout with these segments.
     #[must_use]
     pub const fn with_segments(self, segments: &'static [Segment]) -> Layout {
-        Layout { segments, ..self }
+        Layout {
+            segments,
+            source_mask: source_mask(self.prefix_sources, segments),
+            ..self
+        }
+    }
+
+    /// Whether the field of segment `i` is a source of the prefix.
+    #[inline(always)]
+    pub(crate) const fn is_source(&self, i: usize) -> bool {
+        i < 128 && self.source_mask & (1 << i) != 0
+    }
+
+    /// The text delimiter written before segment `i` (the first comes after a prefix): the one
+    /// home of the delimiter rule, for every walk through a key.
+    #[inline(always)]
+    pub(crate) const fn delimiter_before(&self, i: usize) -> Option<&'static str> {
+        match self.text {
+            Some(d) if !d.is_empty() && (i > 0 || self.prefix.encoded_len() > 0) => Some(d),
+            _ => None,
+        }
     }
 
     #[doc(hidden)] // derive-only: generated code reaches it through `__private`
@@ -390,4 +415,36 @@ impl fmt::Display for Sources {
         }
         Ok(())
     }
+}
+
+/// The bits of the segments named in `sources`.
+const fn source_mask(sources: &[&str], segments: &[Segment]) -> u128 {
+    let mut mask = 0;
+    let mut i = 0;
+    while i < segments.len() && i < 128 {
+        let mut s = 0;
+        while s < sources.len() {
+            if str_eq(sources[s], segments[i].name) {
+                mask |= 1 << i;
+            }
+            s += 1;
+        }
+        i += 1;
+    }
+    mask
+}
+
+const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }

@@ -17,11 +17,7 @@ mod misuse;
 #[cfg(feature = "alloc")]
 mod scan_steps;
 
-pub use crate::cursor::{KeyReader, KeyWriter};
-pub use crate::prefix::steps::{
-    check_hash_prefix, check_salt, check_whole_key_salt, read_salt, salt_byte, whole_key_salt_byte,
-    write_hash_prefix, write_salt,
-};
+pub use crate::prefix::steps::read_salt;
 pub use key_io::{decode_key, decode_key_in, encode_key, encode_key_in};
 #[cfg(feature = "alloc")]
 pub use key_parts::*;
@@ -49,6 +45,10 @@ pub use crate::scan::{
 pub use crate::sink::ValueSink;
 pub use crate::tag::{byte_tag, prefix_clash, ByteTag, Tag};
 pub use crate::time::unit::TimeUnit;
+/// The walk through a key that every derived key's encode and decode take.
+pub mod walk {
+    pub use crate::walk::{decode, encode, encoded_len, opens, Chunks, TUPLE_MAX};
+}
 
 /// The rules of time formats (`format = "..."`), which the derive checks attributes against.
 pub mod timefmt {

@@ -6,7 +6,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::generics::with_bound;
-use super::{field_mode, field_name, prefix, tag_expr};
+use super::{field_mode, prefix};
 use crate::ast::Struct;
 
 pub fn expand(s: &Struct, p: &syn::Ident) -> TokenStream {
@@ -21,17 +21,18 @@ pub fn expand(s: &Struct, p: &syn::Ident) -> TokenStream {
     let (fixed, max) = shape_lens(s, p);
     let prefix = prefix::prefix_const(s, p);
     let shape = quote!(#p::FieldShape::record(#fixed, #max, #prefix));
+    let layout = quote!(const { &<Self as #p::RowKey>::LAYOUT });
     key_field_impl(
         s.original,
         p,
         shape,
-        len_expr(s, p, &values),
-        write_key(s, p, &values),
+        len_expr(&layout, p, &values),
+        write_key(&layout, p, &values),
     )
 }
 
-/// `KeyField` for the derived type `input`: its `SHAPE`, the expression of its length in
-/// `__rowkey_mode`, and the statements that write it with the writer `__rowkey_w`.
+/// `KeyField` for the derived type `input`: its `SHAPE`, and the expressions of its length and of
+/// writing it, in `__rowkey_mode` into `__rowkey_out`.
 pub fn key_field_impl(
     input: &syn::DeriveInput,
     p: &syn::Ident,
@@ -60,14 +61,22 @@ pub fn key_field_impl(
                 __rowkey_out: &mut [u8],
                 __rowkey_mode: #p::FieldMode,
             ) -> #p::Result<usize, #p::EncodeError> {
-                let mut __rowkey_w = #p::KeyWriter::new(__rowkey_out);
                 #write
-                #p::Ok(__rowkey_w.written())
             }
         }
     }
 }
 
+/// The fields `items` (expressions or patterns) as the key walk takes them: a tuple, or chunks
+/// of tuples for more fields than a tuple of the walk holds.
+pub fn fields_tuple(items: &[TokenStream], p: &syn::Ident) -> TokenStream {
+    let max = rowkey_core::private::walk::TUPLE_MAX;
+    if items.len() <= max {
+        return quote!((#(#items,)*));
+    }
+    let chunks = items.chunks(max).map(|c| quote!((#(#c,)*)));
+    quote!(#p::walk::Chunks((#(#chunks,)*)))
+}
 /// The bytes around the fields: the tag, the prefix and the text delimiters between segments.
 fn constant_len(s: &Struct) -> usize {
     let delimiter = s.text().unwrap_or_default();
@@ -94,39 +103,15 @@ pub fn shape_lens(s: &Struct, p: &syn::Ident) -> (TokenStream, TokenStream) {
     )
 }
 
-/// The length of the key whose fields are `values` (references), placed with `__rowkey_mode`.
-pub fn len_expr(s: &Struct, p: &syn::Ident, values: &[TokenStream]) -> TokenStream {
-    let constant = constant_len(s);
-    let modes: Vec<_> = s.fields.iter().map(|f| field_mode(f, p)).collect();
-    quote!(#constant #(+ #p::KeyField::field_len(#values, __rowkey_mode.nest(#modes)))*)
+/// The length of the key of `layout` (a `&'static Layout` expression) whose fields are `values`
+/// (references), placed with `__rowkey_mode`.
+pub fn len_expr(layout: &TokenStream, p: &syn::Ident, values: &[TokenStream]) -> TokenStream {
+    let fields = fields_tuple(values, p);
+    quote!(#p::walk::encoded_len(#layout, __rowkey_mode, &#fields))
 }
 
-/// Writes the key whose fields are `values` (references) with the writer `__rowkey_w`.
-pub fn write_key(s: &Struct, p: &syn::Ident, values: &[TokenStream]) -> TokenStream {
-    let key_name = crate::unraw::unraw(&s.original.ident);
-    let modes: Vec<_> = s.fields.iter().map(|f| field_mode(f, p)).collect();
-    let names: Vec<_> = s.fields.iter().map(field_name).collect();
-    let prefix_len = s.prefix_len();
-    let delimiter = s.text().unwrap_or_default();
-    let delims: Vec<TokenStream> = (0..s.fields.len())
-        .map(|i| {
-            if s.text().is_some() && !delimiter.is_empty() && (i > 0 || prefix_len > 0) {
-                quote!(__rowkey_w.delimiter(#delimiter)?;)
-            } else {
-                TokenStream::new()
-            }
-        })
-        .collect();
-    let tag = s.tag.as_ref().map(|t| {
-        let t = tag_expr(t, p);
-        quote!(__rowkey_w.tag(#t)?;)
-    });
-    let reserve = prefix::encode_reserve(s);
-    let write_prefix = prefix::encode_write(s, p);
-    quote! {
-        #tag
-        #reserve
-        #(#delims __rowkey_w.field(#values, __rowkey_mode.nest(#modes), #key_name, #names)?;)*
-        #write_prefix
-    }
+/// Writes the key of `layout` whose fields are `values` (references) into `__rowkey_out`.
+pub fn write_key(layout: &TokenStream, p: &syn::Ident, values: &[TokenStream]) -> TokenStream {
+    let fields = fields_tuple(values, p);
+    quote!(#p::walk::encode(#layout, __rowkey_out, __rowkey_mode, &#fields))
 }

@@ -25,8 +25,8 @@ pub fn expand(e: &KeyedEnum, p: &syn::Ident) -> TokenStream {
     let mut reads = Vec::new();
     let mut fixed = Vec::new();
     let mut max = Vec::new();
-    let mut tags = Vec::new();
-    for v in &e.variants {
+    let mut variant_layouts = Vec::new();
+    for (i, v) in e.variants.iter().enumerate() {
         let vident = v.ident;
         let members: Vec<_> = v.key.fields.iter().map(|f| f.ident).collect();
         let values: Vec<TokenStream> = (0..members.len())
@@ -36,18 +36,23 @@ pub fn expand(e: &KeyedEnum, p: &syn::Ident) -> TokenStream {
             })
             .collect();
         patterns.push(quote!(#ident::#vident { #(#members: #values),* }));
-        lens.push(encode::len_expr(&v.key, p, &values));
-        writes.push(encode::write_key(&v.key, p, &values));
-        reads.push(decode::read_fields(&v.key, p, &quote!(#ident::#vident)));
+        let layout = quote!(const { &<Self as #p::RowKey>::LAYOUT.variants[#i] });
+        lens.push(encode::len_expr(&layout, p, &values));
+        writes.push(encode::write_key(&layout, p, &values));
+        reads.push(decode::read_fields(
+            &v.key,
+            p,
+            &quote!(#ident::#vident),
+            &layout,
+        ));
+        variant_layouts.push(layout);
         let (f, m) = encode::shape_lens(&v.key, p);
         fixed.push(f);
         max.push(m);
-        tags.push(v.key.tag.as_ref().map(|t| tag_expr(t, p)));
     }
     let fixed_consts: Vec<_> = (0..e.variants.len())
         .map(|i| format_ident!("__ROWKEY_FIXED_{}", i))
         .collect();
-    let tags: Vec<_> = tags.into_iter().flatten().collect();
     // Variants start differently: no head common to every key is checked up front.
     let key_traits = key::expand_key_traits(
         e.original,
@@ -78,16 +83,16 @@ pub fn expand(e: &KeyedEnum, p: &syn::Ident) -> TokenStream {
             #p::Prefix::None,
         )),
         quote!(match self { #(#patterns => #lens,)* }),
-        quote!(match self { #(#patterns => { #writes })* }),
+        quote!(match self { #(#patterns => #writes,)* }),
     );
     let decode_field = decode::decode_field_impl(
         e.original,
         p,
         quote! {
             #(
-                if __rowkey_r.take_tag(#tags) {
+                if #p::walk::opens(#variant_layouts, __rowkey_input) {
                     #reads
-                    return #p::Ok((__rowkey_v, __rowkey_r.pos()));
+                    return #p::Ok((__rowkey_v, __rowkey_n));
                 }
             )*
             #p::Err(#p::unknown_tag(#name))

@@ -149,7 +149,7 @@ pub fn expand(s: &crate::ast::Struct, p: &syn::Ident) -> TokenStream {
         s.attrs.max_len.as_ref().map(|m| m.value),
         tag,
         super::layout::head_expr(s, p),
-        super::layout::described(s, p),
+        Some(super::layout::described(s, p)),
         p,
     );
     let fixed = if s.has_variable_field() {

@@ -19,11 +19,23 @@ pub struct Described {
     pub inherent: TokenStream,
 }
 
-/// `Described` of a struct key; `None` for a type with type parameters, whose layout cannot be
-/// a constant of the derive's making.
-pub fn described(s: &Struct, p: &syn::Ident) -> Option<Described> {
-    let concrete = super::generics::concrete_type(s.original)?;
+/// `Described` of a struct key. A type with type parameters has its layout (the key walk reads
+/// it) but no `explain` or inherent items of its own, which cannot name its parameters.
+pub fn described(s: &Struct, p: &syn::Ident) -> Described {
     let name = crate::unraw::unraw(&s.original.ident);
+    let Some(concrete) = super::generics::concrete_type(s.original) else {
+        return Described {
+            layout: layout_value(
+                s,
+                p,
+                &name,
+                quote!(<Self as #p::RowKey>::PREFIX),
+                quote!(<Self as #p::RowKey>::FIXED_LEN),
+            ),
+            explain: TokenStream::new(),
+            inherent: TokenStream::new(),
+        };
+    };
     let layout = layout_value(
         s,
         p,
@@ -40,7 +52,7 @@ pub fn described(s: &Struct, p: &syn::Ident) -> Option<Described> {
         })
         .collect();
     let rows = explain_rows(s, p, quote!(<#concrete as #p::RowKey>::PREFIX), &values);
-    Some(describe(
+    describe(
         s.original,
         p,
         layout,
@@ -49,7 +61,7 @@ pub fn described(s: &Struct, p: &syn::Ident) -> Option<Described> {
             #rows
             __rowkey_e
         }},
-    ))
+    )
 }
 
 /// `Described` from a layout and the body of `explain`, which decodes `__rowkey_key` into

@@ -1,0 +1,348 @@
+//! The walk through a key: its tag, its prefix (reserved, then computed from its sources once
+//! the fields are written), each field in its mode nested in the mode of the key that holds it,
+//! and the text delimiters between them, written and read back by one family of functions over a
+//! [`Layout`]. A derived key hands its fields over as a tuple ([`Fields`]); the derive writes no
+//! walk of its own, so a layout rule lives here once.
+
+use crate::cursor::{KeyReader, KeyWriter};
+use crate::describe::layout::Layout;
+use crate::error::{DecodeError, EncodeError};
+use crate::field::{DecodeField, FieldMode, KeyField};
+use crate::prefix::{steps, Prefix};
+use crate::sink::ValueSink;
+
+/// What the walk does at each field of a key, given in key order with its index.
+pub trait Visit {
+    /// What stops the walk.
+    type Error;
+
+    /// The field at index `i`.
+    fn field<T: KeyField + ?Sized>(&mut self, i: usize, value: &T) -> Result<(), Self::Error>;
+}
+
+/// What the walk does at each field of a key it reads, in key order.
+pub trait Read<'k> {
+    /// The field at index `i`, read.
+    fn field<T: DecodeField<'k>>(&mut self, i: usize) -> Result<T, DecodeError>;
+}
+
+/// A key's fields, in key order: a tuple of them (`(&a, &b)` to write, `(A, B)` as read), or
+/// [`Chunks`] of such tuples for keys of more fields than a tuple holds here.
+pub trait Fields {
+    /// How many fields.
+    const COUNT: usize;
+
+    /// Hands each field to `visit`, the first as index `first`.
+    fn visit<V: Visit>(&self, first: usize, visit: &mut V) -> Result<(), V::Error>;
+}
+
+/// [`Fields`] that can be read from a key.
+pub trait DecodeFields<'k>: Fields + Sized {
+    /// Reads each field with `read`, the first as index `first`.
+    fn read<R: Read<'k>>(first: usize, read: &mut R) -> Result<Self, DecodeError>;
+}
+
+/// The fields of a key of more fields than one tuple holds: a tuple of `Fields` tuples.
+#[derive(Debug)]
+pub struct Chunks<T>(pub T);
+
+macro_rules! tuples {
+    ($(($($n:tt $t:ident),+))+) => {$(
+        impl<$($t: KeyField),+> Fields for ($($t,)+) {
+            const COUNT: usize = [$($n),+].len();
+
+            #[inline(always)]
+            fn visit<V: Visit>(&self, first: usize, visit: &mut V) -> Result<(), V::Error> {
+                $(visit.field(first + $n, &self.$n)?;)+
+                Ok(())
+            }
+        }
+
+        impl<'k, $($t: DecodeField<'k>),+> DecodeFields<'k> for ($($t,)+) {
+            #[inline(always)]
+            fn read<R: Read<'k>>(first: usize, read: &mut R) -> Result<Self, DecodeError> {
+                Ok(($(read.field::<$t>(first + $n)?,)+))
+            }
+        }
+
+        impl<$($t: Fields),+> Fields for Chunks<($($t,)+)> {
+            const COUNT: usize = 0 $(+ $t::COUNT)+;
+
+            #[inline(always)]
+            #[allow(unused_assignments)] // the last chunk's end
+            fn visit<V: Visit>(&self, first: usize, visit: &mut V) -> Result<(), V::Error> {
+                let mut at = first;
+                $(
+                    self.0.$n.visit(at, visit)?;
+                    at += $t::COUNT;
+                )+
+                Ok(())
+            }
+        }
+
+        impl<'k, $($t: DecodeFields<'k>),+> DecodeFields<'k> for Chunks<($($t,)+)> {
+            #[inline(always)]
+            #[allow(unused_assignments)] // the last chunk's end
+            fn read<R: Read<'k>>(first: usize, read: &mut R) -> Result<Self, DecodeError> {
+                let mut at = first;
+                Ok(Chunks(($(
+                    {
+                        let chunk = $t::read(at, read)?;
+                        at += $t::COUNT;
+                        chunk
+                    },
+                )+)))
+            }
+        }
+    )+};
+}
+
+/// A variant with no fields: its tag alone.
+impl Fields for () {
+    const COUNT: usize = 0;
+
+    #[inline(always)]
+    fn visit<V: Visit>(&self, _: usize, _: &mut V) -> Result<(), V::Error> {
+        Ok(())
+    }
+}
+
+impl DecodeFields<'_> for () {
+    #[inline(always)]
+    fn read<R>(_: usize, _: &mut R) -> Result<Self, DecodeError> {
+        Ok(())
+    }
+}
+
+tuples! {
+    (0 A)
+    (0 A, 1 B)
+    (0 A, 1 B, 2 C)
+    (0 A, 1 B, 2 C, 3 D)
+    (0 A, 1 B, 2 C, 3 D, 4 E)
+    (0 A, 1 B, 2 C, 3 D, 4 E, 5 F)
+    (0 A, 1 B, 2 C, 3 D, 4 E, 5 F, 6 G)
+    (0 A, 1 B, 2 C, 3 D, 4 E, 5 F, 6 G, 7 H)
+    (0 A, 1 B, 2 C, 3 D, 4 E, 5 F, 6 G, 7 H, 8 I)
+    (0 A, 1 B, 2 C, 3 D, 4 E, 5 F, 6 G, 7 H, 8 I, 9 J)
+    (0 A, 1 B, 2 C, 3 D, 4 E, 5 F, 6 G, 7 H, 8 I, 9 J, 10 K)
+    (0 A, 1 B, 2 C, 3 D, 4 E, 5 F, 6 G, 7 H, 8 I, 9 J, 10 K, 11 L)
+}
+
+/// How many fields a tuple of `Fields` holds here: a key of more takes [`Chunks`].
+pub const TUPLE_MAX: usize = 12;
+
+/// The bytes of `layout`'s keys around their fields: the tag, the prefix and the delimiters.
+#[inline(always)]
+pub const fn around_fields(layout: &Layout) -> usize {
+    let mut len = layout.tag.encoded_len() + layout.prefix.encoded_len();
+    let mut i = 0;
+    while i < layout.segments.len() {
+        if let Some(d) = layout.delimiter_before(i) {
+            len += d.len();
+        }
+        i += 1;
+    }
+    len
+}
+
+/// The length of the key of `layout` whose fields are `fields`, placed in `mode`.
+#[inline(always)]
+pub fn encoded_len<F: Fields>(layout: &'static Layout, mode: FieldMode, fields: &F) -> usize {
+    struct Len {
+        layout: &'static Layout,
+        mode: FieldMode,
+        len: usize,
+    }
+    impl Visit for Len {
+        type Error = core::convert::Infallible;
+        #[inline(always)]
+        fn field<T: KeyField + ?Sized>(&mut self, i: usize, value: &T) -> Result<(), Self::Error> {
+            self.len += value.field_len(self.mode.nest(mode_of(self.layout, i)));
+            Ok(())
+        }
+    }
+    let mut len = Len {
+        layout,
+        mode,
+        len: around_fields(layout),
+    };
+    let Ok(()) = fields.visit(0, &mut len);
+    len.len
+}
+
+/// Writes the key of `layout` whose fields are `fields`, placed in `mode`, at the start of `out`:
+/// the tag, the fields with their delimiters, then the prefix over what they wrote.
+#[inline(always)]
+pub fn encode<F: Fields>(
+    layout: &'static Layout,
+    out: &mut [u8],
+    mode: FieldMode,
+    fields: &F,
+) -> Result<usize, EncodeError> {
+    struct Write<'w, 'o> {
+        w: &'w mut KeyWriter<'o>,
+        layout: &'static Layout,
+        mode: FieldMode,
+    }
+    impl Visit for Write<'_, '_> {
+        type Error = EncodeError;
+        #[inline(always)]
+        fn field<T: KeyField + ?Sized>(&mut self, i: usize, value: &T) -> Result<(), EncodeError> {
+            if let Some(d) = self.layout.delimiter_before(i) {
+                self.w.delimiter(d)?;
+            }
+            let mode = self.mode.nest(mode_of(self.layout, i));
+            self.w
+                .field(value, mode, self.layout.name, self.layout.segments[i].name)
+        }
+    }
+    let mut w = KeyWriter::new(out);
+    if !layout.tag.is_none() {
+        w.tag(layout.tag)?;
+    }
+    let prefix_len = layout.prefix.encoded_len();
+    if prefix_len > 0 {
+        w.reserve(prefix_len)?;
+    }
+    fields.visit(
+        0,
+        &mut Write {
+            w: &mut w,
+            layout,
+            mode,
+        },
+    )?;
+    match layout.prefix {
+        Prefix::None => {}
+        Prefix::Salt(salt) => {
+            let bucket = if layout.whole_key_salt {
+                steps::whole_key_salt_byte(salt, mode, w.written_from(body_start(layout)))?
+            } else {
+                steps::salt_byte(salt, mode, |h| feed(layout, fields, h))?
+            };
+            steps::write_salt(salt, bucket, w.prefix_mut(prefix_len));
+        }
+        Prefix::Hash(hash) => {
+            steps::write_hash_prefix(hash, w.prefix_mut(prefix_len), |h| feed(layout, fields, h))?;
+        }
+    }
+    Ok(w.written())
+}
+
+/// Reads the fields of a key of `layout` placed in `mode` from the start of `input`, checking
+/// its tag and prefix: the fields and the bytes read.
+#[inline(always)]
+pub fn decode<'k, F: DecodeFields<'k>>(
+    layout: &'static Layout,
+    input: &'k [u8],
+    mode: FieldMode,
+) -> Result<(F, usize), DecodeError> {
+    struct ReadFields<'r, 'k> {
+        r: &'r mut KeyReader<'k>,
+        layout: &'static Layout,
+        mode: FieldMode,
+    }
+    impl<'k> Read<'k> for ReadFields<'_, 'k> {
+        #[inline(always)]
+        fn field<T: DecodeField<'k>>(&mut self, i: usize) -> Result<T, DecodeError> {
+            if let Some(d) = self.layout.delimiter_before(i) {
+                self.r.delimiter(d)?;
+            }
+            let mode = self.mode.nest(mode_of(self.layout, i));
+            self.r
+                .field(mode, self.layout.name, self.layout.segments[i].name)
+        }
+    }
+    let mut r = KeyReader::new(input);
+    if !layout.tag.is_none() {
+        r.tag(layout.tag, layout.name)?;
+    }
+    let prefix_len = layout.prefix.encoded_len();
+    let prefix = if prefix_len > 0 {
+        r.take(prefix_len)?
+    } else {
+        &[]
+    };
+    let fields = F::read(
+        0,
+        &mut ReadFields {
+            r: &mut r,
+            layout,
+            mode,
+        },
+    )?;
+    let checked = match layout.prefix {
+        Prefix::None => Ok(()),
+        Prefix::Salt(salt) => steps::read_salt(salt, prefix).and_then(|found| {
+            if layout.whole_key_salt {
+                steps::check_whole_key_salt(salt, mode, found, r.read_from(body_start(layout)))
+            } else {
+                steps::check_salt(salt, mode, found, |h| feed(layout, &fields, h))
+            }
+        }),
+        Prefix::Hash(hash) => {
+            steps::check_hash_prefix(hash, mode, prefix, |h| feed(layout, &fields, h))
+        }
+    };
+    checked.map_err(|e| e.in_key(layout.name))?;
+    Ok((fields, r.pos()))
+}
+
+/// Whether `input` starts with the tag of `layout`: how an enum key finds its variant.
+#[inline(always)]
+pub fn opens(layout: &Layout, input: &[u8]) -> bool {
+    layout.tag.opens(input)
+}
+
+/// The mode segment `i` of `layout` is placed in, within its key.
+#[inline(always)]
+fn mode_of(layout: &Layout, i: usize) -> FieldMode {
+    layout.segments[i].encoding.mode()
+}
+
+/// Where the body of a key (after the prefix and its delimiter) starts, after the tag.
+#[inline(always)]
+fn body_start(layout: &Layout) -> usize {
+    layout.prefix.encoded_len() + layout.text.map_or(0, str::len)
+}
+
+/// Feeds the value bytes of the prefix's sources to `sink`, joined by a text layout's delimiter.
+#[inline(always)]
+fn feed<F: Fields, S: ValueSink + ?Sized>(
+    layout: &'static Layout,
+    fields: &F,
+    sink: &mut S,
+) -> Result<(), EncodeError> {
+    struct Feed<'s, S: ValueSink + ?Sized> {
+        layout: &'static Layout,
+        sink: &'s mut S,
+        fed: bool,
+    }
+    impl<S: ValueSink + ?Sized> Visit for Feed<'_, S> {
+        type Error = EncodeError;
+        #[inline(always)]
+        fn field<T: KeyField + ?Sized>(&mut self, i: usize, value: &T) -> Result<(), EncodeError> {
+            if !self.layout.is_source(i) {
+                return Ok(());
+            }
+            match self.layout.text {
+                Some(d) if self.fed && !d.is_empty() => self.sink.write(d.as_bytes()),
+                _ => {}
+            }
+            self.fed = true;
+            let segment = &self.layout.segments[i];
+            value
+                .value_bytes(segment.encoding.mode(), self.sink)
+                .map_err(|e| e.in_field(self.layout.name, segment.name))
+        }
+    }
+    fields.visit(
+        0,
+        &mut Feed {
+            layout,
+            sink,
+            fed: false,
+        },
+    )
+}
