@@ -132,6 +132,11 @@ tuples! {
 /// How many fields a tuple of `Fields` holds here: a key of more takes [`Chunks`].
 pub const TUPLE_MAX: usize = 12;
 
+/// The most fields a key (or an enum key's variant) may have: the bits of a layout's source mask,
+/// within the `TUPLE_MAX` chunks of `TUPLE_MAX` fields the walk takes. The derive refuses more.
+pub const MAX_FIELDS: usize = 128;
+const _: () = assert!(MAX_FIELDS <= TUPLE_MAX * TUPLE_MAX && MAX_FIELDS <= u128::BITS as usize);
+
 /// The bytes of `layout`'s keys around their fields: the tag, the prefix and the delimiters.
 #[inline(always)]
 pub const fn around_fields(layout: &Layout) -> usize {

@@ -12,6 +12,7 @@ use crate::ctxt::Ctxt;
 
 pub fn check_struct(cx: &Ctxt, s: &Struct) {
     let text = s.text().is_some();
+    check_field_count(cx, s);
     for field in &s.fields {
         check_field(cx, field, text);
     }
@@ -39,6 +40,7 @@ pub fn check_keyed(cx: &Ctxt, e: &KeyedEnum) {
         }
         let s = &v.key;
         let text = s.text().is_some();
+        check_field_count(cx, s);
         for field in &s.fields {
             check_field(cx, field, text);
             let why = "an enum key cannot have a salt or hash prefix: its tag comes first, so each variant's keys sit together (salt a struct key instead)";
@@ -539,5 +541,16 @@ fn inside_option(field: &Field) -> String {
         format!(" (the value inside `{ty}`)")
     } else {
         String::new()
+    }
+}
+
+/// At most `MAX_FIELDS` fields a key (or variant): the key walk's limit.
+fn check_field_count(cx: &Ctxt, s: &Struct) {
+    let max = rowkey_core::private::walk::MAX_FIELDS;
+    if let Some(field) = s.fields.get(max) {
+        cx.error_spanned_by(
+            field.ident,
+            format!("a key has at most {max} fields, and this is field {}: split the key, or group fields into a nested key", max + 1),
+        );
     }
 }

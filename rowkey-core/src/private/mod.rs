@@ -47,7 +47,7 @@ pub use crate::tag::{byte_tag, prefix_clash, ByteTag, Tag};
 pub use crate::time::unit::TimeUnit;
 /// The walk through a key that every derived key's encode and decode take.
 pub mod walk {
-    pub use crate::walk::{decode, encode, encoded_len, opens, Chunks, TUPLE_MAX};
+    pub use crate::walk::{decode, encode, encoded_len, opens, Chunks, MAX_FIELDS, TUPLE_MAX};
 }
 
 /// The rules of time formats (`format = "..."`), which the derive checks attributes against.
