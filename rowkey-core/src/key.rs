@@ -62,7 +62,7 @@ pub trait RowKey {
     /// assert_eq!(MaybeId::FIXED_LEN, None);
     /// # Ok::<(), rowkey::EncodeError>(())
     /// ```
-    const FIXED_LEN: Option<usize>;
+    const FIXED_LEN: Option<usize> = Self::LAYOUT.fixed_len;
 
     /// An upper bound of the key length, when every field is bounded.
     ///
@@ -84,7 +84,7 @@ pub trait RowKey {
     /// assert_eq!(MaybeId { id: Some(7) }.encoded_len(), 5);
     /// assert_eq!(Id::MAX_LEN, Id::FIXED_LEN); // fixed keys are bounded by their length
     /// ```
-    const MAX_LEN: Option<usize>;
+    const MAX_LEN: Option<usize> = Self::LAYOUT.sum_len(true);
 
     /// The longest key [`encode_into`](RowKey::encode_into) writes: a longer one is
     /// [`EncodeErrorKind::RowTooLong`](crate::EncodeErrorKind::RowTooLong). HBase's 32767 unless
@@ -121,7 +121,7 @@ pub trait RowKey {
     /// assert_eq!(Seq { seq: 7 }.to_vec()?, [3, 0, 0, 0, 7]); // 7 % 4 = 3
     /// # Ok::<(), rowkey::EncodeError>(())
     /// ```
-    const PREFIX: Prefix = Prefix::None;
+    const PREFIX: Prefix = Self::LAYOUT.prefix;
 
     #[doc(hidden)] // derive-only: `LAYOUT.prefix` and `LAYOUT.tag` give them to users
     /// The constant bytes every key starts with, before the prefix: `#[rowkey(tag = ...)]` on the
@@ -138,7 +138,7 @@ pub trait RowKey {
     ///
     /// assert_eq!(Id::TAG, Tag::NONE);
     /// ```
-    const TAG: Tag = Tag::NONE;
+    const TAG: Tag = Self::LAYOUT.tag;
 
     /// The key's layout: every segment's name, type, place, encoding and order, the prefix, the
     /// tag, and for an enum key each variant's layout. The derive also gives it as the inherent

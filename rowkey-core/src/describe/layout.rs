@@ -224,14 +224,101 @@ impl Layout {
     }
 
     #[doc(hidden)] // derive-only: generated code reaches it through `__private`
-    /// The same layout with these segments.
+    /// The same layout with these segments, and its fixed length from them (set the tag, the
+    /// prefix and the text format first).
     #[must_use]
     pub const fn with_segments(self, segments: &'static [Segment]) -> Layout {
-        Layout {
+        let layout = Layout {
             segments,
             source_mask: source_mask(self.prefix_sources, segments),
             ..self
+        };
+        Layout {
+            fixed_len: layout.fields_len(false),
+            ..layout
         }
+    }
+
+    /// The length of every key, or (`max`) an upper bound of it: the bytes around the fields
+    /// and each field's, `None` when one varies (or has no bound). Of a key's fields alone: an
+    /// enum key's variants give their own.
+    pub(crate) const fn sum_len(&self, max: bool) -> Option<usize> {
+        if !self.variants.is_empty() {
+            return self.variants_len(max);
+        }
+        if self.segments.is_empty() {
+            // A layout without segments says its length itself (a variant with no fields, whose
+            // `with_segments` set it; a hand-written `RowKey`'s), or nothing.
+            return self.fixed_len;
+        }
+        self.fields_len(max)
+    }
+
+    /// [`sum_len`](Self::sum_len) of the segments and what stands around them.
+    const fn fields_len(&self, max: bool) -> Option<usize> {
+        let mut len = crate::walk::around_fields(self);
+        let mut i = 0;
+        while i < self.segments.len() {
+            let e = self.segments[i].encoding;
+            let n = if max {
+                e.shape().max_len(e.mode())
+            } else {
+                e.shape().fixed_len(e.mode())
+            };
+            len = match n {
+                Some(n) => match len.checked_add(n) {
+                    Some(len) => len,
+                    None => return None,
+                },
+                None => return None,
+            };
+            i += 1;
+        }
+        Some(len)
+    }
+
+    /// [`sum_len`](Self::sum_len) of an enum key: the length all its variants share, or the
+    /// longest bound.
+    const fn variants_len(&self, max: bool) -> Option<usize> {
+        let mut len: Option<usize> = None;
+        let mut i = 0;
+        while i < self.variants.len() {
+            let n = match self.variants[i].sum_len(max) {
+                Some(n) => n,
+                None => return None,
+            };
+            len = match len {
+                None => Some(n),
+                Some(l) if max => Some(if n > l { n } else { l }),
+                Some(l) if l == n => Some(l),
+                Some(_) => return None,
+            };
+            i += 1;
+        }
+        len
+    }
+
+    /// The bytes every key starts with before a field of varying length (the last field aside):
+    /// the tag, the prefix, and each leading fixed field with the delimiter after it. The encoder
+    /// checks the buffer for these once, so the leading fields' own checks fold away. A fixed
+    /// layout checks its whole length instead: its head is what comes before the fields.
+    pub(crate) const fn head_len(&self) -> usize {
+        let mut at = self.tag.encoded_len() + self.prefix.encoded_len();
+        let mut i = 0;
+        while i < self.segments.len() {
+            if let Some(d) = self.delimiter_before(i) {
+                at += d.len();
+            }
+            if self.fixed_len.is_some() || i + 1 == self.segments.len() {
+                return at;
+            }
+            match self.segments[i].len {
+                Some(n) => at += n,
+                None => return at,
+            }
+            i += 1;
+        }
+        at
     }
 
     /// Whether the field of segment `i` is a source of the prefix.
@@ -264,7 +351,11 @@ impl Layout {
     /// The same layout as an enum key with these variants.
     #[must_use]
     pub const fn with_variants(self, variants: &'static [Layout]) -> Layout {
-        Layout { variants, ..self }
+        let layout = Layout { variants, ..self };
+        Layout {
+            fixed_len: layout.sum_len(false),
+            ..layout
+        }
     }
 }
 

@@ -6,17 +6,13 @@ use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::field::{DecodeField, FieldMode, KeyField};
 use crate::key::RowKey;
 
-/// `RowKey::encode_into` of a derived key: the key is its own field in the last position. `head`
-/// is the bytes every key starts with before a field of varying length
-/// ([`head_len`](super::head_len)).
+/// `RowKey::encode_into` of a derived key: the key is its own field in the last position.
 #[inline(always)]
 pub fn encode_key<K: RowKey + KeyField + ?Sized>(
     key: &K,
     out: &mut [u8],
-    name: &'static str,
-    head: usize,
 ) -> Result<usize, EncodeError> {
-    encode_key_in(key, out, FieldMode::LAST, name, head)
+    encode_key_in(key, out, FieldMode::LAST)
 }
 
 /// [`encode_key`] in `mode` (which may carry a writer-chosen salt bucket).
@@ -25,9 +21,10 @@ pub fn encode_key_in<K: RowKey + KeyField + ?Sized>(
     key: &K,
     out: &mut [u8],
     mode: FieldMode,
-    name: &'static str,
-    head: usize,
 ) -> Result<usize, EncodeError> {
+    let name = K::LAYOUT.name;
+    // The bytes every key starts with before a field of varying length.
+    let head = const { K::LAYOUT.head_len() };
     let available = out.len();
     // A fixed layout checks the buffer once, up front. The fields then write at offsets the
     // compiler knows into a slice it knows is long enough, and their own checks fold away.
@@ -92,11 +89,8 @@ fn row_too_long(len: usize, max: usize, name: &'static str) -> EncodeError {
 /// `DecodeKey::decode` of a derived key: the key is its own field, and must use every byte, and be
 /// no longer than the layout's row limit, as encoding requires.
 #[inline(always)]
-pub fn decode_key<'k, K: DecodeField<'k> + RowKey>(
-    input: &'k [u8],
-    name: &'static str,
-) -> Result<K, DecodeError> {
-    decode_key_in(input, FieldMode::LAST, name)
+pub fn decode_key<'k, K: DecodeField<'k> + RowKey>(input: &'k [u8]) -> Result<K, DecodeError> {
+    decode_key_in(input, FieldMode::LAST)
 }
 
 /// [`decode_key`] in `mode` (which may accept any salt bucket).
@@ -104,8 +98,8 @@ pub fn decode_key<'k, K: DecodeField<'k> + RowKey>(
 pub fn decode_key_in<'k, K: DecodeField<'k> + RowKey>(
     input: &'k [u8],
     mode: FieldMode,
-    name: &'static str,
 ) -> Result<K, DecodeError> {
+    let name = K::LAYOUT.name;
     // A key of a fixed layout's exact length takes a copy of the decoder specialised to that
     // length, with every field's bounds check folded away; other lengths take the general one,
     // which locates the error.

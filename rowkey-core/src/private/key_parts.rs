@@ -1,8 +1,9 @@
 //! `K::explain`: a stored key shown part by part, each part's bytes beside its value.
 
 use crate::describe::explain::Explained;
-use crate::prefix::Prefix;
-use crate::tag::Tag;
+use crate::describe::layout::Layout;
+use crate::field::KeyField;
+use crate::walk::{Fields, Visit};
 
 /// A value to show in `explain`: `Debug` when the type has it, a placeholder otherwise (chosen by
 /// method resolution: `(&Show(&v)).show()` finds `ShowDebug` first, then `ShowOpaque` by autoref).
@@ -54,14 +55,49 @@ pub fn explain_segments<const N: usize>(
     }
 }
 
-/// `K::explain`: adds the prefix's bytes, showing what they are.
-#[inline]
-pub fn explain_prefix(explained: &mut Explained, prefix: Prefix, bytes: &[u8]) {
-    explained.push_prefix(prefix, bytes);
-}
-
-/// `K::explain`: adds the tag's bytes (with the delimiter after it).
-#[inline]
-pub fn explain_tag(explained: &mut Explained, tag: Tag, key: &[u8]) {
-    explained.push_tag(tag, key);
+/// `K::explain`: the explanation of `key`, a key of `layout` whose decoded fields are `fields`,
+/// each shown as `shown` says: its tag, its prefix, then each field's bytes (the key walk's
+/// delimiters between them) beside its value. One call per key.
+pub fn explain_record<F: Fields, const N: usize>(
+    layout: &'static Layout,
+    key: &[u8],
+    fields: &F,
+    shown: [alloc::string::String; N],
+) -> Explained {
+    struct Lens<const N: usize> {
+        layout: &'static Layout,
+        lens: [usize; N],
+    }
+    impl<const N: usize> Visit for Lens<N> {
+        type Error = core::convert::Infallible;
+        fn field<T: KeyField + ?Sized>(&mut self, i: usize, value: &T) -> Result<(), Self::Error> {
+            if let Some(len) = self.lens.get_mut(i) {
+                *len = value.field_len(self.layout.segments[i].encoding.mode());
+            }
+            Ok(())
+        }
+    }
+    let mut explained = Explained::new(layout.name, key);
+    if !layout.tag.is_none() {
+        explained.push_tag(layout.tag, key);
+    }
+    let mut at = layout.tag.encoded_len();
+    let prefix = layout.prefix.encoded_len();
+    if prefix > 0 {
+        let bytes = key.get(at..at.saturating_add(prefix)).unwrap_or_default();
+        explained.push_prefix(layout.prefix, bytes);
+        at += prefix;
+    }
+    let mut lens = Lens {
+        layout,
+        lens: [0; N],
+    };
+    let Ok(()) = fields.visit(0, &mut lens);
+    for (i, (len, value)) in lens.lens.into_iter().zip(shown).enumerate() {
+        at = at.saturating_add(layout.delimiter_before(i).map_or(0, str::len));
+        let bytes = key.get(at..at.saturating_add(len)).unwrap_or_default();
+        explained.push(layout.segments[i].name, bytes, value);
+        at = at.saturating_add(len);
+    }
+    explained
 }

@@ -62,72 +62,10 @@ pub const PLAN_METHODS: &[&str] = &[
     "ranges", "matches", "is_exact", "after", "split", "salt_len", "into",
 ];
 
-/// The length every key has, given every field's fixed length (`None` when any is variable).
-pub const fn sum_fixed(lens: &[Option<usize>]) -> Option<usize> {
-    let mut total: usize = 0;
-    let mut i = 0;
-    while i < lens.len() {
-        total = match lens[i] {
-            Some(n) => match total.checked_add(n) {
-                Some(t) => t,
-                None => return None,
-            },
-            None => return None,
-        };
-        i += 1;
-    }
-    Some(total)
-}
-
-/// The length of every key of an enum key, given each variant's fixed length: `Some` only when
-/// every variant has the same one.
-pub const fn same_fixed(lens: &[Option<usize>]) -> Option<usize> {
-    let Some(first) = (match lens.first() {
-        Some(f) => *f,
-        None => None,
-    }) else {
-        return None;
-    };
-    let mut i = 1;
-    while i < lens.len() {
-        match lens[i] {
-            Some(n) if n == first => {}
-            _ => return None,
-        }
-        i += 1;
-    }
-    Some(first)
-}
-
-/// The upper bound of an enum key, given each variant's (`None` when any is unbounded).
-pub const fn largest(lens: &[Option<usize>]) -> Option<usize> {
-    let mut max = 0;
-    let mut i = 0;
-    while i < lens.len() {
-        match lens[i] {
-            Some(n) if n > max => max = n,
-            Some(_) => {}
-            None => return None,
-        }
-        i += 1;
-    }
-    Some(max)
-}
-
 /// The error of an enum key that starts with no variant's tag.
 #[cold]
 pub fn unknown_tag(name: &'static str) -> DecodeError {
     DecodeError::new(DecodeErrorKind::UnknownTag { name }, 0).in_key(name)
-}
-
-/// Lengths in const context: the shape of field type `T` placed with `mode`.
-pub const fn fixed_len<T: KeyField + ?Sized>(mode: FieldMode) -> Option<usize> {
-    T::SHAPE.fixed_len(mode)
-}
-
-/// The upper bound of field type `T` placed with `mode`.
-pub const fn max_len<T: KeyField + ?Sized>(mode: FieldMode) -> Option<usize> {
-    T::SHAPE.max_len(mode)
 }
 
 /// The shape of type `T`, for checks in const context.
@@ -219,38 +157,42 @@ pub const fn has_text_form(shape: FieldShape) -> bool {
     !matches!(shape.text_rule(), TextRule::None)
 }
 
-/// The bytes every key of a layout starts with before its first field of varying length: `lead`
-/// (the tag, the prefix and its delimiter), then each of `lens` (the fields before the last, in
-/// their modes) and the delimiter after it, up to the first that varies. The encoder checks the
-/// buffer for these once, so the leading fields' own checks fold away.
-pub const fn head_len<const N: usize>(
-    lens: [Option<usize>; N],
-    lead: usize,
-    delimiter: usize,
-) -> usize {
-    let mut at = lead;
-    let mut i = 0;
-    while i < N {
-        match lens[i] {
-            Some(n) => at = at.saturating_add(n).saturating_add(delimiter),
-            None => return at,
-        }
-        i += 1;
-    }
-    at
-}
-
 /// `K::LAYOUT`: the segment of a field of type `T` placed with `mode`, its offset not yet known
-/// ([`segments`] fills it in). One call per field, so a layout costs the compiler little.
+/// ([`segments`] fills it in), its order read from the mode. One call per field, so a layout
+/// costs the compiler little.
 pub const fn segment<T: KeyField + ?Sized>(
     name: &'static str,
     ty: &'static str,
     mode: FieldMode,
-    order: Order,
 ) -> Segment {
+    let order = if mode.is_desc() {
+        Order::Descending
+    } else if mode.is_reverse() {
+        Order::Reversed
+    } else {
+        Order::Ascending
+    };
     Segment::new(name, ty, Encoding::of(T::SHAPE, mode), order)
         .with_len(T::SHAPE.fixed_len(mode))
         .with_nested(T::NESTED_LAYOUT)
+}
+
+/// `KeyField::SHAPE` of a struct key: its layout's lengths, behind its prefix.
+pub const fn record_shape(layout: &Layout) -> FieldShape {
+    let p = layout.prefix.encoded_len();
+    FieldShape::record(
+        less(layout.fixed_len, p),
+        less(layout.sum_len(true), p),
+        layout.prefix,
+    )
+}
+
+/// `n - p`, for lengths that include the prefix's `p`.
+const fn less(n: Option<usize>, p: usize) -> Option<usize> {
+    match n {
+        Some(n) => Some(n - p),
+        None => None,
+    }
 }
 
 /// `K::LAYOUT`: the segments with their offsets: `lead` (the tag, the prefix and its delimiter),

@@ -6,7 +6,6 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::generics::with_bound;
-use super::{field_mode, prefix};
 use crate::ast::Struct;
 
 pub fn expand(s: &Struct, p: &syn::Ident) -> TokenStream {
@@ -18,9 +17,7 @@ pub fn expand(s: &Struct, p: &syn::Ident) -> TokenStream {
             quote!(&self.#member)
         })
         .collect();
-    let (fixed, max) = shape_lens(s, p);
-    let prefix = prefix::prefix_const(s, p);
-    let shape = quote!(#p::FieldShape::record(#fixed, #max, #prefix));
+    let shape = quote!(#p::record_shape(&<Self as #p::RowKey>::LAYOUT));
     let layout = quote!(const { &<Self as #p::RowKey>::LAYOUT });
     key_field_impl(
         s.original,
@@ -77,32 +74,6 @@ pub fn fields_tuple(items: &[TokenStream], p: &syn::Ident) -> TokenStream {
     let chunks = items.chunks(max).map(|c| quote!((#(#c,)*)));
     quote!(#p::walk::Chunks((#(#chunks,)*)))
 }
-/// The bytes around the fields: the tag, the prefix and the text delimiters between segments.
-fn constant_len(s: &Struct) -> usize {
-    let delimiter = s.text().unwrap_or_default();
-    let segments = s.fields.len() + usize::from(s.prefix_len() > 0);
-    let tag = s.tag.as_ref().map_or(0, |t| t.len());
-    tag + s.prefix_len() + delimiter.len() * segments.saturating_sub(1)
-}
-
-/// The fixed length and the upper bound of `s`'s keys, as constant expressions.
-pub fn shape_lens(s: &Struct, p: &syn::Ident) -> (TokenStream, TokenStream) {
-    // `'static` lifetimes: the lengths do not depend on them, and enum keys name them in
-    // constants outside any impl.
-    let tys: Vec<_> = s
-        .fields
-        .iter()
-        .map(|f| super::checks::replace_lifetimes(f.ty))
-        .collect();
-    let modes: Vec<_> = s.fields.iter().map(|f| field_mode(f, p)).collect();
-    // `FieldShape::record` adds the prefix.
-    let constant = constant_len(s) - s.prefix_len();
-    (
-        quote!(#p::sum_fixed(&[#(#p::fixed_len::<#tys>(#modes),)* #p::Some(#constant)])),
-        quote!(#p::sum_fixed(&[#(#p::max_len::<#tys>(#modes),)* #p::Some(#constant)])),
-    )
-}
-
 /// The length of the key of `layout` (a `&'static Layout` expression) whose fields are `values`
 /// (references), placed with `__rowkey_mode`.
 pub fn len_expr(layout: &TokenStream, p: &syn::Ident, values: &[TokenStream]) -> TokenStream {

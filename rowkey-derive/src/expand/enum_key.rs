@@ -23,8 +23,6 @@ pub fn expand(e: &KeyedEnum, p: &syn::Ident) -> TokenStream {
     let mut lens = Vec::new();
     let mut writes = Vec::new();
     let mut reads = Vec::new();
-    let mut fixed = Vec::new();
-    let mut max = Vec::new();
     let mut variant_layouts = Vec::new();
     for (i, v) in e.variants.iter().enumerate() {
         let vident = v.ident;
@@ -46,20 +44,11 @@ pub fn expand(e: &KeyedEnum, p: &syn::Ident) -> TokenStream {
             &layout,
         ));
         variant_layouts.push(layout);
-        let (f, m) = encode::shape_lens(&v.key, p);
-        fixed.push(f);
-        max.push(m);
     }
-    let fixed_consts: Vec<_> = (0..e.variants.len())
-        .map(|i| format_ident!("__ROWKEY_FIXED_{}", i))
-        .collect();
-    // Variants start differently: no head common to every key is checked up front.
     let key_traits = key::expand_key_traits(
         e.original,
         e.attrs.max_len.as_ref().map(|m| m.value),
-        None,
-        quote!(0usize),
-        Some(layouts(e, p, &fixed_consts, &patterns)),
+        layouts(e, p, &patterns),
         p,
     );
     let all_fixed = e.variants.iter().all(|v| !v.key.has_variable_field());
@@ -77,11 +66,7 @@ pub fn expand(e: &KeyedEnum, p: &syn::Ident) -> TokenStream {
     let key_field = encode::key_field_impl(
         e.original,
         p,
-        quote!(#p::FieldShape::record(
-            #p::same_fixed(&[#(#fixed_consts),*]),
-            #p::largest(&[#(#max),*]),
-            #p::Prefix::None,
-        )),
+        quote!(#p::record_shape(&<Self as #p::RowKey>::LAYOUT)),
         quote!(match self { #(#patterns => #lens,)* }),
         quote!(match self { #(#patterns => #writes,)* }),
     );
@@ -98,10 +83,8 @@ pub fn expand(e: &KeyedEnum, p: &syn::Ident) -> TokenStream {
             #p::Err(#p::unknown_tag(#name))
         },
     );
-    let scans = scans(e, p, &concrete, &fixed_consts);
+    let scans = scans(e, p, &concrete);
     quote! {
-        #(const #fixed_consts: #p::Option<usize> = #fixed;)*
-
         #key_field
         #decode_field
 
@@ -116,12 +99,7 @@ pub fn expand(e: &KeyedEnum, p: &syn::Ident) -> TokenStream {
 /// `Row::scan()`: a state over every key of the enum, whose methods name a variant and start
 /// that variant's chain of field states. Every state, of the whole enum or of a variant, is the
 /// one generic state type `RowScan<Next>` on the general planner (a tag comes first).
-fn scans(
-    e: &KeyedEnum,
-    p: &syn::Ident,
-    concrete: &TokenStream,
-    fixed_consts: &[syn::Ident],
-) -> TokenStream {
+fn scans(e: &KeyedEnum, p: &syn::Ident, concrete: &TokenStream) -> TokenStream {
     let ident = &e.original.ident;
     let (impl_generics, ty_generics, where_clause) = e.original.generics.split_for_impl();
     let name = ident.to_string();
@@ -131,13 +109,12 @@ fn scans(
     let mut methods = Vec::new();
     for (i, v) in e.variants.iter().enumerate() {
         let layout_name = format_ident!("__ROWKEY_SCAN_LAYOUT_{}", i);
-        let fixed = &fixed_consts[i];
         items.push(scan_layout(
             &v.key,
             p,
             &layout_name,
             quote!(#p::Prefix::None),
-            quote!(#fixed),
+            quote!(<#concrete as #p::RowKey>::LAYOUT.variants[#i].fixed_len),
         ));
         let method = v.scan_method();
         let variant = crate::unraw::unraw(v.ident);
@@ -196,50 +173,29 @@ fn scans(
 }
 
 /// `Row::LAYOUT`, with one layout per variant, and `Row::explain`.
-fn layouts(
-    e: &KeyedEnum,
-    p: &syn::Ident,
-    fixed_consts: &[syn::Ident],
-    patterns: &[TokenStream],
-) -> Described {
+fn layouts(e: &KeyedEnum, p: &syn::Ident, patterns: &[TokenStream]) -> Described {
     let ident = &e.original.ident;
     let name = crate::unraw::unraw(ident);
     let mut values = Vec::new();
     let mut explains = Vec::new();
     for (i, v) in e.variants.iter().enumerate() {
         let vname = format!("{name}::{}", crate::unraw::unraw(v.ident));
-        let fixed = &fixed_consts[i];
-        values.push(layout::layout_value(
-            &v.key,
-            p,
-            &vname,
-            quote!(#p::Prefix::None),
-            quote!(#fixed),
-        ));
+        values.push(layout::layout_value(&v.key, p, &vname));
         let bindings: Vec<TokenStream> = (0..v.key.fields.len())
             .map(|j| {
                 let b = format_ident!("__rowkey_b{}", j);
                 quote!(#b)
             })
             .collect();
-        let rows = layout::explain_rows(&v.key, p, quote!(#p::Prefix::None), &bindings);
+        let layout = quote!(const { &<Self as #p::RowKey>::LAYOUT.variants[#i] });
+        let explained = layout::explain_record(p, &layout, &bindings);
         let pattern = &patterns[i];
-        explains.push(quote! {
-            #pattern => {
-                let mut __rowkey_e = #p::explain_start(#vname, __rowkey_key);
-                #rows
-                __rowkey_e
-            }
-        });
+        explains.push(quote!(#pattern => #explained,));
     }
     layout::describe(
         e.original,
         p,
-        quote! {
-            #p::Layout::new(#name)
-                .with_variants(const { &[#(#values),*] })
-                .with_fixed_len(<#ident as #p::RowKey>::FIXED_LEN)
-        },
+        quote!(#p::Layout::new(#name).with_variants(const { &[#(#values),*] })),
         quote!(match &__rowkey_v { #(#explains)* }),
     )
 }

@@ -25,14 +25,7 @@ pub fn expand(e: &Enum, p: &syn::Ident) -> TokenStream {
             const #c: u8 = #ident::#v as u8;
         }
     });
-    let key_traits = expand_key_traits(
-        e.original,
-        None,
-        None,
-        quote!(0usize),
-        Some(described(e, &consts, p)),
-        p,
-    );
+    let key_traits = expand_key_traits(e.original, None, described(e, &consts, p), p);
     let fixed = expand_fixed(e.original, p);
     quote! {
         #(#defs)*

@@ -8,21 +8,17 @@ use syn::DeriveInput;
 use super::generics::{decode_generics, with_bound};
 use super::layout::Described;
 
-/// `RowKey` and `DecodeKey` for a type that implements `KeyField` and `DecodeField`; `head` is
-/// the bytes every key starts with before its first field of varying length (an expression).
-/// `described` gives `LAYOUT` and `explain` (and the inherent items that forward to them); a
-/// generic type's `LAYOUT` names it and its length, and its `explain` is the trait's own.
+/// `RowKey` and `DecodeKey` for a type that implements `KeyField` and `DecodeField`. `described`
+/// gives `LAYOUT` and `explain` (and the inherent items that forward to them); the lengths, the
+/// prefix and the tag are the trait's defaults, read from `LAYOUT`.
 pub fn expand_key_traits(
     input: &DeriveInput,
     row_limit: Option<usize>,
-    tag: Option<TokenStream>,
-    head: TokenStream,
-    described: Option<Described>,
+    described: Described,
     p: &syn::Ident,
 ) -> TokenStream {
     // `max_len = N`; otherwise the trait's default, HBase's limit.
     let row_limit = row_limit.map(|n| quote!(const ROW_LIMIT: usize = #n;));
-    let tag = tag.map(|t| quote!(const TAG: #p::Tag = #t;));
     let ident = &input.ident;
     let key_name = crate::unraw::unraw(ident);
     let generics = with_bound(&input.generics, quote!(#p::KeyField));
@@ -34,14 +30,11 @@ pub fn expand_key_traits(
         "Decodes a whole `{key_name}` key, as `DecodeKey::decode` does; inherent, so that \
          `{key_name}::decode(&key)` needs no trait in scope."
     );
-    let (layout, explain, inherent) = match described {
-        Some(d) => (d.layout, d.explain, d.inherent),
-        None => (
-            quote!(#p::Layout::new(#key_name).with_fixed_len(<Self as #p::RowKey>::FIXED_LEN)),
-            TokenStream::new(),
-            TokenStream::new(),
-        ),
-    };
+    let Described {
+        layout,
+        explain,
+        inherent,
+    } = described;
     quote! {
         #inherent
 
@@ -61,14 +54,8 @@ pub fn expand_key_traits(
 
         #[automatically_derived]
         impl #impl_generics #p::RowKey for #ident #ty_generics #where_clause {
-            const FIXED_LEN: #p::Option<usize> =
-                <Self as #p::KeyField>::SHAPE.fixed_len(#p::FieldMode::LAST);
-            const MAX_LEN: #p::Option<usize> =
-                <Self as #p::KeyField>::SHAPE.max_len(#p::FieldMode::LAST);
-            const PREFIX: #p::Prefix = <Self as #p::KeyField>::SHAPE.prefix();
             const LAYOUT: #p::Layout = #layout;
             #row_limit
-            #tag
 
             #explain
 
@@ -79,7 +66,7 @@ pub fn expand_key_traits(
 
             #[inline(always)]
             fn encode_into(&self, __rowkey_out: &mut [u8]) -> #p::Result<usize, #p::EncodeError> {
-                #p::encode_key(self, __rowkey_out, #key_name, #head)
+                #p::encode_key(self, __rowkey_out)
             }
         }
 
@@ -87,7 +74,7 @@ pub fn expand_key_traits(
         impl #dimpl_generics #p::DecodeKey<'__rowkey_k> for #ident #ty_generics #dwhere_clause {
             #[inline(always)]
             fn decode(__rowkey_key: &'__rowkey_k [u8]) -> #p::Result<Self, #p::DecodeError> {
-                #p::decode_key(__rowkey_key, #key_name)
+                #p::decode_key(__rowkey_key)
             }
         }
     }
@@ -143,13 +130,10 @@ pub fn expand_fixed(input: &DeriveInput, p: &syn::Ident) -> TokenStream {
 }
 
 pub fn expand(s: &crate::ast::Struct, p: &syn::Ident) -> TokenStream {
-    let tag = s.tag.as_ref().map(|t| super::tag_expr(t, p));
     let traits = expand_key_traits(
         s.original,
         s.attrs.max_len.as_ref().map(|m| m.value),
-        tag,
-        super::layout::head_expr(s, p),
-        Some(super::layout::described(s, p)),
+        super::layout::described(s, p),
         p,
     );
     let fixed = if s.has_variable_field() {

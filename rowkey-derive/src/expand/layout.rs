@@ -25,24 +25,12 @@ pub fn described(s: &Struct, p: &syn::Ident) -> Described {
     let name = crate::unraw::unraw(&s.original.ident);
     let Some(concrete) = super::generics::concrete_type(s.original) else {
         return Described {
-            layout: layout_value(
-                s,
-                p,
-                &name,
-                quote!(<Self as #p::RowKey>::PREFIX),
-                quote!(<Self as #p::RowKey>::FIXED_LEN),
-            ),
+            layout: layout_value(s, p, &name),
             explain: TokenStream::new(),
             inherent: TokenStream::new(),
         };
     };
-    let layout = layout_value(
-        s,
-        p,
-        &name,
-        quote!(<#concrete as #p::RowKey>::PREFIX),
-        quote!(<#concrete as #p::RowKey>::FIXED_LEN),
-    );
+    let layout = layout_value(s, p, &name);
     let values: Vec<TokenStream> = s
         .fields
         .iter()
@@ -51,17 +39,9 @@ pub fn described(s: &Struct, p: &syn::Ident) -> Described {
             quote!(&__rowkey_v.#member)
         })
         .collect();
-    let rows = explain_rows(s, p, quote!(<#concrete as #p::RowKey>::PREFIX), &values);
-    describe(
-        s.original,
-        p,
-        layout,
-        quote! {{
-            let mut __rowkey_e = #p::explain_start(#name, __rowkey_key);
-            #rows
-            __rowkey_e
-        }},
-    )
+    let _ = concrete;
+    let explained = explain_record(p, &quote!(const { &<Self as #p::RowKey>::LAYOUT }), &values);
+    describe(s.original, p, layout, explained)
 }
 
 /// `Described` from a layout and the body of `explain`, which decodes `__rowkey_key` into
@@ -84,7 +64,7 @@ pub fn describe(
             __rowkey_mode: #p::FieldMode,
         ) -> #p::Result<#p::Explained, #p::DecodeError> {
             use #p::{ShowDebug as _, ShowOpaque as _};
-            let __rowkey_v = #p::decode_key_in::<#ident>(__rowkey_key, __rowkey_mode, #name)?;
+            let __rowkey_v = #p::decode_key_in::<#ident>(__rowkey_key, __rowkey_mode)?;
             #p::Ok(#body)
         }
     });
@@ -109,24 +89,6 @@ pub fn describe(
     }
 }
 
-/// The bytes every key of `s` starts with before its first field of varying length (the last
-/// field aside), as a constant: the encoder checks the buffer for them once, and the leading
-/// fields' own checks fold into that check.
-pub fn head_expr(s: &Struct, p: &syn::Ident) -> TokenStream {
-    let lead = lead(s);
-    let delimiter = s.text().unwrap_or_default().len();
-    let head = &s.fields[..s.fields.len().saturating_sub(1)];
-    let variable = s.has_variable_field();
-    // A layout of fixed fields checks its whole length instead; without leading fields the
-    // head is the lead.
-    if !variable || head.is_empty() {
-        return quote!(#lead);
-    }
-    let tys = head.iter().map(|f| super::checks::replace_lifetimes(f.ty));
-    let modes = head.iter().map(|f| field_mode(f, p));
-    quote!(const { #p::head_len([#(#p::fixed_len::<#tys>(#modes)),*], #lead, #delimiter) })
-}
-
 /// The bytes before the first field: the tag, the prefix and the delimiter after it.
 fn lead(s: &Struct) -> usize {
     let delimiter = s.text().unwrap_or_default().len();
@@ -137,15 +99,8 @@ fn lead(s: &Struct) -> usize {
     }
 }
 
-/// The `Layout` of `s` as a constant expression named `name`, its prefix and fixed length given
-/// as constant expressions.
-pub fn layout_value(
-    s: &Struct,
-    p: &syn::Ident,
-    name: &str,
-    prefix: TokenStream,
-    fixed_len: TokenStream,
-) -> TokenStream {
+/// The `Layout` of `s` as a constant expression named `name`.
+pub fn layout_value(s: &Struct, p: &syn::Ident, name: &str) -> TokenStream {
     let text = s.text().map(|d| quote!(.with_text(#d)));
     let tag = s.tag.as_ref().map(|t| {
         let t = super::tag_expr(t, p);
@@ -165,20 +120,17 @@ pub fn layout_value(
         }
         | Prefix::Hash { sources: f, .. } => f.iter().map(|&i| field_name(&s.fields[i])).collect(),
     };
+    let with_prefix = (!matches!(s.prefix, Prefix::None)).then(|| {
+        let prefix = super::prefix::prefix_const(s, p);
+        quote!(.with_prefix(#prefix, &[#(#sources),*]))
+    });
     // Lifetimes become `'static`: a constant's type names no lifetime of the impl.
     let segments = s.fields.iter().map(|field| {
         let name = field_name(field);
         let ty_name = type_name(field.ty);
         let ty = super::checks::replace_lifetimes(field.ty);
         let mode = field_mode(field, p);
-        let order = if field.attrs.desc.is_some() {
-            quote!(Descending)
-        } else if field.attrs.reverse.is_some() {
-            quote!(Reversed)
-        } else {
-            quote!(Ascending)
-        };
-        quote!(#p::segment::<#ty>(#name, #ty_name, #mode, #p::Order::#order))
+        quote!(#p::segment::<#ty>(#name, #ty_name, #mode))
     });
     let whole_key = matches!(
         s.prefix,
@@ -190,56 +142,24 @@ pub fn layout_value(
     .then(|| quote!(.with_whole_key_salt()));
     // The segments in an inline constant, so the layout can borrow them for 'static and the
     // compiler evaluates them only when `LAYOUT` is used (a `const` item would be evaluated in
-    // every crate that derives, used or not).
+    // every crate that derives, used or not). Segments come last: the layout's fixed length is
+    // computed from them and what stands before.
     quote! {
         #p::Layout::new(#name)
             #text
             #tag
-            .with_prefix(#prefix, &[#(#sources),*])
+            #with_prefix
             #whole_key
             .with_segments(const { &#p::segments([#(#segments),*], #lead, #delimiter) })
-            .with_fixed_len(#fixed_len)
     }
 }
 
-/// Statements adding the rows of `s`'s key `__rowkey_key` to the explanation `__rowkey_e`, the
-/// decoded fields given as `values` (references).
-pub fn explain_rows(
-    s: &Struct,
-    p: &syn::Ident,
-    prefix: TokenStream,
-    values: &[TokenStream],
-) -> TokenStream {
-    let delimiter = s.text().unwrap_or_default().len();
-    let lead = lead(s);
-    let modes: Vec<TokenStream> = s.fields.iter().map(|f| field_mode(f, p)).collect();
-    let names: Vec<String> = s.fields.iter().map(field_name).collect();
-    let tag = s.tag.as_ref().map(|t| {
-        let t = super::tag_expr(t, p);
-        quote!(#p::explain_tag(&mut __rowkey_e, #t, __rowkey_key);)
-    });
-    let prefix_len = s.prefix_len();
-    let prefix_row = (prefix_len > 0).then(|| {
-        let start = s.tag.as_ref().map_or(0, |t| t.len());
-        let end = start + prefix_len;
-        quote! {
-            #p::explain_prefix(
-                &mut __rowkey_e,
-                #prefix,
-                __rowkey_key.get(#start..#end).unwrap_or_default(),
-            );
-        }
-    });
+/// `explain`'s value: the key `__rowkey_key` of `layout` (a `&'static Layout` expression), its
+/// decoded fields given as `values` (references), each shown with its `Debug` where it has one.
+pub fn explain_record(p: &syn::Ident, layout: &TokenStream, values: &[TokenStream]) -> TokenStream {
+    let fields = super::encode::fields_tuple(values, p);
     quote! {
-        #tag
-        #prefix_row
-        #p::explain_segments(
-            &mut __rowkey_e,
-            __rowkey_key,
-            #lead,
-            #delimiter,
-            [#((#names, #p::KeyField::field_len(#values, #modes), (&#p::Show(#values)).show())),*],
-        );
+        #p::explain_record(#layout, __rowkey_key, &#fields, [#((&#p::Show(#values)).show()),*])
     }
 }
 

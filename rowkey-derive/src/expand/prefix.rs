@@ -43,10 +43,8 @@ pub fn salted_key_traits(s: &Struct, p: &syn::Ident) -> TokenStream {
         return TokenStream::new();
     };
     let salt = salt_const(s, *buckets, *hash, p);
-    let head = super::layout::head_expr(s, p);
     let n = s.prefix_len();
     let ident = &s.original.ident;
-    let key_name = crate::unraw::unraw(ident);
     let generics = super::generics::with_bound(&s.original.generics, quote!(#p::KeyField));
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let dgenerics = super::generics::decode_generics(&s.original.generics, p);
@@ -66,8 +64,6 @@ pub fn salted_key_traits(s: &Struct, p: &syn::Ident) -> TokenStream {
                     self,
                     __rowkey_out,
                     #p::FieldMode::LAST.with_chosen_bucket(__rowkey_bucket),
-                    #key_name,
-                    #head,
                 )
             }
         }
@@ -78,7 +74,7 @@ pub fn salted_key_traits(s: &Struct, p: &syn::Ident) -> TokenStream {
             fn decode_any_bucket(
                 __rowkey_key: &'__rowkey_k [u8],
             ) -> #p::Result<(Self, u8), #p::DecodeError> {
-                let __rowkey_v = #p::decode_key_in(__rowkey_key, #p::FieldMode::LAST.with_any_bucket(), #key_name)?;
+                let __rowkey_v = #p::decode_key_in(__rowkey_key, #p::FieldMode::LAST.with_any_bucket())?;
                 // A decoded key has its prefix.
                 let __rowkey_prefix = __rowkey_key.get(..#n).unwrap_or_default();
                 let __rowkey_b = #p::read_salt(#salt, __rowkey_prefix)?;
