@@ -24,7 +24,7 @@ pub use key_parts::*;
 pub use misuse::{At, ReverseHasNoRange, UnorderedFormatHasNoRange};
 #[cfg(feature = "alloc")]
 pub use scan_steps::{
-    bind_eq, bind_in, bind_in_bytes, bind_in_str, bind_prefix, bind_range, start,
+    bind_eq, bind_in, bind_in_bytes, bind_in_str, bind_prefix, bind_range, bind_range_by, start,
 };
 
 use crate::error::DecodeErrorKind;

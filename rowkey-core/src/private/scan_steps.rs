@@ -83,7 +83,28 @@ where
 
 /// `.f_range(range)`: the next field lies in `range`, in its own order; ends the scan.
 #[inline(always)]
-pub fn bind_range<S, H, To, T, R>(state: S, range: R, mode: FieldMode, order: ValueOrder<T>) -> To
+pub fn bind_range<S, H, To, T, R>(state: S, range: R, mode: FieldMode) -> To
+where
+    S: At<H>,
+    H: Builder,
+    PlanOf<H>: Bind,
+    To: Builder<Key = H::Key>,
+    To::Next: Marker<H::Key, Plan = <PlanOf<H> as Bind>::Ranged>,
+    T: KeyField + ?Sized,
+    R: RangeBounds<T>,
+{
+    bind_range_by(state, range, mode, ValueOrder::UNKNOWN)
+}
+
+/// [`bind_range`] of a field of a type the derive does not know: `order` compares a decoded value
+/// with a bound the plan cannot place among the stored values, so that `matches` stays the query.
+#[inline(always)]
+pub fn bind_range_by<S, H, To, T, R>(
+    state: S,
+    range: R,
+    mode: FieldMode,
+    order: ValueOrder<T>,
+) -> To
 where
     S: At<H>,
     H: Builder,

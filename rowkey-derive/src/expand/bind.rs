@@ -6,7 +6,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{field_mode, field_name};
+use super::field_name;
 use crate::ast::{Field, TypeKind};
 
 /// What a field's methods take: the type, and how an IN-list item becomes a field value.
@@ -32,6 +32,7 @@ fn arg_of(field: &Field) -> Arg {
 /// `where` clause; they are generic then, and inline into their callers without `#[inline]`.
 pub fn field_methods(
     field: &Field,
+    mode: &TokenStream,
     p: &syn::Ident,
     next: &TokenStream,
     done: &TokenStream,
@@ -43,7 +44,6 @@ pub fn field_methods(
     let f_in = format_ident!("{}_in", name);
     let f_range = format_ident!("{}_range", name);
     let f_prefix = format_ident!("{}_prefix", name);
-    let mode = field_mode(field, p);
     let inline = bound.is_none().then(|| quote!(#[inline]));
     let bound = bound.cloned().unwrap_or_default();
     let eq_doc = format!("Keys whose `{name}` equals `value`.");
@@ -119,12 +119,14 @@ pub fn field_methods(
         TypeKind::Option(inner) => matches!(**inner, TypeKind::Other),
         kind => matches!(kind, TypeKind::Other),
     };
-    let order = match arg_of(field) {
-        Arg::Own(ty) if !borrows && unknown(&field.kind) => quote!({
-            use #p::{ByPartialOrd as _, Unordered as _};
-            (&&#p::Probe::<#ty>::NEW).value_order()
-        }),
-        _ => quote!(#p::ValueOrder::UNKNOWN),
+    let bind_range = match arg_of(field) {
+        Arg::Own(ty) if !borrows && unknown(&field.kind) => {
+            quote!(#p::bind_range_by(self, range, #mode, {
+                use #p::{ByPartialOrd as _, Unordered as _};
+                (&&#p::Probe::<#ty>::NEW).value_order()
+            }))
+        }
+        _ => quote!(#p::bind_range(self, range, #mode)),
     };
     let range = ordered.then(|| {
         quote! {
@@ -135,7 +137,7 @@ pub fn field_methods(
                 R: #p::RangeBounds<#range_ty>,
                 #bound
             {
-                #p::bind_range(self, range, #mode, #order)
+                #bind_range
             }
         }
     });

@@ -84,7 +84,9 @@ pub fn expand(e: &KeyedEnum, p: &syn::Ident) -> TokenStream {
         },
     );
     let scans = scans(e, p, &concrete);
+    let modes = e.variants.iter().map(|v| super::modes_def(&v.key, p));
     quote! {
+        #(#modes)*
         #key_field
         #decode_field
 

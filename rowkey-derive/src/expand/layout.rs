@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
 
-use super::{field_mode, field_name};
+use super::{field_name, mode_ref};
 use crate::ast::{Prefix, Sources, Struct};
 
 /// What the derive says of a key type beyond its bytes: its layout and how to explain a stored
@@ -125,11 +125,11 @@ pub fn layout_value(s: &Struct, p: &syn::Ident, name: &str) -> TokenStream {
         quote!(.with_prefix(#prefix, &[#(#sources),*]))
     });
     // Lifetimes become `'static`: a constant's type names no lifetime of the impl.
-    let segments = s.fields.iter().map(|field| {
+    let segments = s.fields.iter().enumerate().map(|(i, field)| {
         let name = field_name(field);
         let ty_name = type_name(field.ty);
         let ty = super::checks::replace_lifetimes(field.ty);
-        let mode = field_mode(field, p);
+        let mode = mode_ref(s, i);
         quote!(#p::segment::<#ty>(#name, #ty_name, #mode))
     });
     let whole_key = matches!(

@@ -71,7 +71,9 @@ fn expand_struct(s: &Struct, p: &syn::Ident) -> TokenStream {
     let checks = checks::expand(s, p);
     let salted = prefix::salted_key_traits(s, p);
     let scan = scan::expand(s, p);
+    let modes = modes_def(s, p);
     quote! {
+        #modes
         #encode
         #decode
         #key
@@ -91,8 +93,31 @@ pub fn if_alloc(tokens: TokenStream) -> TokenStream {
     }
 }
 
+/// The name of the constant array of a key's field modes (a struct's, or an enum variant's).
+fn modes_name(s: &Struct) -> syn::Ident {
+    match s.variant {
+        None => quote::format_ident!("__ROWKEY_MODES"),
+        Some(v) => quote::format_ident!("__ROWKEY_MODES_{}", crate::unraw::unraw(v)),
+    }
+}
+
+/// The constant array of the modes of `s`'s fields, one per key: every place that names a
+/// field's mode (its segment, its scan methods) names its element.
+pub fn modes_def(s: &Struct, p: &syn::Ident) -> TokenStream {
+    let name = modes_name(s);
+    let n = s.fields.len();
+    let modes = s.fields.iter().map(|f| field_mode(f, p));
+    quote!(const #name: [#p::FieldMode; #n] = [#(#modes),*];)
+}
+
+/// The mode of field `i` of `s`: its element of [`modes_def`]'s array.
+pub fn mode_ref(s: &Struct, i: usize) -> TokenStream {
+    let name = modes_name(s);
+    quote!(#name[#i])
+}
+
 /// The constant `FieldMode` of a field as declared in its key (`text`: the layout's delimiter).
-pub fn field_mode(field: &Field, p: &syn::Ident) -> TokenStream {
+fn field_mode(field: &Field, p: &syn::Ident) -> TokenStream {
     let mut mode = if field.last {
         quote!(#p::FieldMode::LAST)
     } else {

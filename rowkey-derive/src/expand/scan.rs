@@ -371,8 +371,9 @@ pub fn chain(s: &Struct, p: &syn::Ident, state: &State, prefix: &str, in_any_sta
         let name = &names[i];
         let marker_doc = format!("Marks a scan over `{key}` keys whose next field is `{name}`.");
         let marker_def = state.marker(p, marker, &marker_doc);
+        let mode = super::mode_ref(s, i);
         if !in_any_state {
-            let methods = field_methods(field, p, &next, &ranged, None);
+            let methods = field_methods(field, &mode, p, &next, &ranged, None);
             return quote! {
                 #marker_def
 
@@ -385,7 +386,7 @@ pub fn chain(s: &Struct, p: &syn::Ident, state: &State, prefix: &str, in_any_sta
         // implemented by each type for itself alone, and its message says the scan's order.
         let here = state.of(marker);
         let bound = quote!(Self: #p::At<#here>);
-        let methods = field_methods(field, p, &next, &ranged, Some(&bound));
+        let methods = field_methods(field, &mode, p, &next, &ranged, Some(&bound));
         quote! {
             #marker_def
 
