@@ -3,7 +3,7 @@
 //! (`walk.rs`) steps through a derived key with these, and so does a schema read at run time
 //! (`rowkey::schema`).
 
-use crate::codec::{out_prefix, take};
+use crate::buf::{out_prefix, take};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::field::{DecodeField, FieldMode, KeyField};
 use crate::tag::Tag;

@@ -137,20 +137,6 @@ pub const TUPLE_MAX: usize = 12;
 pub const MAX_FIELDS: usize = 128;
 const _: () = assert!(MAX_FIELDS <= TUPLE_MAX * TUPLE_MAX && MAX_FIELDS <= u128::BITS as usize);
 
-/// The bytes of `layout`'s keys around their fields: the tag, the prefix and the delimiters.
-#[inline(always)]
-pub const fn around_fields(layout: &Layout) -> usize {
-    let mut len = layout.tag.encoded_len() + layout.prefix.encoded_len();
-    let mut i = 0;
-    while i < layout.segments.len() {
-        if let Some(d) = layout.delimiter_before(i) {
-            len += d.len();
-        }
-        i += 1;
-    }
-    len
-}
-
 /// The length of the key of `layout` whose fields are `fields`, placed in `mode`.
 #[inline(always)]
 pub fn encoded_len<F: Fields>(layout: &'static Layout, mode: FieldMode, fields: &F) -> usize {
@@ -170,7 +156,7 @@ pub fn encoded_len<F: Fields>(layout: &'static Layout, mode: FieldMode, fields: 
     let mut len = Len {
         layout,
         mode,
-        len: around_fields(layout),
+        len: layout.around_fields(),
     };
     let Ok(()) = fields.visit(0, &mut len);
     len.len

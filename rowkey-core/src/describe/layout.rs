@@ -256,7 +256,7 @@ impl Layout {
 
     /// [`sum_len`](Self::sum_len) of the segments and what stands around them.
     const fn fields_len(&self, max: bool) -> Option<usize> {
-        let mut len = crate::walk::around_fields(self);
+        let mut len = self.around_fields();
         let mut i = 0;
         while i < self.segments.len() {
             let e = self.segments[i].encoding;
@@ -319,6 +319,20 @@ impl Layout {
             i += 1;
         }
         at
+    }
+
+    /// The bytes of the keys around their fields: the tag, the prefix and the delimiters.
+    #[inline(always)]
+    pub(crate) const fn around_fields(&self) -> usize {
+        let mut len = self.tag.encoded_len() + self.prefix.encoded_len();
+        let mut i = 0;
+        while i < self.segments.len() {
+            if let Some(d) = self.delimiter_before(i) {
+                len += d.len();
+            }
+            i += 1;
+        }
+        len
     }
 
     /// Whether the field of segment `i` is a source of the prefix.
