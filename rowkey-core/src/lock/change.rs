@@ -295,92 +295,9 @@ impl Cx {
     fn segment(&mut self, at: &str, old: &LockedSegment, new: &LockedSegment) {
         let before = self.0.len();
         if old.order != new.order {
-            let kind = if old.order == Order::Reversed || new.order == Order::Reversed {
-                ChangeKind::ReverseFlipped
-            } else {
-                ChangeKind::DescFlipped
-            };
-            let attribute = if kind == ChangeKind::DescFlipped {
-                "desc"
-            } else {
-                "reverse"
-            };
-            let added = order_name(new.order) == attribute
-                || (kind == ChangeKind::ReverseFlipped && new.order == Order::Reversed);
-            self.push(
-                kind,
-                at,
-                format!(
-                    "`{attribute}` {}: order {}, was {}",
-                    if added { "added" } else { "removed" },
-                    order_name(new.order),
-                    order_name(old.order)
-                ),
-            );
+            self.order(at, old.order, new.order);
         }
-        let (o, n) = (&old.codec, &new.codec);
-        let same_bytes_but = |f: fn(&mut Codec)| {
-            let (mut o, mut n) = (o.clone(), n.clone());
-            f(&mut o);
-            f(&mut n);
-            o == n
-        };
-        let delimiting_matters = old.len.is_none() || new.len.is_none();
-        if !same_bytes_but(|c| {
-            neutral(c);
-            c.delimited = false;
-        }) {
-            let resized = same_bytes_but(|c| {
-                neutral(c);
-                c.delimited = false;
-                c.width = None;
-                if c.form == Form::Int {
-                    c.natural_len = None;
-                    c.natural_max = None;
-                    c.text_rule = TextRule::None;
-                }
-            });
-            match (resized, old.len, new.len) {
-                (true, Some(a), Some(b)) if b < a => {
-                    self.push(
-                        ChangeKind::FieldNarrowed,
-                        at,
-                        format!(
-                            "narrowed from {a} to {b} bytes (`{}`, was `{}`)",
-                            new.ty, old.ty
-                        ),
-                    );
-                }
-                (true, Some(a), Some(b)) if b > a => {
-                    self.push(
-                        ChangeKind::FieldWidened,
-                        at,
-                        format!(
-                            "widened from {a} to {b} bytes (`{}`, was `{}`)",
-                            new.ty, old.ty
-                        ),
-                    );
-                }
-                _ => self.push(
-                    ChangeKind::FieldRetyped,
-                    at,
-                    format!(
-                        "retyped to `{}` ({}), was `{}` ({})",
-                        new.ty,
-                        Words(n),
-                        old.ty,
-                        Words(o)
-                    ),
-                ),
-            }
-        } else if o.delimited != n.delimited && delimiting_matters {
-            let detail = if n.delimited {
-                "no longer the last field: its content is now escaped and terminated"
-            } else {
-                "now the last field: its content is no longer escaped and terminated"
-            };
-            self.push(ChangeKind::FieldRetyped, at, detail.into());
-        }
+        self.codec(at, old, new);
         if old.nested.is_some() != new.nested.is_some() && self.0.len() == before {
             self.push(
                 ChangeKind::FieldRetyped,
@@ -398,6 +315,96 @@ impl Cx {
         if let (Some(o), Some(n)) = (&old.nested, &new.nested) {
             self.layout(at, o, n);
         }
+    }
+
+    /// A segment's order flipped: `desc` or `reverse` added or removed.
+    fn order(&mut self, at: &str, old: Order, new: Order) {
+        let kind = if old == Order::Reversed || new == Order::Reversed {
+            ChangeKind::ReverseFlipped
+        } else {
+            ChangeKind::DescFlipped
+        };
+        let attribute = if kind == ChangeKind::DescFlipped {
+            "desc"
+        } else {
+            "reverse"
+        };
+        let added = order_name(new) == attribute
+            || (kind == ChangeKind::ReverseFlipped && new == Order::Reversed);
+        self.push(
+            kind,
+            at,
+            format!(
+                "`{attribute}` {}: order {}, was {}",
+                if added { "added" } else { "removed" },
+                order_name(new),
+                order_name(old)
+            ),
+        );
+    }
+
+    /// A segment's bytes changed: narrowed, widened or retyped, or no longer (or now) the last
+    /// field where that changes its escaping.
+    fn codec(&mut self, at: &str, old: &LockedSegment, new: &LockedSegment) {
+        let (o, n) = (&old.codec, &new.codec);
+        let same_bytes_but = |f: fn(&mut Codec)| {
+            let (mut o, mut n) = (o.clone(), n.clone());
+            f(&mut o);
+            f(&mut n);
+            o == n
+        };
+        let delimiting_matters = old.len.is_none() || new.len.is_none();
+        if same_bytes_but(|c| {
+            neutral(c);
+            c.delimited = false;
+        }) {
+            if o.delimited != n.delimited && delimiting_matters {
+                let detail = if n.delimited {
+                    "no longer the last field: its content is now escaped and terminated"
+                } else {
+                    "now the last field: its content is no longer escaped and terminated"
+                };
+                self.push(ChangeKind::FieldRetyped, at, detail.into());
+            }
+            return;
+        }
+        let resized = same_bytes_but(|c| {
+            neutral(c);
+            c.delimited = false;
+            c.width = None;
+            if c.form == Form::Int {
+                c.natural_len = None;
+                c.natural_max = None;
+                c.text_rule = TextRule::None;
+            }
+        });
+        let (kind, detail) = match (resized, old.len, new.len) {
+            (true, Some(a), Some(b)) if b < a => (
+                ChangeKind::FieldNarrowed,
+                format!(
+                    "narrowed from {a} to {b} bytes (`{}`, was `{}`)",
+                    new.ty, old.ty
+                ),
+            ),
+            (true, Some(a), Some(b)) if b > a => (
+                ChangeKind::FieldWidened,
+                format!(
+                    "widened from {a} to {b} bytes (`{}`, was `{}`)",
+                    new.ty, old.ty
+                ),
+            ),
+            _ => (
+                ChangeKind::FieldRetyped,
+                format!(
+                    "retyped to `{}` ({}), was `{}` ({})",
+                    new.ty,
+                    Words(n),
+                    old.ty,
+                    Words(o)
+                ),
+            ),
+        };
+        self.push(kind, at, detail);
     }
 
     /// An enum's variants, matched by tag: the tag is what a stored key holds.

@@ -163,6 +163,40 @@ impl<'a> Reader<'a> {
     }
 
     fn layout(&mut self, depth: usize) -> Result<LockedLayout, ReadError> {
+        let head = self.layout_head(depth)?;
+        let mut t = self.expect("tag")?;
+        let tag = t.hex("bytes")?;
+        let tag_delimiter = t.text("delimiter")?;
+        t.finish()?;
+        let mut p = self.expect("prefix")?;
+        let (prefix, sources, whole_key) = self.prefix(&mut p)?;
+        p.finish()?;
+
+        let mut segments = Vec::new();
+        for i in 0..head.segments {
+            segments.push(self.segment(depth, i)?);
+        }
+        let mut variants = Vec::new();
+        for _ in 0..head.variants {
+            variants.push(self.layout(depth + 1)?);
+        }
+        Ok(LockedLayout {
+            name: head.name,
+            text: head.text,
+            tag,
+            tag_delimiter,
+            prefix,
+            sources,
+            whole_key,
+            fixed_len: head.fixed_len,
+            segments,
+            variants,
+        })
+    }
+
+    /// A layout's first line: its name, format, fixed length, and how many segments and
+    /// variants follow.
+    fn layout_head(&mut self, depth: usize) -> Result<LayoutHead, ReadError> {
         let mut l = self.expect("layout")?;
         if depth > MAX_DEPTH {
             return Err(error(
@@ -181,103 +215,66 @@ impl<'a> Reader<'a> {
                 ))
             }
         };
-        let fixed_len = l.opt_number("fixed_len")?;
-        let segments_n: usize = l.number("segments")?;
-        let variants_n: usize = l.number("variants")?;
+        let head = LayoutHead {
+            name,
+            text,
+            fixed_len: l.opt_number("fixed_len")?,
+            segments: l.number("segments")?,
+            variants: l.number("variants")?,
+        };
         l.finish()?;
+        Ok(head)
+    }
 
-        let mut t = self.expect("tag")?;
-        let tag = t.hex("bytes")?;
-        let tag_delimiter = t.text("delimiter")?;
-        t.finish()?;
-
-        let mut p = self.expect("prefix")?;
-        let mut whole_key = None;
-        let (prefix, sources) = match p.word("kind")? {
-            "none" => (Prefix::None, Vec::new()),
+    /// The prefix line `p`: the prefix, its sources, and (format 2 on) whether a salt is over
+    /// the whole key.
+    fn prefix(&self, p: &mut Line<'a>) -> Result<(Prefix, Vec<String>, Option<bool>), ReadError> {
+        match p.word("kind")? {
+            "none" => Ok((Prefix::None, Vec::new(), None)),
             "salt" => {
-                let buckets: u16 = p.number("buckets")?;
-                let hash_name = p.word("hash")?;
-                let hash = SaltHash::from_name(hash_name).ok_or_else(|| {
-                    error(
-                        p.line,
-                        format!("unknown salt hash `{hash_name}`: expected md5, java or mod"),
-                    )
-                })?;
-                let text = p.yes_no("text")?;
-                let salt = Salt::new(buckets, hash).ok_or_else(|| {
-                    error(
-                        p.line,
-                        format!("a salt of {buckets} buckets is not one rowkey writes (2 to 256)"),
-                    )
-                })?;
-                let salt = if text { salt.in_text() } else { salt };
-                if self.version >= 2 {
-                    whole_key = Some(match p.word("over")? {
-                        "key" => true,
-                        "fields" => false,
-                        other => {
-                            return Err(error(
-                                p.line,
-                                format!("unknown salt source `{other}`: expected key or fields"),
-                            ))
-                        }
-                    });
-                }
-                (Prefix::Salt(salt), p.sources()?)
+                let (salt, whole_key) = self.salt(p)?;
+                Ok((Prefix::Salt(salt), p.sources()?, whole_key))
             }
-            "hash" => {
-                let len: usize = p.number("len")?;
-                let hash = match p.word("text")? {
-                    "no" => HashPrefix::new(len),
-                    "lower" => HashPrefix::text(len, false),
-                    "upper" => HashPrefix::text(len, true),
-                    other => {
-                        return Err(error(
-                            p.line,
-                            format!(
-                                "unknown hash prefix text `{other}`: expected no, lower or upper"
-                            ),
-                        ))
-                    }
-                }
-                .ok_or_else(|| {
-                    error(
-                        p.line,
-                        format!("an md5 prefix of {len} is not one rowkey writes"),
-                    )
-                })?;
-                (Prefix::Hash(hash), p.sources()?)
-            }
+            "hash" => Ok((Prefix::Hash(hash_prefix(p)?), p.sources()?, None)),
+            other => Err(error(
+                p.line,
+                format!("unknown prefix kind `{other}`: expected none, salt or hash"),
+            )),
+        }
+    }
+
+    /// A salt's buckets, hash and text form, and (format 2 on) whether it is over the whole key.
+    fn salt(&self, p: &mut Line<'a>) -> Result<(Salt, Option<bool>), ReadError> {
+        let buckets: u16 = p.number("buckets")?;
+        let hash_name = p.word("hash")?;
+        let hash = SaltHash::from_name(hash_name).ok_or_else(|| {
+            error(
+                p.line,
+                format!("unknown salt hash `{hash_name}`: expected md5, java or mod"),
+            )
+        })?;
+        let text = p.yes_no("text")?;
+        let salt = Salt::new(buckets, hash).ok_or_else(|| {
+            error(
+                p.line,
+                format!("a salt of {buckets} buckets is not one rowkey writes (2 to 256)"),
+            )
+        })?;
+        let salt = if text { salt.in_text() } else { salt };
+        if self.version < 2 {
+            return Ok((salt, None));
+        }
+        let whole_key = match p.word("over")? {
+            "key" => true,
+            "fields" => false,
             other => {
                 return Err(error(
                     p.line,
-                    format!("unknown prefix kind `{other}`: expected none, salt or hash"),
+                    format!("unknown salt source `{other}`: expected key or fields"),
                 ))
             }
         };
-        p.finish()?;
-
-        let mut segments = Vec::new();
-        for i in 0..segments_n {
-            segments.push(self.segment(depth, i)?);
-        }
-        let mut variants = Vec::new();
-        for _ in 0..variants_n {
-            variants.push(self.layout(depth + 1)?);
-        }
-        Ok(LockedLayout {
-            name,
-            text,
-            tag,
-            tag_delimiter,
-            prefix,
-            sources,
-            whole_key,
-            fixed_len,
-            segments,
-            variants,
-        })
+        Ok((salt, Some(whole_key)))
     }
 
     fn segment(&mut self, depth: usize, expected: usize) -> Result<LockedSegment, ReadError> {
@@ -364,6 +361,37 @@ impl<'a> Reader<'a> {
             nested,
         })
     }
+}
+
+/// A layout's first line.
+struct LayoutHead {
+    name: String,
+    text: Option<String>,
+    fixed_len: Option<usize>,
+    segments: usize,
+    variants: usize,
+}
+
+/// A hash prefix's length and text form, from the prefix line `p`.
+fn hash_prefix(p: &mut Line<'_>) -> Result<HashPrefix, ReadError> {
+    let len: usize = p.number("len")?;
+    let hash = match p.word("text")? {
+        "no" => HashPrefix::new(len),
+        "lower" => HashPrefix::text(len, false),
+        "upper" => HashPrefix::text(len, true),
+        other => {
+            return Err(error(
+                p.line,
+                format!("unknown hash prefix text `{other}`: expected no, lower or upper"),
+            ))
+        }
+    };
+    hash.ok_or_else(|| {
+        error(
+            p.line,
+            format!("an md5 prefix of {len} is not one rowkey writes"),
+        )
+    })
 }
 
 /// One schema line: its keyword and its `key=value` fields, taken one by one; `finish` refuses
