@@ -22,6 +22,32 @@ fn too_wide(width: usize) -> EncodeError {
     EncodeError::new(EncodeErrorKind::TooWide { width })
 }
 
+/// The length of an integer of `size` bytes (at most `max`) in `mode`: its text digits, its
+/// `width`, or its size. The same for signed and unsigned integers.
+#[inline(always)]
+fn int_len(size: usize, max: text::Number, mode: FieldMode) -> usize {
+    if mode.is_text() {
+        return text::int_len(max, mode);
+    }
+    match mode.width() {
+        Some(w) => w,
+        None => size,
+    }
+}
+
+/// The bytes a binary integer of `size` bytes is stored in under `mode`: its `width`, or its size.
+#[inline(always)]
+fn stored_width(size: usize, mode: FieldMode) -> Result<usize, DecodeError> {
+    match mode.width() {
+        Some(w) if w <= size => Ok(w),
+        None => Ok(size),
+        Some(_) => Err(DecodeError::new(
+            DecodeErrorKind::Invalid("integer `width` wider than the type"),
+            0,
+        )),
+    }
+}
+
 macro_rules! unsigned {
     ($($t:ty),*) => {$(
         impl KeyField for $t {
@@ -30,13 +56,7 @@ macro_rules! unsigned {
 
             #[inline(always)]
             fn field_len(&self, mode: FieldMode) -> usize {
-                if mode.is_text() {
-                    return text::int_len(const { text::Number::of(<$t>::MAX as u128) }, mode);
-                }
-                match mode.width() {
-                    Some(w) => w,
-                    None => core::mem::size_of::<$t>(),
-                }
+                int_len(core::mem::size_of::<$t>(), const { text::Number::of(<$t>::MAX as u128) }, mode)
             }
 
             #[inline(always)]
@@ -63,11 +83,7 @@ macro_rules! unsigned {
                     let (v, n) = text::decode_int(input, const { text::Number::of(<$t>::MAX as u128) }, mode)?;
                     return Ok((v as $t, n));
                 }
-                let w = match mode.width() {
-                    Some(w) if w <= SIZE => w,
-                    None => SIZE,
-                    Some(_) => return Err(DecodeError::new(DecodeErrorKind::Invalid("integer `width` wider than the type"), 0)),
-                };
+                let w = stored_width(SIZE, mode)?;
                 let v = match input.first_chunk::<SIZE>() {
                     Some(whole) if w == SIZE && !mode.is_reverse() => <$t>::from_be_bytes(*whole),
                     _ => <$t>::from_be_bytes(take_int(input, w, mode)?),
@@ -88,13 +104,7 @@ macro_rules! signed {
 
             #[inline(always)]
             fn field_len(&self, mode: FieldMode) -> usize {
-                if mode.is_text() {
-                    return text::int_len(const { text::Number::of(<$t>::MAX as u128) }, mode);
-                }
-                match mode.width() {
-                    Some(w) => w,
-                    None => core::mem::size_of::<$t>(),
-                }
+                int_len(core::mem::size_of::<$t>(), const { text::Number::of(<$t>::MAX as u128) }, mode)
             }
 
             #[inline(always)]
@@ -128,11 +138,7 @@ macro_rules! signed {
                     let (v, n) = text::decode_int(input, const { text::Number::of(<$t>::MAX as u128) }, mode)?;
                     return Ok((v as $t, n));
                 }
-                let w = match mode.width() {
-                    Some(w) if w <= SIZE => w,
-                    None => SIZE,
-                    Some(_) => return Err(DecodeError::new(DecodeErrorKind::Invalid("integer `width` wider than the type"), 0)),
-                };
+                let w = stored_width(SIZE, mode)?;
                 let stored = match input.first_chunk::<SIZE>() {
                     Some(whole) if w == SIZE && !mode.is_reverse() => <$u>::from_be_bytes(*whole),
                     _ => <$u>::from_be_bytes(take_int(input, w, mode)?),
