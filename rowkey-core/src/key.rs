@@ -16,26 +16,27 @@ use crate::tag::Tag;
 /// A type that encodes to an order-preserving row key: the byte order of two keys is the order of
 /// the values, field by field.
 ///
-/// Derive it; see the `rowkey` crate for the attributes.
+/// Derive it (see the `rowkey` crate for the attributes): the derive writes the layout, the
+/// codec and the scan builder from one declaration. Its items for generated code are hidden and
+/// may change between releases, so an implementation by hand is not supported.
 ///
 /// ```
-/// use rowkey::{EncodeError, FieldMode, KeyField, Layout, RowKey};
+/// use rowkey::{EncodeError, FieldMode, KeyField, RowKey};
 ///
-/// // By hand, the bytes of `struct Event { user_id: u64, #[rowkey(desc)] ts: i64 }`.
-/// struct Event { user_id: u64, ts: i64 }
-/// impl RowKey for Event {
-///     const LAYOUT: Layout = Layout::new("Event").with_fixed_len(Some(16));
-///     const FIXED_LEN: Option<usize> = Some(16);
-///     const MAX_LEN: Option<usize> = Some(16);
-///     fn encoded_len(&self) -> usize { 16 }
-///     fn encode_into(&self, out: &mut [u8]) -> Result<usize, EncodeError> {
-///         let n = self.user_id.encode(out, FieldMode::INNER)?;
-///         Ok(n + self.ts.encode(&mut out[n..], FieldMode::LAST.with_desc())?)
-///     }
+/// #[derive(RowKey)]
+/// struct Event {
+///     user_id: u64,
+///     #[rowkey(desc)]
+///     ts: i64,
 /// }
 ///
 /// let key = Event { user_id: 42, ts: 0 }.to_vec()?;
-/// // 42 big-endian, then ts = 0 as Java's Long.MAX_VALUE - 0.
+/// // Field by field, as the generated code writes them: 42 big-endian, then ts = 0 as Java's
+/// // Long.MAX_VALUE - 0.
+/// let mut by_hand = [0u8; 16];
+/// let n = 42u64.encode(&mut by_hand, FieldMode::INNER)?;
+/// 0i64.encode(&mut by_hand[n..], FieldMode::LAST.with_desc())?;
+/// assert_eq!(key, by_hand);
 /// assert_eq!(key, [0, 0, 0, 0, 0, 0, 0, 42, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]);
 /// assert!(Event { user_id: 42, ts: 1 }.to_vec()? < key); // newest first
 /// # Ok::<(), EncodeError>(())

@@ -7,7 +7,7 @@ use rowkey_core::private::PLAN_METHODS;
 use rowkey_core::{HashPrefix, Salt, SaltHash, TextRule};
 
 use crate::ast::{Field, KeyedEnum, Struct, TypeKind};
-use crate::attr::SaltAttr;
+use crate::attr::{HashAttr, SaltAttr};
 use crate::ctxt::Ctxt;
 
 pub fn check_struct(cx: &Ctxt, s: &Struct) {
@@ -121,51 +121,89 @@ const MAX_TEXT_HASH_LEN: u64 = HashPrefix::MAX_TEXT_LEN as u64;
 
 /// One prefix component, its parameters valid and the same on every source.
 fn check_prefix(cx: &Ctxt, s: &Struct) {
-    let field_salts: Vec<(&Field, SaltAttr)> = s
-        .fields
-        .iter()
-        .filter_map(|f| f.attrs.salt.map(|a| (f, a)))
-        .collect();
-    let hashes: Vec<_> = s
-        .fields
-        .iter()
-        .filter_map(|f| f.attrs.hash_prefix.map(|a| (f, a)))
-        .collect();
-
+    let field_salts = field_salts(s);
+    let hashes = hash_sources(s);
     for salt in s
         .attrs
         .salt
         .iter()
         .chain(field_salts.iter().map(|(_, a)| a))
     {
-        if !(1..=MAX_BUCKETS).contains(&salt.buckets.value) {
-            cx.error(
-                salt.buckets.span,
-                format!("`buckets` must be in 1..={MAX_BUCKETS}: the bucket is stored in one byte"),
-            );
-        }
+        check_buckets(cx, salt);
     }
-    let text = s.text().is_some();
     for (_, hash) in &hashes {
-        if text && !(1..=MAX_TEXT_HASH_LEN).contains(&hash.len.value) {
-            cx.error(
-                hash.len.span,
-                format!("`len` of a text hash prefix must be in 1..={MAX_TEXT_HASH_LEN}: the hex digits of an MD5 digest"),
-            );
-        } else if !text && !(1..=MAX_HASH_LEN).contains(&hash.len.value) {
-            cx.error(
-                hash.len.span,
-                format!("`len` of a binary hash prefix must be in 1..={MAX_HASH_LEN}: the bytes of an MD5 digest"),
-            );
-        }
-        if let Some(upper) = hash.upper.filter(|_| !text) {
-            cx.error(
-                upper,
-                "`upper` applies to text layouts, whose hash prefix is hex digits; a binary hash prefix is raw bytes",
-            );
-        }
+        check_hash_params(cx, hash, s.text().is_some());
     }
+    // The salt that sets the prefix: the whole-key one, else the first field's.
+    let first_salt = s
+        .attrs
+        .salt
+        .as_ref()
+        .or(field_salts.first().map(|(_, a)| a));
+    check_one_component(cx, s, first_salt, &field_salts, &hashes);
+    check_salts_agree(cx, &field_salts);
+    check_hashes_agree(cx, &hashes);
+    if let Some(salt) = first_salt.filter(|salt| salt.hash_kind() == SaltHash::Mod) {
+        check_mod_source(cx, s, salt, &field_salts);
+    }
+}
 
+/// The fields that are salt sources, with their `salt`, in declaration order.
+fn field_salts<'s, 'a>(s: &'s Struct<'a>) -> Vec<(&'s Field<'a>, SaltAttr)> {
+    s.fields
+        .iter()
+        .filter_map(|f| f.attrs.salt.map(|a| (f, a)))
+        .collect()
+}
+
+/// The fields that are hash prefix sources, with their `hash_prefix`, in declaration order.
+fn hash_sources<'s, 'a>(s: &'s Struct<'a>) -> Vec<(&'s Field<'a>, HashAttr)> {
+    s.fields
+        .iter()
+        .filter_map(|f| f.attrs.hash_prefix.map(|a| (f, a)))
+        .collect()
+}
+
+/// A salt's `buckets`, which must fit the one salt byte.
+fn check_buckets(cx: &Ctxt, salt: &SaltAttr) {
+    if !(1..=MAX_BUCKETS).contains(&salt.buckets.value) {
+        cx.error(
+            salt.buckets.span,
+            format!("`buckets` must be in 1..={MAX_BUCKETS}: the bucket is stored in one byte"),
+        );
+    }
+}
+
+/// A hash prefix's `len`, at most an MD5 digest in the layout's form, and `upper` only in text.
+fn check_hash_params(cx: &Ctxt, hash: &HashAttr, text: bool) {
+    if text && !(1..=MAX_TEXT_HASH_LEN).contains(&hash.len.value) {
+        cx.error(
+            hash.len.span,
+            format!("`len` of a text hash prefix must be in 1..={MAX_TEXT_HASH_LEN}: the hex digits of an MD5 digest"),
+        );
+    } else if !text && !(1..=MAX_HASH_LEN).contains(&hash.len.value) {
+        cx.error(
+            hash.len.span,
+            format!("`len` of a binary hash prefix must be in 1..={MAX_HASH_LEN}: the bytes of an MD5 digest"),
+        );
+    }
+    if let Some(upper) = hash.upper.filter(|_| !text) {
+        cx.error(
+            upper,
+            "`upper` applies to text layouts, whose hash prefix is hex digits; a binary hash prefix is raw bytes",
+        );
+    }
+}
+
+/// A key has one prefix component: a whole-key salt or field salts, and a salt or a hash prefix.
+/// Each clash is reported once, on the first source of the second kind.
+fn check_one_component(
+    cx: &Ctxt,
+    s: &Struct,
+    first_salt: Option<&SaltAttr>,
+    field_salts: &[(&Field, SaltAttr)],
+    hashes: &[(&Field, HashAttr)],
+) {
     if let (Some(_), Some((field, salt))) = (&s.attrs.salt, field_salts.first()) {
         cx.error(
             salt.span,
@@ -175,93 +213,97 @@ fn check_prefix(cx: &Ctxt, s: &Struct) {
             ),
         );
     }
-    let first_salt = s
-        .attrs
-        .salt
-        .as_ref()
-        .or(field_salts.first().map(|(_, a)| a));
     if let (Some(_), Some((_, hash))) = (first_salt, hashes.first()) {
         cx.error(
             hash.span,
             "a key has one prefix component: a salt or a hash prefix, not both",
         );
     }
+}
 
-    // Every source of one prefix shares its parameters.
-    if let Some((first_field, first)) = field_salts.first() {
-        for (_, salt) in &field_salts[1..] {
-            if salt.buckets.value != first.buckets.value {
-                cx.error(
-                    salt.buckets.span,
-                    format!(
-                        "every salt source must use the same `buckets`: field `{}` has {}",
-                        first_field.ident, first.buckets.value
-                    ),
-                );
-            }
-            if salt.hash_kind() != first.hash_kind() {
-                let span = salt.hash.map_or(salt.span, |h| h.span);
-                cx.error(
-                    span,
-                    format!(
-                        "every salt source must use the same `hash`: field `{}` uses {:?}",
-                        first_field.ident,
-                        first.hash_kind().name()
-                    ),
-                );
-            }
-        }
-    }
-    if let Some((first_field, first)) = hashes.first() {
-        for (_, hash) in &hashes[1..] {
-            if hash.len.value != first.len.value {
-                cx.error(
-                    hash.len.span,
-                    format!(
-                        "every hash prefix source must use the same `len`: field `{}` has {}",
-                        first_field.ident, first.len.value
-                    ),
-                );
-            }
-        }
-    }
-
-    // `mod` reads its one source as a number.
-    let mod_salt = first_salt.filter(|salt| salt.hash_kind() == SaltHash::Mod);
-    if let Some(salt) = mod_salt {
-        let sources: Vec<&Field> = if s.attrs.salt.is_some() {
-            s.fields.iter().collect()
-        } else {
-            field_salts.iter().map(|(f, _)| *f).collect()
-        };
-        let problem = match sources.as_slice() {
-            [f] if matches!(&f.kind, TypeKind::Int { name, .. } if name.starts_with('u')) => None,
-            [f] => Some(format!(
-                "field `{}` is `{}`, not an unsigned integer",
-                f.ident,
-                quote::ToTokens::to_token_stream(f.ty)
-                    .to_string()
-                    .replace(' ', "")
-            )),
-            many if s.attrs.salt.is_some() => {
-                Some(format!("a whole-key salt reads all {} fields", many.len()))
-            }
-            many => Some(format!(
-                "it has {} sources: {}",
-                many.len(),
-                many.iter()
-                    .map(|f| format!("`{}`", f.ident))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )),
-        };
-        if let Some(problem) = problem {
-            let span = salt.hash.map_or(salt.span, |h| h.span);
+/// Every salt source shares the first one's `buckets` and `hash`.
+fn check_salts_agree(cx: &Ctxt, field_salts: &[(&Field, SaltAttr)]) {
+    let Some(((first_field, first), rest)) = field_salts.split_first() else {
+        return;
+    };
+    for (_, salt) in rest {
+        if salt.buckets.value != first.buckets.value {
             cx.error(
-                span,
-                format!("`hash = \"mod\"` takes the source `% buckets`, so it needs exactly one unsigned integer source; {problem}"),
+                salt.buckets.span,
+                format!(
+                    "every salt source must use the same `buckets`: field `{}` has {}",
+                    first_field.ident, first.buckets.value
+                ),
             );
         }
+        if salt.hash_kind() != first.hash_kind() {
+            cx.error(
+                salt.hash_span(),
+                format!(
+                    "every salt source must use the same `hash`: field `{}` uses {:?}",
+                    first_field.ident,
+                    first.hash_kind().name()
+                ),
+            );
+        }
+    }
+}
+
+/// Every hash prefix source shares the first one's `len`.
+fn check_hashes_agree(cx: &Ctxt, hashes: &[(&Field, HashAttr)]) {
+    let Some(((first_field, first), rest)) = hashes.split_first() else {
+        return;
+    };
+    for (_, hash) in rest {
+        if hash.len.value != first.len.value {
+            cx.error(
+                hash.len.span,
+                format!(
+                    "every hash prefix source must use the same `len`: field `{}` has {}",
+                    first_field.ident, first.len.value
+                ),
+            );
+        }
+    }
+}
+
+/// `hash = "mod"` reads its one source as a number: exactly one unsigned integer.
+fn check_mod_source(cx: &Ctxt, s: &Struct, salt: &SaltAttr, field_salts: &[(&Field, SaltAttr)]) {
+    let whole_key = s.attrs.salt.is_some();
+    let sources: Vec<&Field> = if whole_key {
+        s.fields.iter().collect()
+    } else {
+        field_salts.iter().map(|(f, _)| *f).collect()
+    };
+    if let Some(problem) = mod_source_problem(&sources, whole_key) {
+        cx.error(
+            salt.hash_span(),
+            format!("`hash = \"mod\"` takes the source `% buckets`, so it needs exactly one unsigned integer source; {problem}"),
+        );
+    }
+}
+
+/// Why `sources` (all the fields, for a `whole_key` salt) are not one unsigned integer, if they
+/// are not.
+fn mod_source_problem(sources: &[&Field], whole_key: bool) -> Option<String> {
+    match sources {
+        [f] if matches!(&f.kind, TypeKind::Int { name, .. } if name.starts_with('u')) => None,
+        [f] => Some(format!(
+            "field `{}` is `{}`, not an unsigned integer",
+            f.ident,
+            quote::ToTokens::to_token_stream(f.ty)
+                .to_string()
+                .replace(' ', "")
+        )),
+        many if whole_key => Some(format!("a whole-key salt reads all {} fields", many.len())),
+        many => Some(format!(
+            "it has {} sources: {}",
+            many.len(),
+            many.iter()
+                .map(|f| format!("`{}`", f.ident))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
     }
 }
 

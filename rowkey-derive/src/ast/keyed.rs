@@ -4,8 +4,8 @@
 use proc_macro2::Span;
 use syn::{DeriveInput, Fields, Ident};
 
-use super::{fields_of, stored_tag, text_of, Prefix, StoredTag, Struct};
-use crate::attr::{self, ContainerAttrs};
+use super::{fields_of, stored_tag, text_of, Field, Prefix, StoredTag, Struct};
+use crate::attr::{self, ContainerAttrs, TagAttr};
 use crate::ctxt::Ctxt;
 
 /// An enum whose variants have fields (or none): each variant is a key of its own behind its tag.
@@ -56,6 +56,8 @@ impl Variant<'_> {
 }
 
 impl<'a> KeyedEnum<'a> {
+    /// The model of an enum whose variants have fields; errors on its attributes, discriminants
+    /// and tags are reported in `cx`.
     pub(super) fn from_syn(
         cx: &Ctxt,
         input: &'a DeriveInput,
@@ -71,113 +73,16 @@ impl<'a> KeyedEnum<'a> {
             .as_ref()
             .and_then(|tag| stored_tag(cx, tag, text.as_deref()));
         let delimiter = text.clone().unwrap_or_default();
-        let mut next: Option<i128> = Some(0);
-        let mut variants = Vec::new();
-        let mut raw_tags: Vec<(Vec<u8>, Span, &Ident)> = Vec::new();
-        for v in &data.variants {
-            let vattrs = attr::variant_attrs(cx, &v.attrs);
-            // Rust's discriminant: explicit, or one more than the previous variant's.
-            let discriminant = match &v.discriminant {
-                Some((_, expr)) => {
-                    let lit = match expr {
-                        syn::Expr::Lit(syn::ExprLit {
-                            lit: syn::Lit::Int(n),
-                            ..
-                        }) => n.base10_parse::<i128>().ok(),
-                        _ => None,
-                    };
-                    if lit.is_none() && vattrs.tag.is_none() {
-                        cx.error_spanned_by(expr, "an enum key's tag is its discriminant, which the derive must read: write it as an integer literal, or give the variant a `tag`");
-                    }
-                    lit
-                }
-                None => next,
-            };
-            next = discriminant.and_then(|d| d.checked_add(1));
-            let fields = match &v.fields {
-                Fields::Named(named) => fields_of(cx, named, &attrs),
-                _ => Vec::new(),
-            };
-            let raw = match &vattrs.tag {
-                Some(tag) => stored_tag(cx, tag, text.as_deref()).map(|b| (b, tag.span)),
-                None => match discriminant.map(u8::try_from) {
-                    Some(Ok(d)) => Some((
-                        rowkey_core::private::byte_tag(d, text.is_some())
-                            .as_slice()
-                            .to_vec(),
-                        v.ident.span(),
-                    )),
-                    Some(Err(_)) => {
-                        let at = v.discriminant.as_ref().map_or_else(
-                            || v.ident.span(),
-                            |(_, e)| syn::spanned::Spanned::span(e),
-                        );
-                        cx.error(at, "an enum key's tag is its discriminant, one byte: keep it in 0..=255, or give the variant a `tag`");
-                        None
-                    }
-                    None => None,
-                },
-            };
-            let Some((raw, span)) = raw else {
-                continue;
-            };
-            raw_tags.push((raw.clone(), span, &v.ident));
-            // The enum's own tag, then the variant's; the delimiter follows when fields do.
-            let mut bytes = Vec::new();
-            if let Some(outer) = &outer {
-                bytes.extend_from_slice(outer);
-                bytes.extend_from_slice(delimiter.as_bytes());
-            }
-            bytes.extend_from_slice(&raw);
-            let tag = StoredTag {
-                bytes,
-                delimiter: if fields.is_empty() {
-                    String::new()
-                } else {
-                    delimiter.clone()
-                },
-                span,
-            };
-            variants.push(Variant {
-                ident: &v.ident,
-                key: Struct {
-                    original: input,
-                    attrs: attrs.clone(),
-                    text: text.clone(),
-                    prefix: Prefix::None,
-                    tag: Some(tag),
-                    variant: Some(&v.ident),
-                    fields,
-                },
-            });
-        }
-        let tags: Vec<&[u8]> = raw_tags.iter().map(|(t, ..)| t.as_slice()).collect();
-        // Reported on the later tag of the first clash.
-        if let Some((earlier, later)) = rowkey_core::private::prefix_clash(&tags) {
-            let show = |t: &[u8]| {
-                String::from_utf8(t.to_vec())
-                    .ok()
-                    .filter(|s| s.chars().all(|c| c.is_ascii_graphic()))
-                    .map_or_else(|| format!("{t:02X?}"), |s| format!("{s:?}"))
-            };
-            let (a, b) = (tags[earlier], tags[later]);
-            let relation = if a == b {
-                "is the same as"
-            } else if a.starts_with(b) {
-                "is a prefix of"
-            } else {
-                "starts with"
-            };
-            cx.error(
-                raw_tags[later].1,
-                format!(
-                    "variant tags must be prefix-free, so a key's tag names one variant: this tag {} {relation} the tag {} of `{}`",
-                    show(b),
-                    show(a),
-                    raw_tags[earlier].2,
-                ),
-            );
-        }
+        let keys = VariantKeys {
+            input,
+            attrs: &attrs,
+            head: outer.as_ref().map_or_else(Vec::new, |outer| {
+                [outer.as_slice(), delimiter.as_bytes()].concat()
+            }),
+            text,
+        };
+        let (variants, tags) = keys.of(cx, data);
+        check_prefix_free(cx, &tags);
         let tag = outer.zip(attrs.tag.as_ref()).map(|(bytes, t)| StoredTag {
             bytes,
             delimiter,
@@ -190,4 +95,167 @@ impl<'a> KeyedEnum<'a> {
             variants,
         })
     }
+}
+
+/// A variant's own tag as read, before the enum's: what must be prefix-free.
+struct VariantTag<'a> {
+    bytes: Vec<u8>,
+    /// The `tag` literal, or the variant when the tag is its discriminant.
+    span: Span,
+    ident: &'a Ident,
+}
+
+/// What every variant's key shares: the enum, its attributes and format, and the bytes before
+/// every variant's tag.
+struct VariantKeys<'a, 'c> {
+    input: &'a DeriveInput,
+    attrs: &'c ContainerAttrs,
+    /// The delimiter of a text layout, `None` in the binary format.
+    text: Option<String>,
+    /// The enum's own tag and the delimiter after it, or nothing.
+    head: Vec<u8>,
+}
+
+impl<'a> VariantKeys<'a, '_> {
+    /// Each variant's key, and the variants' own tags in declaration order. A variant whose tag
+    /// cannot be read has no key (its error is reported).
+    fn of(&self, cx: &Ctxt, data: &'a syn::DataEnum) -> (Vec<Variant<'a>>, Vec<VariantTag<'a>>) {
+        let mut next: Option<i128> = Some(0);
+        let mut variants = Vec::new();
+        let mut tags = Vec::new();
+        for v in &data.variants {
+            let vattrs = attr::variant_attrs(cx, &v.attrs);
+            let discriminant = discriminant(cx, v, vattrs.tag.is_some(), next);
+            next = discriminant.and_then(|d| d.checked_add(1));
+            let fields = match &v.fields {
+                Fields::Named(named) => fields_of(cx, named, self.attrs),
+                _ => Vec::new(),
+            };
+            let Some(tag) = self.own_tag(cx, v, vattrs.tag.as_ref(), discriminant) else {
+                continue;
+            };
+            variants.push(self.variant(v, &tag, fields));
+            tags.push(tag);
+        }
+        (variants, tags)
+    }
+
+    /// The variant's own tag: its `tag`, or else its discriminant as one byte.
+    fn own_tag(
+        &self,
+        cx: &Ctxt,
+        v: &'a syn::Variant,
+        tag: Option<&TagAttr>,
+        discriminant: Option<i128>,
+    ) -> Option<VariantTag<'a>> {
+        let (bytes, span) = match tag {
+            Some(tag) => (stored_tag(cx, tag, self.text.as_deref())?, tag.span),
+            None => match u8::try_from(discriminant?) {
+                Ok(d) => (
+                    rowkey_core::private::byte_tag(d, self.text.is_some())
+                        .as_slice()
+                        .to_vec(),
+                    v.ident.span(),
+                ),
+                Err(_) => {
+                    let at = v
+                        .discriminant
+                        .as_ref()
+                        .map_or_else(|| v.ident.span(), |(_, e)| syn::spanned::Spanned::span(e));
+                    cx.error(at, "an enum key's tag is its discriminant, one byte: keep it in 0..=255, or give the variant a `tag`");
+                    return None;
+                }
+            },
+        };
+        Some(VariantTag {
+            bytes,
+            span,
+            ident: &v.ident,
+        })
+    }
+
+    /// The variant's key: its fields behind the enum's tag and its own, with the delimiter after
+    /// them when fields follow.
+    fn variant(
+        &self,
+        v: &'a syn::Variant,
+        tag: &VariantTag,
+        fields: Vec<Field<'a>>,
+    ) -> Variant<'a> {
+        let delimiter = if fields.is_empty() {
+            String::new()
+        } else {
+            self.text.clone().unwrap_or_default()
+        };
+        let tag = StoredTag {
+            bytes: [self.head.as_slice(), &tag.bytes].concat(),
+            delimiter,
+            span: tag.span,
+        };
+        Variant {
+            ident: &v.ident,
+            key: Struct {
+                original: self.input,
+                attrs: self.attrs.clone(),
+                text: self.text.clone(),
+                prefix: Prefix::None,
+                tag: Some(tag),
+                variant: Some(&v.ident),
+                fields,
+            },
+        }
+    }
+}
+
+/// Rust's discriminant of `v`: explicit, or one more than the previous variant's (`next`). `None`
+/// when the derive cannot read it, an error unless the variant is `tagged` instead.
+fn discriminant(cx: &Ctxt, v: &syn::Variant, tagged: bool, next: Option<i128>) -> Option<i128> {
+    let Some((_, expr)) = &v.discriminant else {
+        return next;
+    };
+    let lit = match expr {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(n),
+            ..
+        }) => n.base10_parse::<i128>().ok(),
+        _ => None,
+    };
+    if lit.is_none() && !tagged {
+        cx.error_spanned_by(expr, "an enum key's tag is its discriminant, which the derive must read: write it as an integer literal, or give the variant a `tag`");
+    }
+    lit
+}
+
+/// Variant tags must be prefix-free, so a key's tag names one variant. Reported on the later tag
+/// of the first clash.
+fn check_prefix_free(cx: &Ctxt, tags: &[VariantTag]) {
+    let bytes: Vec<&[u8]> = tags.iter().map(|t| t.bytes.as_slice()).collect();
+    let Some((earlier, later)) = rowkey_core::private::prefix_clash(&bytes) else {
+        return;
+    };
+    let (a, b) = (bytes[earlier], bytes[later]);
+    let relation = if a == b {
+        "is the same as"
+    } else if a.starts_with(b) {
+        "is a prefix of"
+    } else {
+        "starts with"
+    };
+    cx.error(
+        tags[later].span,
+        format!(
+            "variant tags must be prefix-free, so a key's tag names one variant: this tag {} {relation} the tag {} of `{}`",
+            show_tag(b),
+            show_tag(a),
+            tags[earlier].ident,
+        ),
+    );
+}
+
+/// A tag as a message shows it: a string when it is printable ASCII, else its bytes in hex.
+fn show_tag(t: &[u8]) -> String {
+    String::from_utf8(t.to_vec())
+        .ok()
+        .filter(|s| s.chars().all(|c| c.is_ascii_graphic()))
+        .map_or_else(|| format!("{t:02X?}"), |s| format!("{s:?}"))
 }

@@ -209,112 +209,8 @@ impl<'a> Input<'a> {
     pub fn from_syn(cx: &Ctxt, input: &'a DeriveInput) -> Option<Self> {
         let attrs = attr::container_attrs(cx, &input.attrs);
         match &input.data {
-            Data::Struct(data) => match &data.fields {
-                Fields::Named(named) => {
-                    let fields = fields_of(cx, named, &attrs);
-                    if fields.is_empty() {
-                        cx.error_spanned_by(
-                            &data.fields,
-                            "a row key needs at least one field: an empty key cannot be stored",
-                        );
-                        return None;
-                    }
-                    let text = text_of(&attrs);
-                    let tag = attrs.tag.as_ref().and_then(|tag| {
-                        Some(StoredTag {
-                            bytes: stored_tag(cx, tag, text.as_deref())?,
-                            delimiter: text.clone().unwrap_or_default(),
-                            span: tag.span,
-                        })
-                    });
-                    Some(Input::Struct(Struct {
-                        original: input,
-                        text,
-                        prefix: prefix_of(&attrs, &fields),
-                        tag,
-                        variant: None,
-                        attrs,
-                        fields,
-                    }))
-                }
-                Fields::Unnamed(_) | Fields::Unit => {
-                    cx.error_spanned_by(
-                        &input.ident,
-                        "#[derive(RowKey)] needs a struct with named fields: scans are built by field name",
-                    );
-                    None
-                }
-            },
-            Data::Enum(data) => {
-                let mut ok = true;
-                if data.variants.is_empty() {
-                    cx.error_spanned_by(
-                        &input.ident,
-                        "#[derive(RowKey)] needs an enum with at least one variant",
-                    );
-                    ok = false;
-                }
-                let keyed = data
-                    .variants
-                    .iter()
-                    .any(|v| !matches!(v.fields, Fields::Unit));
-                // An enum key may borrow (`&'a str` fields); a fieldless enum has nothing to borrow.
-                let generic = input
-                    .generics
-                    .params
-                    .iter()
-                    .any(|g| !keyed || !matches!(g, syn::GenericParam::Lifetime(_)));
-                if generic {
-                    cx.error_spanned_by(
-                        &input.generics,
-                        "#[derive(RowKey)] does not accept generic enums (an enum key may have lifetimes)",
-                    );
-                    ok = false;
-                }
-                for v in &data.variants {
-                    if let Fields::Unnamed(fields) = &v.fields {
-                        cx.error_spanned_by(
-                            fields,
-                            "#[derive(RowKey)] needs named fields in a variant (`Order { user: u64 }`): scans bind fields by name (`Row::scan().order().user(42)`)",
-                        );
-                        ok = false;
-                    }
-                }
-                if keyed {
-                    return KeyedEnum::from_syn(cx, input, data, attrs)
-                        .filter(|_| ok)
-                        .map(Input::Keyed);
-                }
-                // A fieldless enum is a one-byte field; the layout it sits in decides its format
-                // and prefix, so these mean nothing here.
-                if let Some(salt) = &attrs.salt {
-                    cx.error(salt.span, "`salt` has no meaning on a fieldless enum, which is one field of a key: put it on the struct, or on the field that holds the enum");
-                }
-                if let Some(text) = attrs.text {
-                    cx.error(text, "`text` has no meaning on a fieldless enum: the struct that holds it chooses the format, and the enum follows it (three digits in text layouts)");
-                }
-                if let Some(d) = &attrs.delimiter {
-                    cx.error(d.span, "`delimiter` has no meaning on a fieldless enum: it belongs to a text layout's struct");
-                }
-                if let Some(m) = &attrs.max_len {
-                    cx.error(m.span, "`max_len` has no meaning on a fieldless enum, which is one byte of a key: put it on the struct");
-                }
-                if let Some(tag) = &attrs.tag {
-                    cx.error(tag.span, "`tag` has no meaning on a fieldless enum, which is one byte of a key: put it on the struct that holds it (an enum whose variants have fields takes tags)");
-                }
-                for v in &data.variants {
-                    if let Some(tag) = attr::variant_attrs(cx, &v.attrs).tag {
-                        cx.error(tag.span, "a fieldless enum stores its discriminant, one byte: a variant `tag` applies to enums whose variants have fields");
-                    }
-                }
-                ok.then(|| {
-                    Input::Enum(Enum {
-                        original: input,
-                        attrs,
-                        variants: data.variants.iter().map(|v| &v.ident).collect(),
-                    })
-                })
-            }
+            Data::Struct(data) => Struct::from_syn(cx, input, data, attrs).map(Input::Struct),
+            Data::Enum(data) => Input::from_enum(cx, input, data, attrs),
             Data::Union(u) => {
                 cx.error(
                     u.union_token.span,
@@ -322,6 +218,144 @@ impl<'a> Input<'a> {
                 );
                 None
             }
+        }
+    }
+
+    /// An enum key when a variant has fields, else a fieldless enum (one field of a key).
+    fn from_enum(
+        cx: &Ctxt,
+        input: &'a DeriveInput,
+        data: &'a syn::DataEnum,
+        attrs: ContainerAttrs,
+    ) -> Option<Self> {
+        let keyed = data
+            .variants
+            .iter()
+            .any(|v| !matches!(v.fields, Fields::Unit));
+        let ok = check_enum_shape(cx, input, data, keyed);
+        if keyed {
+            return KeyedEnum::from_syn(cx, input, data, attrs)
+                .filter(|_| ok)
+                .map(Input::Keyed);
+        }
+        let fieldless = Enum::from_syn(cx, input, data, attrs);
+        ok.then_some(Input::Enum(fieldless))
+    }
+}
+
+/// Whether the enum has a shape the derive accepts: a variant, no generics but an enum key's
+/// lifetimes, named fields in variants. Reports every problem, not only the first.
+fn check_enum_shape(cx: &Ctxt, input: &DeriveInput, data: &syn::DataEnum, keyed: bool) -> bool {
+    let mut ok = true;
+    if data.variants.is_empty() {
+        cx.error_spanned_by(
+            &input.ident,
+            "#[derive(RowKey)] needs an enum with at least one variant",
+        );
+        ok = false;
+    }
+    // An enum key may borrow (`&'a str` fields); a fieldless enum has nothing to borrow.
+    let generic = input
+        .generics
+        .params
+        .iter()
+        .any(|g| !keyed || !matches!(g, syn::GenericParam::Lifetime(_)));
+    if generic {
+        cx.error_spanned_by(
+            &input.generics,
+            "#[derive(RowKey)] does not accept generic enums (an enum key may have lifetimes)",
+        );
+        ok = false;
+    }
+    for v in &data.variants {
+        if let Fields::Unnamed(fields) = &v.fields {
+            cx.error_spanned_by(
+                fields,
+                "#[derive(RowKey)] needs named fields in a variant (`Order { user: u64 }`): scans bind fields by name (`Row::scan().order().user(42)`)",
+            );
+            ok = false;
+        }
+    }
+    ok
+}
+
+impl<'a> Struct<'a> {
+    /// A struct key, or `None` without named fields (reported in `cx`).
+    fn from_syn(
+        cx: &Ctxt,
+        input: &'a DeriveInput,
+        data: &'a syn::DataStruct,
+        attrs: ContainerAttrs,
+    ) -> Option<Self> {
+        let Fields::Named(named) = &data.fields else {
+            cx.error_spanned_by(
+                &input.ident,
+                "#[derive(RowKey)] needs a struct with named fields: scans are built by field name",
+            );
+            return None;
+        };
+        let fields = fields_of(cx, named, &attrs);
+        if fields.is_empty() {
+            cx.error_spanned_by(
+                &data.fields,
+                "a row key needs at least one field: an empty key cannot be stored",
+            );
+            return None;
+        }
+        let text = text_of(&attrs);
+        let tag = attrs.tag.as_ref().and_then(|tag| {
+            Some(StoredTag {
+                bytes: stored_tag(cx, tag, text.as_deref())?,
+                delimiter: text.clone().unwrap_or_default(),
+                span: tag.span,
+            })
+        });
+        Some(Struct {
+            original: input,
+            text,
+            prefix: prefix_of(&attrs, &fields),
+            tag,
+            variant: None,
+            attrs,
+            fields,
+        })
+    }
+}
+
+impl<'a> Enum<'a> {
+    /// A fieldless enum, with an error on each attribute it takes no meaning from.
+    fn from_syn(
+        cx: &Ctxt,
+        input: &'a DeriveInput,
+        data: &'a syn::DataEnum,
+        attrs: ContainerAttrs,
+    ) -> Self {
+        // A fieldless enum is a one-byte field; the layout it sits in decides its format and
+        // prefix, so these mean nothing here.
+        if let Some(salt) = &attrs.salt {
+            cx.error(salt.span, "`salt` has no meaning on a fieldless enum, which is one field of a key: put it on the struct, or on the field that holds the enum");
+        }
+        if let Some(text) = attrs.text {
+            cx.error(text, "`text` has no meaning on a fieldless enum: the struct that holds it chooses the format, and the enum follows it (three digits in text layouts)");
+        }
+        if let Some(d) = &attrs.delimiter {
+            cx.error(d.span, "`delimiter` has no meaning on a fieldless enum: it belongs to a text layout's struct");
+        }
+        if let Some(m) = &attrs.max_len {
+            cx.error(m.span, "`max_len` has no meaning on a fieldless enum, which is one byte of a key: put it on the struct");
+        }
+        if let Some(tag) = &attrs.tag {
+            cx.error(tag.span, "`tag` has no meaning on a fieldless enum, which is one byte of a key: put it on the struct that holds it (an enum whose variants have fields takes tags)");
+        }
+        for v in &data.variants {
+            if let Some(tag) = attr::variant_attrs(cx, &v.attrs).tag {
+                cx.error(tag.span, "a fieldless enum stores its discriminant, one byte: a variant `tag` applies to enums whose variants have fields");
+            }
+        }
+        Enum {
+            original: input,
+            attrs,
+            variants: data.variants.iter().map(|v| &v.ident).collect(),
         }
     }
 }

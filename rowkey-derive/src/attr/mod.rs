@@ -42,6 +42,12 @@ impl SaltAttr {
     pub fn hash_kind(&self) -> SaltHash {
         self.hash.map_or(SaltHash::Md5, |h| h.value)
     }
+
+    /// Where an error about the hash points: the `hash` value, or the `salt` keyword when the hash
+    /// is the default.
+    pub fn hash_span(&self) -> Span {
+        self.hash.map_or(self.span, |h| h.span)
+    }
 }
 
 /// `hash_prefix(len = L, upper)`.

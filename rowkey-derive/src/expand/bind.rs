@@ -38,20 +38,118 @@ pub fn field_methods(
     done: &TokenStream,
     bound: Option<&TokenStream>,
 ) -> TokenStream {
-    let name = field_name(field);
-    // The field's own identifier, raw if it is (`r#type`), so the method parses.
-    let f = field.ident;
-    let f_in = format_ident!("{}_in", name);
-    let f_range = format_ident!("{}_range", name);
-    let f_prefix = format_ident!("{}_prefix", name);
-    let inline = bound.is_none().then(|| quote!(#[inline]));
-    let bound = bound.cloned().unwrap_or_default();
-    let eq_doc = format!("Keys whose `{name}` equals `value`.");
-    let in_doc = format!("Keys whose `{name}` is any of `values` (any order, duplicates allowed; an empty list matches nothing).");
-    let range_doc = format!("Keys whose `{name}` lies in `range`, in the field's own order (also on `desc` fields). Ends the scan.");
-    let prefix_doc = format!("Keys whose `{name}` starts with `prefix`. Ends the scan.");
-    // Strings and bytes are taken borrowed, and IN lists of anything that reads as them.
-    let borrowed = |target: TokenStream, bind_in: syn::Ident| {
+    let methods = Methods {
+        field,
+        name: field_name(field),
+        mode,
+        p,
+        next,
+        done,
+        inline: bound.is_none().then(|| quote!(#[inline])),
+        bound: bound.cloned().unwrap_or_default(),
+        ordered: keeps_order(field),
+    };
+    let equality = methods.equality();
+    let range = methods.range();
+    let prefix = methods.prefix();
+    let misuse = methods.misuse_stubs();
+    quote! {
+        #equality
+        #range
+        #prefix
+        #misuse
+    }
+}
+
+/// A reversed field gave up its order, and so did a time written in a format that does not
+/// sort as times do (`%d%m%Y`, `%y`): only equality and IN lists apply.
+fn keeps_order(field: &Field) -> bool {
+    let format_ordered = field.attrs.format.as_ref().map_or(true, |f| {
+        rowkey_core::private::timefmt::spec(&f.value).is_ok_and(|s| s.is_ordered())
+    });
+    field.attrs.reverse.is_none() && format_ordered
+}
+
+/// What `_prefix` takes: strings and bytes have one, other types none.
+fn prefix_arg(kind: &TypeKind) -> Option<TokenStream> {
+    match kind {
+        TypeKind::Str { .. } => Some(quote!(&str)),
+        TypeKind::Bytes { .. } => Some(quote!(&[u8])),
+        _ => None,
+    }
+}
+
+/// Whether the derive does not know the type (nor, for an `Option`, the type inside), so the
+/// type's own order must place a range's bounds.
+fn is_unknown(kind: &TypeKind) -> bool {
+    match kind {
+        TypeKind::Option(inner) => matches!(**inner, TypeKind::Other),
+        kind => matches!(kind, TypeKind::Other),
+    }
+}
+
+/// What one field's methods share: its name, the path to the core, the states they lead to, and
+/// the `#[inline]` and `where` bound that depend on the builder (see `field_methods`).
+struct Methods<'a> {
+    field: &'a Field<'a>,
+    /// The field's name without `r#`, for the `_in`, `_range` and `_prefix` methods and the docs.
+    name: String,
+    mode: &'a TokenStream,
+    p: &'a syn::Ident,
+    next: &'a TokenStream,
+    done: &'a TokenStream,
+    inline: Option<TokenStream>,
+    bound: TokenStream,
+    /// Whether the field kept its order, so ranges and prefixes apply (`keeps_order`).
+    ordered: bool,
+}
+
+impl Methods<'_> {
+    /// The method `<name>_<suffix>`.
+    fn method(&self, suffix: &str) -> syn::Ident {
+        format_ident!("{}_{}", self.name, suffix)
+    }
+
+    /// The equality method: the field's own identifier, raw if it is (`r#type`), so it parses.
+    fn eq_method(&self) -> &syn::Ident {
+        self.field.ident
+    }
+
+    /// `f(value)` and `f_in(values)`, with their docs.
+    fn equality(&self) -> TokenStream {
+        let name = &self.name;
+        let eq_doc = format!("Keys whose `{name}` equals `value`.");
+        let in_doc = format!("Keys whose `{name}` is any of `values` (any order, duplicates allowed; an empty list matches nothing).");
+        let (eq, in_list) = match arg_of(self.field) {
+            Arg::Str => self.borrowed_equality(quote!(str), format_ident!("bind_in_str")),
+            Arg::Bytes => self.borrowed_equality(quote!([u8]), format_ident!("bind_in_bytes")),
+            Arg::Own(ty) => self.owned_equality(&ty),
+        };
+        quote! {
+            #[doc = #eq_doc]
+            #eq
+            #[doc = #in_doc]
+            #in_list
+        }
+    }
+
+    /// `f` and `f_in` for strings and bytes: taken borrowed, and IN lists of anything that reads
+    /// as them.
+    fn borrowed_equality(
+        &self,
+        target: TokenStream,
+        bind_in: syn::Ident,
+    ) -> (TokenStream, TokenStream) {
+        let Self {
+            p,
+            mode,
+            next,
+            inline,
+            bound,
+            ..
+        } = self;
+        let f = self.eq_method();
+        let f_in = self.method("in");
         (
             quote! {
                 #inline
@@ -73,13 +171,22 @@ pub fn field_methods(
                     #p::#bind_in(self, values, #mode)
                 }
             },
-            quote!(&'__rowkey_r #target),
         )
-    };
-    let (eq, in_list, range_ty) = match arg_of(field) {
-        Arg::Str => borrowed(quote!(str), format_ident!("bind_in_str")),
-        Arg::Bytes => borrowed(quote!([u8]), format_ident!("bind_in_bytes")),
-        Arg::Own(ty) => (
+    }
+
+    /// `f` and `f_in` for any other type: taken by value, and IN lists of values.
+    fn owned_equality(&self, ty: &syn::Type) -> (TokenStream, TokenStream) {
+        let Self {
+            p,
+            mode,
+            next,
+            inline,
+            bound,
+            ..
+        } = self;
+        let f = self.eq_method();
+        let f_in = self.method("in");
+        (
             quote! {
                 #inline
                 pub fn #f(self, value: #ty) -> #next
@@ -99,37 +206,31 @@ pub fn field_methods(
                     #p::bind_in(self, values, #mode)
                 }
             },
-            quote!(#ty),
-        ),
-    };
-    // A reversed field gave up its order, and so did a time written in a format that does not
-    // sort as times do (`%d%m%Y`, `%y`): only equality and IN lists apply.
-    let format_ordered = field.attrs.format.as_ref().map_or(true, |f| {
-        rowkey_core::private::timefmt::spec(&f.value).is_ok_and(|s| s.is_ordered())
-    });
-    let ordered = field.attrs.reverse.is_none() && format_ordered;
-    // A bound the field cannot store and nothing places is dropped from the ranges; the field
-    // type's own order, where it has one, keeps `matches` exactly the query.
-    // Only for types the derive does not know (the built-in ones place every bound), and only
-    // without lifetimes: a lifetime cannot steer method resolution, and the order needs values it
-    // can own.
-    let field_ty = field.ty;
-    let borrows = quote!(#field_ty).to_string().contains(['\'', '&']);
-    let unknown = |kind: &TypeKind| match kind {
-        TypeKind::Option(inner) => matches!(**inner, TypeKind::Other),
-        kind => matches!(kind, TypeKind::Other),
-    };
-    let bind_range = match arg_of(field) {
-        Arg::Own(ty) if !borrows && unknown(&field.kind) => {
-            quote!(#p::bind_range_by(self, range, #mode, {
-                use #p::{ByPartialOrd as _, Unordered as _};
-                (&&#p::Probe::<#ty>::NEW).value_order()
-            }))
+        )
+    }
+
+    /// `f_range(range)` on a field that kept its order.
+    fn range(&self) -> Option<TokenStream> {
+        if !self.ordered {
+            return None;
         }
-        _ => quote!(#p::bind_range(self, range, #mode)),
-    };
-    let range = ordered.then(|| {
-        quote! {
+        let Self {
+            done,
+            inline,
+            bound,
+            p,
+            ..
+        } = self;
+        let name = &self.name;
+        let range_doc = format!("Keys whose `{name}` lies in `range`, in the field's own order (also on `desc` fields). Ends the scan.");
+        let f_range = self.method("range");
+        let range_ty = match arg_of(self.field) {
+            Arg::Str => quote!(&'__rowkey_r str),
+            Arg::Bytes => quote!(&'__rowkey_r [u8]),
+            Arg::Own(ty) => quote!(#ty),
+        };
+        let bind_range = self.bind_range();
+        Some(quote! {
             #[doc = #range_doc]
             #inline
             pub fn #f_range<'__rowkey_r, R>(self, range: R) -> #done
@@ -139,16 +240,46 @@ pub fn field_methods(
             {
                 #bind_range
             }
+        })
+    }
+
+    /// The body of `f_range`: the core's `bind_range`, or `bind_range_by` with the type's own
+    /// order.
+    fn bind_range(&self) -> TokenStream {
+        let Self { p, mode, .. } = self;
+        // A bound the field cannot store and nothing places is dropped from the ranges; the field
+        // type's own order, where it has one, keeps `matches` exactly the query.
+        // Only for types the derive does not know (the built-in ones place every bound), and only
+        // without lifetimes: a lifetime cannot steer method resolution, and the order needs values
+        // it can own.
+        let field_ty = self.field.ty;
+        let borrows = quote!(#field_ty).to_string().contains(['\'', '&']);
+        match arg_of(self.field) {
+            Arg::Own(ty) if !borrows && is_unknown(&self.field.kind) => {
+                quote!(#p::bind_range_by(self, range, #mode, {
+                    use #p::{ByPartialOrd as _, Unordered as _};
+                    (&&#p::Probe::<#ty>::NEW).value_order()
+                }))
+            }
+            _ => quote!(#p::bind_range(self, range, #mode)),
         }
-    });
-    let prefix_arg = match field.kind {
-        TypeKind::Str { .. } => Some(quote!(&str)),
-        TypeKind::Bytes { .. } => Some(quote!(&[u8])),
-        _ => None,
-    };
-    let has_prefix = prefix_arg.is_some();
-    let prefix = prefix_arg.filter(|_| ordered).map(|arg| {
-        quote! {
+    }
+
+    /// `f_prefix(prefix)` on a string or bytes field that kept its order.
+    fn prefix(&self) -> Option<TokenStream> {
+        let arg = prefix_arg(&self.field.kind).filter(|_| self.ordered)?;
+        let Self {
+            p,
+            mode,
+            done,
+            inline,
+            bound,
+            ..
+        } = self;
+        let name = &self.name;
+        let prefix_doc = format!("Keys whose `{name}` starts with `prefix`. Ends the scan.");
+        let f_prefix = self.method("prefix");
+        Some(quote! {
             #[doc = #prefix_doc]
             #inline
             pub fn #f_prefix(self, prefix: #arg) -> #done
@@ -157,40 +288,41 @@ pub fn field_methods(
             {
                 #p::bind_prefix(self, prefix, #mode)
             }
+        })
+    }
+
+    /// A field that gave up its order keeps `_range` (and a string's `_prefix`) as methods that
+    /// cannot be called, bounded on a trait of the core that says why: without them rustc would
+    /// suggest `_in`, which compiles and lists every value of the range.
+    fn misuse_stubs(&self) -> Option<TokenStream> {
+        if self.ordered {
+            return None;
         }
-    });
-    // A field that gave up its order keeps `_range` (and a string's `_prefix`) as methods that
-    // cannot be called, bounded on a trait of the core that says why: without them rustc would
-    // suggest `_in`, which compiles and lists every value of the range.
-    let misuse = (!ordered).then(|| {
-        let (no_range, with_prefix) = if field.attrs.reverse.is_some() {
+        let p = self.p;
+        let (no_range, with_prefix) = if self.field.attrs.reverse.is_some() {
+            let has_prefix = prefix_arg(&self.field.kind).is_some();
             (quote!(#p::ReverseHasNoRange), has_prefix)
         } else {
             (quote!(#p::UnorderedFormatHasNoRange), false)
         };
-        let stub = |method: &syn::Ident| {
-            quote! {
-                #[doc(hidden)]
-                pub fn #method<__RowkeyNone>(self, range: __RowkeyNone) -> #done
-                where
-                    __RowkeyNone: #no_range,
-                    #bound
-                {
-                    match #no_range::impossible(range) {}
-                }
+        let range = self.stub(&self.method("range"), &no_range);
+        let prefix = with_prefix.then(|| self.stub(&self.method("prefix"), &no_range));
+        Some(quote!(#range #prefix))
+    }
+
+    /// A hidden `method` whose argument must implement `no_range`, a sealed trait of the core that
+    /// nothing implements and whose message says why the method is not there.
+    fn stub(&self, method: &syn::Ident, no_range: &TokenStream) -> TokenStream {
+        let Self { done, bound, .. } = self;
+        quote! {
+            #[doc(hidden)]
+            pub fn #method<__RowkeyNone>(self, range: __RowkeyNone) -> #done
+            where
+                __RowkeyNone: #no_range,
+                #bound
+            {
+                match #no_range::impossible(range) {}
             }
-        };
-        let prefix = with_prefix.then(|| stub(&f_prefix));
-        let range = stub(&f_range);
-        quote!(#range #prefix)
-    });
-    quote! {
-        #[doc = #eq_doc]
-        #eq
-        #[doc = #in_doc]
-        #in_list
-        #range
-        #prefix
-        #misuse
+        }
     }
 }
