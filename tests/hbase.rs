@@ -2,8 +2,7 @@
 //! `from_string_binary` inverts it.
 
 use proptest::prelude::*;
-use rowkey::hbase::{from_string_binary, to_string_binary};
-use rowkey::limits::HBASE as MAX_ROW_LENGTH;
+use rowkey::hbase::{from_string_binary, to_string_binary, MAX_ROW_LENGTH};
 
 /// `Bytes.toStringBinary` as HBase writes it: `if (ch >= ' ' && ch <= '~' && ch != '\\')` append the
 /// character, else `String.format("\\x%02X", ch)`.

@@ -11,6 +11,20 @@
 #[cfg(feature = "alloc")]
 use alloc::{string::String, vec::Vec};
 
+/// HBase's limit on the length of a row key (`HConstants.MAX_ROW_LENGTH`, Java's
+/// `Short.MAX_VALUE`), under HBase's own name: the same constant as
+/// [`limits::HBASE`](crate::limits::HBASE), where the number lives.
+///
+/// Encoding a longer key is an [`EncodeError`](crate::EncodeError); a fixed layout longer than this
+/// does not compile.
+///
+/// ```
+/// use rowkey::{hbase::MAX_ROW_LENGTH, limits};
+/// assert_eq!(MAX_ROW_LENGTH, i16::MAX as usize); // Java's Short.MAX_VALUE
+/// assert_eq!(MAX_ROW_LENGTH, limits::HBASE);
+/// ```
+pub use crate::limits::HBASE as MAX_ROW_LENGTH;
+
 /// HBase's `Bytes.toStringBinary`: printable ASCII (0x20..=0x7E) except `\` as itself, every other
 /// byte as `\xHH` in uppercase hex. This is how the HBase shell prints row keys.
 ///

@@ -444,7 +444,7 @@ fn connect(addr: SocketAddr, deadline: Duration) -> Result<Client, thrift::Error
     ))
 }
 
-/// A key HBase can hold: at most [`rowkey::limits::HBASE`] (`HConstants.MAX_ROW_LENGTH`) bytes.
+/// A key HBase can hold: at most [`MAX_ROW_LENGTH`](rowkey::hbase::MAX_ROW_LENGTH) bytes.
 fn check_row(key: &[u8]) -> Result<(), EncodeError> {
-    limits::check(key, limits::HBASE)
+    limits::check(key, rowkey::hbase::MAX_ROW_LENGTH)
 }

@@ -164,7 +164,6 @@ impl FieldShape {
         }
     }
 
-    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// Whether the type can be written with the chrono `format` `fmt` (strftime syntax) and read
     /// back: chrono's types, with a fixed-length format that keeps what they need.
     ///
@@ -342,7 +341,6 @@ impl FieldShape {
         }
     }
 
-    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// The key's prefix component (only keys have one; it cannot be nested).
     ///
     /// ```
@@ -409,7 +407,6 @@ impl FieldShape {
         }
     }
 
-    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// Whether `#[rowkey(desc)]` applies to the type: built-in types, and custom ones whose shape
     /// says [`inverts_under_desc`](FieldShape::inverts_under_desc).
     pub const fn accepts_desc(self) -> bool {
@@ -488,7 +485,6 @@ impl FieldShape {
         self.reversible
     }
 
-    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// Whether the type accepts `width = w`.
     ///
     /// ```
