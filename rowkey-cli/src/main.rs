@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use rowkey::schema::Schema;
+use rowkey::schema::{Schema, Value};
 
 use forms::Form;
 
@@ -179,126 +179,169 @@ fn run(command: Command, out: &mut impl Write) -> Result<bool, Failure> {
             lock,
             values,
             out: form,
-        } => {
-            let schema = schema(&lock)?;
-            let values = args::values(&schema, &values).map_err(Failure::Input)?;
-            let key = schema
-                .encode(&values)
-                .map_err(|e| Failure::Input(e.to_string()))?;
-            writeln!(out, "{}", form.write(&key))?;
-            Ok(true)
-        }
+        } => encode(&lock, &values, form, out),
         Command::Decode {
             lock,
             keys,
             form,
             format,
             line,
-        } => {
-            let schema = schema(&lock)?;
-            // One list for every key: a stream of keys decodes in constant memory.
-            let mut fields = Vec::new();
-            each_key(&keys, form, line, out, |out, key| {
-                if let Err(e) = schema.decode_into(key, &mut fields) {
-                    return Ok(Err(e.to_string()));
-                }
-                match format {
-                    Format::Json => writeln!(out, "{}", json::object(&fields))?,
-                    Format::Table => {
-                        let width = fields.iter().map(|(p, _)| p.len()).max().unwrap_or(0);
-                        for (path, value) in &fields {
-                            writeln!(out, "{path:<width$}  {value}")?;
-                        }
-                        writeln!(out)?;
-                    }
-                }
-                Ok(Ok(()))
-            })
-        }
+        } => decode(&lock, &keys, form, format, line, out),
         Command::Explain {
             lock,
             keys,
             form,
             line,
-        } => {
-            let schema = schema(&lock)?;
-            each_key(&keys, form, line, out, |out, key| {
-                match schema.explain(key) {
-                    Ok(explained) => write!(out, "{explained}").map(Ok),
-                    Err(e) => Ok(Err(e.to_string())),
-                }
-            })
-        }
+        } => explain(&lock, &keys, form, line, out),
         Command::Scan {
             lock,
             conditions,
             out: form,
             shell,
-        } => {
-            let schema = schema(&lock)?;
-            let table = match shell.as_deref() {
-                None => None,
-                Some([shell, table]) if shell == "hbase" => Some(table.clone()),
-                Some([shell, _]) => {
-                    return Err(Failure::Input(format!(
-                        "--shell {shell:?}: the shell rowkey writes for is `hbase`"
-                    )))
-                }
-                Some(_) => {
-                    return Err(Failure::Input(String::from(
-                        "--shell takes SHELL and TABLE",
-                    )))
-                }
-            };
-            let query = args::conditions(&schema, &conditions).map_err(Failure::Input)?;
-            let plan = schema
-                .plan(&query)
-                .map_err(|e| Failure::Input(e.to_string()))?;
-            if plan.ranges().next().is_none() {
-                return Err(Failure::Input(args::empty_query(
-                    &schema,
-                    &conditions,
-                    &query,
-                )));
-            }
-            for range in plan.ranges() {
-                match &table {
-                    Some(table) => writeln!(
-                        out,
-                        "{}",
-                        rowkey::hbase::scan_command(table, range.start(), range.stop())
-                    )?,
-                    None => writeln!(
-                        out,
-                        "{}\t{}",
-                        form.write(range.start()),
-                        form.write(range.stop())
-                    )?,
-                }
-            }
-            Ok(true)
+        } => scan(&lock, &conditions, form, shell.as_deref(), out),
+        Command::Fields { lock } => fields(&lock, out),
+    }
+}
+
+/// `rowkey encode`: prints the key whose fields have these values.
+fn encode(
+    lock: &PathBuf,
+    values: &[String],
+    form: Form,
+    out: &mut impl Write,
+) -> Result<bool, Failure> {
+    let schema = schema(lock)?;
+    let values = args::values(&schema, values).map_err(Failure::Input)?;
+    let key = schema
+        .encode(&values)
+        .map_err(|e| Failure::Input(e.to_string()))?;
+    writeln!(out, "{}", form.write(&key))?;
+    Ok(true)
+}
+
+/// `rowkey decode`: prints each key's fields as JSON or a table.
+fn decode<W: Write>(
+    lock: &PathBuf,
+    keys: &[String],
+    form: Form,
+    format: Format,
+    line: bool,
+    out: &mut W,
+) -> Result<bool, Failure> {
+    let schema = schema(lock)?;
+    // One list for every key: a stream of keys decodes in constant memory.
+    let mut fields = Vec::new();
+    each_key(keys, form, line, out, |out, key| {
+        if let Err(e) = schema.decode_into(key, &mut fields) {
+            return Ok(Err(e.to_string()));
         }
-        Command::Fields { lock } => {
-            let schema = schema(&lock)?;
-            writeln!(
+        match format {
+            Format::Json => writeln!(out, "{}", json::object(&fields))?,
+            Format::Table => write_field_table(out, &fields)?,
+        }
+        Ok(Ok(()))
+    })
+}
+
+/// One decoded key for people: each path padded to the longest, its value, then a blank line.
+fn write_field_table(out: &mut impl Write, fields: &[(&str, Value)]) -> io::Result<()> {
+    let width = fields.iter().map(|(p, _)| p.len()).max().unwrap_or(0);
+    for (path, value) in fields {
+        writeln!(out, "{path:<width$}  {value}")?;
+    }
+    writeln!(out)
+}
+
+/// `rowkey explain`: shows each part of each key beside its value.
+fn explain<W: Write>(
+    lock: &PathBuf,
+    keys: &[String],
+    form: Form,
+    line: bool,
+    out: &mut W,
+) -> Result<bool, Failure> {
+    let schema = schema(lock)?;
+    each_key(keys, form, line, out, |out, key| {
+        match schema.explain(key) {
+            Ok(explained) => write!(out, "{explained}").map(Ok),
+            Err(e) => Ok(Err(e.to_string())),
+        }
+    })
+}
+
+/// `rowkey scan`: prints the ranges that hold the rows the conditions ask for, or their shell
+/// commands.
+fn scan(
+    lock: &PathBuf,
+    conditions: &[String],
+    form: Form,
+    shell: Option<&[String]>,
+    out: &mut impl Write,
+) -> Result<bool, Failure> {
+    // The lock is read before `--shell` is judged, so a bad lock is the error a user sees first.
+    let schema = schema(lock)?;
+    let table = hbase_table(shell)?;
+    let query = args::conditions(&schema, conditions).map_err(Failure::Input)?;
+    let plan = schema
+        .plan(&query)
+        .map_err(|e| Failure::Input(e.to_string()))?;
+    if plan.ranges().next().is_none() {
+        return Err(Failure::Input(args::empty_query(
+            &schema, conditions, &query,
+        )));
+    }
+    for range in plan.ranges() {
+        match &table {
+            Some(table) => writeln!(
                 out,
-                "`{}` keys (at most {} bytes):",
-                schema.name(),
-                schema.limit()
-            )?;
-            let fields = schema.fields();
-            let width = fields.iter().map(|f| f.path.len()).max().unwrap_or(0);
-            let ty_width = fields.iter().map(|f| f.ty.len()).max().unwrap_or(0);
-            for f in &fields {
-                writeln!(
-                    out,
-                    "  {:<width$}  {:<ty_width$}  {}",
-                    f.path, f.ty, f.takes
-                )?;
-            }
-            Ok(true)
+                "{}",
+                rowkey::hbase::scan_command(table, range.start(), range.stop())
+            )?,
+            None => writeln!(
+                out,
+                "{}\t{}",
+                form.write(range.start()),
+                form.write(range.stop())
+            )?,
         }
     }
+    Ok(true)
+}
+
+/// The table of `--shell hbase TABLE`; `None` without `--shell`. `hbase` is the only shell.
+fn hbase_table(shell: Option<&[String]>) -> Result<Option<String>, Failure> {
+    match shell {
+        None => Ok(None),
+        Some([shell, table]) if shell == "hbase" => Ok(Some(table.clone())),
+        Some([shell, _]) => Err(Failure::Input(format!(
+            "--shell {shell:?}: the shell rowkey writes for is `hbase`"
+        ))),
+        Some(_) => Err(Failure::Input(String::from(
+            "--shell takes SHELL and TABLE",
+        ))),
+    }
+}
+
+/// `rowkey fields`: lists the layout's fields in aligned columns: path, type, values taken.
+fn fields(lock: &PathBuf, out: &mut impl Write) -> Result<bool, Failure> {
+    let schema = schema(lock)?;
+    writeln!(
+        out,
+        "`{}` keys (at most {} bytes):",
+        schema.name(),
+        schema.limit()
+    )?;
+    let fields = schema.fields();
+    let width = fields.iter().map(|f| f.path.len()).max().unwrap_or(0);
+    let ty_width = fields.iter().map(|f| f.ty.len()).max().unwrap_or(0);
+    for f in &fields {
+        writeln!(
+            out,
+            "  {:<width$}  {:<ty_width$}  {}",
+            f.path, f.ty, f.takes
+        )?;
+    }
+    Ok(true)
 }
 
 /// Runs `f` on every key of `keys` (`-`: every line of stdin, read one at a time; an empty line is

@@ -187,28 +187,49 @@ impl Heatmap {
     }
 
     fn write_svg(&self, svg: &mut String) -> fmt::Result {
-        let bands = self.labels.len().max(1);
-        let columns = self.columns.len().max(1);
-        let shown: Vec<String> = (0..self.labels.len())
+        let shown = self.shown_labels();
+        let frame = Frame::new(&shown, self.labels.len(), self.columns.len());
+        let max = self.cells.iter().copied().max().unwrap_or(0);
+        self.write_heading(svg, &frame)?;
+        self.write_band_labels(svg, &frame, &shown)?;
+        self.write_cells(svg, &frame, max)?;
+        let Frame {
+            left,
+            top,
+            plot_w,
+            bottom,
+            ..
+        } = frame;
+        writeln!(
+            svg,
+            r#"<rect x="{left}" y="{top}" width="{plot_w}" height="{}" fill="none" stroke="black"/>"#,
+            bottom - top
+        )?;
+        self.write_time_axis(svg, left, plot_w, bottom, &|c| frame.x_of(c))?;
+        write_scale(svg, left, bottom + 76, max)
+    }
+
+    /// Each band's label as the picture shows it, shortened against the band above.
+    fn shown_labels(&self) -> Vec<String> {
+        (0..self.labels.len())
             .map(|b| {
                 shorten(
                     &self.labels[b],
                     b.checked_sub(1).map(|a| self.labels[a].as_str()),
                 )
             })
-            .collect();
-        let longest = shown.iter().map(|l| l.chars().count()).max().unwrap_or(0);
-        // Labels in a 12px monospace font, about 7.3px a character.
-        let left = (longest as f64 * 7.3 + 24.0).clamp(120.0, 460.0).round() as i64;
-        let (width, top) = (1100i64, 64i64);
-        let plot_w = width - left - 60;
-        // The figure's height follows the bands: tall cells for a few regions, 14px for many.
-        let cell_h = (480 / bands as i64).clamp(14, 48);
-        let bottom = top + cell_h * bands as i64;
-        let height = bottom + 118;
-        let max = self.cells.iter().copied().max().unwrap_or(0);
-        let x_of = |c: usize| left + (c as i64 * plot_w) / columns as i64;
+            .collect()
+    }
 
+    /// The document's opening tag, its white background, the title and the line under it.
+    fn write_heading(&self, svg: &mut String, frame: &Frame) -> fmt::Result {
+        let Frame {
+            left,
+            width,
+            height,
+            bands,
+            ..
+        } = *frame;
         writeln!(
             svg,
             r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif">"#
@@ -226,33 +247,40 @@ impl Heatmap {
             svg,
             r#"<text x="{left}" y="46" font-size="13" fill="dimgray">{} regions in {} bands; point at a cell for its keys, time and writes</text>"#,
             self.regions, bands
-        )?;
-        // The bands' labels, each with its whole label as a tooltip.
+        )
+    }
+
+    /// The bands' labels, each with its whole label as a tooltip.
+    fn write_band_labels(&self, svg: &mut String, frame: &Frame, shown: &[String]) -> fmt::Result {
         writeln!(
             svg,
             r#"<g class="labels" font-family="monospace" font-size="12" text-anchor="end">"#
         )?;
         for (b, label) in shown.iter().enumerate() {
-            let y = top + b as i64 * cell_h + cell_h / 2 + 4;
+            let y = frame.band_y(b) + frame.cell_h / 2 + 4;
             writeln!(
                 svg,
                 r#"<text x="{}" y="{y}"><title>{}</title>{}</text>"#,
-                left - 8,
+                frame.left - 8,
                 Xml(&self.labels[b]),
                 Xml(label)
             )?;
         }
-        writeln!(svg, "</g>")?;
-        // The cells that hold writes.
+        writeln!(svg, "</g>")
+    }
+
+    /// The cells that hold writes, coloured against the busiest (`max`); empty cells stay white.
+    fn write_cells(&self, svg: &mut String, frame: &Frame, max: u64) -> fmt::Result {
+        let cell_h = frame.cell_h;
         writeln!(svg, r#"<g class="cells">"#)?;
         for b in 0..self.labels.len() {
-            let y = top + b as i64 * cell_h;
+            let y = frame.band_y(b);
             for c in 0..self.columns.len() {
                 let writes = self.writes(c, b);
                 if writes == 0 {
                     continue;
                 }
-                let (x0, x1) = (x_of(c), x_of(c + 1));
+                let (x0, x1) = (frame.x_of(c), frame.x_of(c + 1));
                 writeln!(
                     svg,
                     r#"<rect x="{x0}" y="{y}" width="{}" height="{cell_h}" fill="{}"><title>{}</title></rect>"#,
@@ -262,14 +290,7 @@ impl Heatmap {
                 )?;
             }
         }
-        writeln!(svg, "</g>")?;
-        writeln!(
-            svg,
-            r#"<rect x="{left}" y="{top}" width="{plot_w}" height="{}" fill="none" stroke="black"/>"#,
-            bottom - top
-        )?;
-        self.write_time_axis(svg, left, plot_w, bottom, &x_of)?;
-        write_scale(svg, left, bottom + 76, max)
+        writeln!(svg, "</g>")
     }
 
     /// Ticks under the plot: five times, as dates and times or as counts.
@@ -378,6 +399,63 @@ impl Heatmap {
             self.time_text(end),
             Thousands(self.writes(column, band))
         )
+    }
+}
+
+/// Where the picture's parts go, in pixels: the label column on the left, the plot to its right
+/// (one row a band, one column a run of windows), the time axis and scale below.
+#[derive(Clone, Copy)]
+struct Frame {
+    /// The plot's left edge, after the widest label.
+    left: i64,
+    width: i64,
+    height: i64,
+    /// The plot's top edge, under the title.
+    top: i64,
+    plot_w: i64,
+    cell_h: i64,
+    /// The plot's bottom edge, where the time axis starts.
+    bottom: i64,
+    /// Bands and columns, at least one of each so that an empty heatmap still divides.
+    bands: usize,
+    columns: usize,
+}
+
+impl Frame {
+    /// The frame for `bands` rows whose labels are `shown` and `columns` columns.
+    fn new(shown: &[String], bands: usize, columns: usize) -> Frame {
+        let bands = bands.max(1);
+        let columns = columns.max(1);
+        let longest = shown.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+        // Labels in a 12px monospace font, about 7.3px a character.
+        let left = (longest as f64 * 7.3 + 24.0).clamp(120.0, 460.0).round() as i64;
+        let (width, top) = (1100i64, 64i64);
+        let plot_w = width - left - 60;
+        // The figure's height follows the bands: tall cells for a few regions, 14px for many.
+        let cell_h = (480 / bands as i64).clamp(14, 48);
+        let bottom = top + cell_h * bands as i64;
+        let height = bottom + 118;
+        Frame {
+            left,
+            width,
+            height,
+            top,
+            plot_w,
+            cell_h,
+            bottom,
+            bands,
+            columns,
+        }
+    }
+
+    /// The left edge of column `c` (or the plot's right edge, for `c` = the number of columns).
+    fn x_of(&self, c: usize) -> i64 {
+        self.left + (c as i64 * self.plot_w) / self.columns as i64
+    }
+
+    /// The top edge of band `b`.
+    fn band_y(&self, b: usize) -> i64 {
+        self.top + b as i64 * self.cell_h
     }
 }
 

@@ -8,6 +8,7 @@
 
 // The crate is no_std; the lab runs on std.
 use std::fmt;
+use std::ops::Range;
 
 use rowkey::regions::Regions;
 
@@ -68,78 +69,23 @@ impl Simulation {
 
 impl Report {
     fn new(sim: &Simulation, window: u64) -> Report {
-        let times = &sim.times;
-        let mut order: Vec<usize> = (0..times.len()).collect();
-        if !times.windows(2).all(|w| w[0] <= w[1]) {
-            order.sort_by_key(|&i| times[i]);
-        }
-        let (table, auto_split) = match sim.table() {
-            Table::Presplit { regions, .. } => (regions.clone(), None),
-            Table::AutoSplit {
-                regions, max_rows, ..
-            } => (regions.clone(), Some(*max_rows)),
-        };
-        let splits = table.splits();
+        let order = time_order(&sim.times);
+        let (table, auto_split) = final_regions(sim.table());
         let placer = Placer::new(sim.table());
-        // The windows that hold writes: each one's index and its writes' positions in `order`.
-        let mut spans = Vec::new();
-        let mut at = 0;
-        while at < order.len() {
-            let index = times[order[at]] / window;
-            let mut rest = at;
-            while rest < order.len() && times[order[rest]] / window == index {
-                rest += 1;
-            }
-            spans.push((index * window, at..rest));
-            at = rest;
-        }
-        // The heatmap's grid: every write in its final region, bands of regions by columns of
-        // windows.
-        let region_count = table.len();
-        let bands = region_count.min(MAX_BANDS);
-        let columns = spans.len().min(MAX_COLUMNS);
-        let windows_n = spans.len();
-        let column_of = |w: usize| w * columns / windows_n;
-        let mut grid = Grid::new(
-            (0..columns)
-                .map(|c| {
-                    // The windows `w` with `column_of(w) == c`.
-                    let first = (c * windows_n).div_ceil(columns);
-                    let last = ((c + 1) * windows_n).div_ceil(columns) - 1;
-                    (spans[first].0, spans[last].0.saturating_add(window))
-                })
-                .collect(),
-            (0..bands)
-                .map(|b| (b * region_count).div_ceil(bands))
-                .collect(),
-            splits,
-        );
-
+        let spans = window_spans(&sim.times, &order, window);
+        let shape = GridShape::new(table.len(), spans.len());
+        let mut grid = shape.grid(&spans, window, table.splits());
         let mut live = Live::new(sim.table());
         let mut windows = Vec::with_capacity(spans.len());
         for (w, (start, span)) in spans.into_iter().enumerate() {
             live.advance_to(start);
-            let mut counts = vec![0u64; live.len()];
-            for &i in &order[span.clone()] {
-                counts[live.region_of(&placer, i)] += 1;
-                let band = placer.final_region(&table, i) * bands / region_count;
-                grid.add(column_of(w), band);
+            let writes = &order[span];
+            for &i in writes {
+                let band = shape.band_of(placer.final_region(&table, i));
+                grid.add(shape.column_of(w), band);
             }
-            let regions = counts
-                .iter()
-                .enumerate()
-                .map(|(j, &writes)| RegionWrites {
-                    // A split point starts its region.
-                    region: table.region_of(live.start(j)),
-                    writes,
-                })
-                .collect();
-            windows.push(Window {
-                start,
-                end: start.saturating_add(window),
-                writes: span.len() as u64,
-                regions,
-            });
+            let end = start.saturating_add(window);
+            windows.push(Window::count(&live, &placer, &table, start, end, writes));
         }
         Report {
             window,
@@ -196,6 +142,38 @@ impl Report {
 }
 
 impl Window {
+    /// The window `[start, end)` holding `writes` (indices of the simulation's writes), counted
+    /// in the regions of `live`, the table at the window's start; each region is numbered by
+    /// where it starts among the final regions, `table`.
+    fn count(
+        live: &Live<'_>,
+        placer: &Placer<'_>,
+        table: &Regions,
+        start: u64,
+        end: u64,
+        writes: &[usize],
+    ) -> Window {
+        let mut counts = vec![0u64; live.len()];
+        for &i in writes {
+            counts[live.region_of(placer, i)] += 1;
+        }
+        let regions = counts
+            .iter()
+            .enumerate()
+            .map(|(j, &writes)| RegionWrites {
+                // A split point starts its region.
+                region: table.region_of(live.start(j)),
+                writes,
+            })
+            .collect();
+        Window {
+            start,
+            end,
+            writes: writes.len() as u64,
+            regions,
+        }
+    }
+
     /// The window's first time.
     pub fn start(&self) -> u64 {
         self.start
@@ -230,6 +208,91 @@ impl Window {
             Some(h) if self.writes > 0 => h.writes as f64 / self.writes as f64,
             _ => 0.0,
         }
+    }
+}
+
+/// The writes' indices in time order: as recorded when they already are, else sorted by time
+/// (a stable sort: writes at the same time keep their order).
+fn time_order(times: &[u64]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..times.len()).collect();
+    if !times.windows(2).all(|w| w[0] <= w[1]) {
+        order.sort_by_key(|&i| times[i]);
+    }
+    order
+}
+
+/// The table's regions at the end, and the row count that splits a region when the table
+/// splits itself.
+fn final_regions(table: &Table) -> (Regions, Option<u64>) {
+    match table {
+        Table::Presplit { regions, .. } => (regions.clone(), None),
+        Table::AutoSplit {
+            regions, max_rows, ..
+        } => (regions.clone(), Some(*max_rows)),
+    }
+}
+
+/// The windows that hold writes: each one's start and its writes' positions in `order`.
+fn window_spans(times: &[u64], order: &[usize], window: u64) -> Vec<(u64, Range<usize>)> {
+    let mut spans = Vec::new();
+    let mut at = 0;
+    while at < order.len() {
+        let index = times[order[at]] / window;
+        let mut rest = at;
+        while rest < order.len() && times[order[rest]] / window == index {
+            rest += 1;
+        }
+        spans.push((index * window, at..rest));
+        at = rest;
+    }
+    spans
+}
+
+/// How the heatmap's grid gathers the report: every write in its final region, adjacent regions
+/// drawn together as at most [`MAX_BANDS`] bands, adjacent windows as at most [`MAX_COLUMNS`]
+/// columns.
+struct GridShape {
+    regions: usize,
+    bands: usize,
+    windows: usize,
+    columns: usize,
+}
+
+impl GridShape {
+    fn new(regions: usize, windows: usize) -> GridShape {
+        GridShape {
+            regions,
+            bands: regions.min(MAX_BANDS),
+            windows,
+            columns: windows.min(MAX_COLUMNS),
+        }
+    }
+
+    /// The column of window `w` (of those that hold writes).
+    fn column_of(&self, w: usize) -> usize {
+        w * self.columns / self.windows
+    }
+
+    /// The band of final region `region`.
+    fn band_of(&self, region: usize) -> usize {
+        region * self.bands / self.regions
+    }
+
+    /// An empty grid: each column's time span (from its first window's start to its last
+    /// window's end) and each band's first region.
+    fn grid(&self, spans: &[(u64, Range<usize>)], window: u64, splits: &[Vec<u8>]) -> Grid {
+        let columns = (0..self.columns)
+            .map(|c| {
+                // The windows `w` with `column_of(w) == c`.
+                let first = (c * self.windows).div_ceil(self.columns);
+                let last = ((c + 1) * self.windows).div_ceil(self.columns) - 1;
+                (spans[first].0, spans[last].0.saturating_add(window))
+            })
+            .collect();
+        let first_regions = (0..self.bands)
+            .map(|b| (b * self.regions).div_ceil(self.bands))
+            .collect();
+        Grid::new(columns, first_regions, splits)
     }
 }
 

@@ -5,7 +5,7 @@
 use core::fmt;
 
 use crate::describe::encoding::Encoding;
-use crate::prefix::Prefix;
+use crate::prefix::{HashPrefix, Prefix, Salt};
 use crate::tag::Tag;
 
 /// How a segment sorts.
@@ -89,13 +89,6 @@ impl Segment {
             order,
             nested: None,
         }
-    }
-
-    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
-    /// The same segment starting at byte `offset` of every key.
-    #[must_use]
-    pub const fn with_offset(self, offset: Option<usize>) -> Segment {
-        Segment { offset, ..self }
     }
 
     #[doc(hidden)] // derive-only: generated code reaches it through `__private`
@@ -345,10 +338,7 @@ impl Layout {
     /// home of the delimiter rule, for every walk through a key.
     #[inline(always)]
     pub(crate) const fn delimiter_before(&self, i: usize) -> Option<&'static str> {
-        match self.text {
-            Some(d) if !d.is_empty() && (i > 0 || self.prefix.encoded_len() > 0) => Some(d),
-            _ => None,
-        }
+        delimiter_before(self.text, self.prefix.encoded_len(), i)
     }
 
     #[doc(hidden)] // derive-only: generated code reaches it through `__private`
@@ -376,18 +366,34 @@ impl Layout {
 impl fmt::Display for Layout {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if !self.variants.is_empty() {
-            writeln!(
-                f,
-                "`{}` row key: one of {} variants, told apart by their tags",
-                self.name,
-                self.variants.len()
-            )?;
-            for variant in self.variants {
-                writeln!(f)?;
-                fmt::Display::fmt(variant, f)?;
-            }
-            return Ok(());
+            return self.fmt_variants(f);
         }
+        self.fmt_heading(f)?;
+        self.fmt_tag_row(f)?;
+        self.fmt_prefix_row(f)?;
+        self.fmt_segment_rows(f)
+    }
+}
+
+/// The parts of a layout's table, in the order `Display` writes them.
+impl Layout {
+    /// An enum's layout: one line for the enum, then each variant's table.
+    fn fmt_variants(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "`{}` row key: one of {} variants, told apart by their tags",
+            self.name,
+            self.variants.len()
+        )?;
+        for variant in self.variants {
+            writeln!(f)?;
+            fmt::Display::fmt(variant, f)?;
+        }
+        Ok(())
+    }
+
+    /// The line that names the key, its format and length, then the table's header.
+    fn fmt_heading(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let format = match self.text {
             None => "binary",
             Some("") => "text, no delimiter",
@@ -405,57 +411,77 @@ impl fmt::Display for Layout {
             f,
             "| # | segment | type | offset | bytes | encoding | order |"
         )?;
-        writeln!(f, "|---|---|---|---|---|---|---|")?;
-        if !self.tag.is_none() {
+        writeln!(f, "|---|---|---|---|---|---|---|")
+    }
+
+    /// The tag's row, when the key has a tag.
+    fn fmt_tag_row(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.tag.is_none() {
+            return Ok(());
+        }
+        writeln!(
+            f,
+            "| tag | tag | constant | 0 | {} | {} | - |",
+            self.tag.encoded_len(),
+            TagBytes(self.tag)
+        )
+    }
+
+    /// The prefix's row, when the key has a prefix.
+    fn fmt_prefix_row(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.prefix {
+            Prefix::None => Ok(()),
+            Prefix::Salt(salt) => self.fmt_salt_row(f, salt),
+            Prefix::Hash(hash) => self.fmt_hash_row(f, hash),
+        }
+    }
+
+    /// The row of the hash prefix `hash`.
+    fn fmt_hash_row(&self, f: &mut fmt::Formatter<'_>, hash: HashPrefix) -> fmt::Result {
+        let sources = Sources(self.prefix_sources);
+        let form = if hash.is_text() {
+            "hex digits of"
+        } else {
+            "the first bytes of"
+        };
+        writeln!(
+            f,
+            "| prefix | hash | md5 | {} | {} | {form} md5(src), src = {sources} | - |",
+            self.tag.encoded_len(),
+            hash.prefix_len()
+        )
+    }
+
+    /// The row of the salt prefix `salt`.
+    fn fmt_salt_row(&self, f: &mut fmt::Formatter<'_>, salt: Salt) -> fmt::Result {
+        let sources = Sources(self.prefix_sources);
+        let hash = salt.hash().formula();
+        let form = if salt.is_text() {
+            "decimal digits"
+        } else {
+            "one byte"
+        };
+        if self.whole_key_salt {
             writeln!(
                 f,
-                "| tag | tag | constant | 0 | {} | {} | - |",
+                "| prefix | salt | bucket | {} | {} | {form}: {hash}, N = {}, src = the key after the salt ({sources}) | - |",
                 self.tag.encoded_len(),
-                TagBytes(self.tag)
-            )?;
+                salt.encoded_len(),
+                salt.buckets()
+            )
+        } else {
+            writeln!(
+                f,
+                "| prefix | salt | bucket | {} | {} | {form}: {hash}, N = {}, src = {sources} | - |",
+                self.tag.encoded_len(),
+                salt.encoded_len(),
+                salt.buckets()
+            )
         }
-        let sources = Sources(self.prefix_sources);
-        match self.prefix {
-            Prefix::None => {}
-            Prefix::Salt(salt) => {
-                let hash = salt.hash().formula();
-                let form = if salt.is_text() {
-                    "decimal digits"
-                } else {
-                    "one byte"
-                };
-                if self.whole_key_salt {
-                    writeln!(
-                        f,
-                        "| prefix | salt | bucket | {} | {} | {form}: {hash}, N = {}, src = the key after the salt ({sources}) | - |",
-                        self.tag.encoded_len(),
-                        salt.encoded_len(),
-                        salt.buckets()
-                    )?;
-                } else {
-                    writeln!(
-                        f,
-                        "| prefix | salt | bucket | {} | {} | {form}: {hash}, N = {}, src = {sources} | - |",
-                        self.tag.encoded_len(),
-                        salt.encoded_len(),
-                        salt.buckets()
-                    )?;
-                }
-            }
-            Prefix::Hash(hash) => {
-                let form = if hash.is_text() {
-                    "hex digits of"
-                } else {
-                    "the first bytes of"
-                };
-                writeln!(
-                    f,
-                    "| prefix | hash | md5 | {} | {} | {form} md5(src), src = {sources} | - |",
-                    self.tag.encoded_len(),
-                    hash.prefix_len()
-                )?;
-            }
-        }
+    }
+
+    /// A row for each segment.
+    fn fmt_segment_rows(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, s) in self.segments.iter().enumerate() {
             let order = match s.order {
                 Order::Ascending => "asc",
@@ -552,4 +578,19 @@ const fn str_eq(a: &str, b: &str) -> bool {
         i += 1;
     }
     true
+}
+
+/// The text delimiter written before field `i` of a key in the text format `text` behind a prefix
+/// of `prefix_len` bytes: between two fields, and after a prefix. The one home of the rule, for
+/// the key walk of derived keys and the schema's alike.
+#[inline(always)]
+pub(crate) const fn delimiter_before(
+    text: Option<&'static str>,
+    prefix_len: usize,
+    i: usize,
+) -> Option<&'static str> {
+    match text {
+        Some(d) if !d.is_empty() && (i > 0 || prefix_len > 0) => Some(d),
+        _ => None,
+    }
 }

@@ -69,6 +69,7 @@
 //! key's bytes.
 
 mod change;
+mod line;
 pub(crate) mod locked_key;
 pub(crate) mod read;
 

@@ -2,38 +2,49 @@
 //! [`Writer`](super::locked_key::Writer) writes, each checked as it is read, and the `end` line that
 //! tells a whole file from a truncated one. Every error names its line and what was expected.
 
-use alloc::borrow::ToOwned;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
-use core::fmt;
 
-use super::locked_key::{Codec, LockedKey, LockedLayout, LockedSegment, MAGIC, ORDERS, VERSION};
-use crate::field::{Form, TextRule, ValueKind};
+use super::line::{error, Line, ReadError};
+use super::locked_key::{Codec, LockedKey, LockedLayout, LockedSegment, MAGIC, VERSION};
 use crate::prefix::{HashPrefix, Prefix, Salt, SaltHash};
-use crate::time::unit::TimeUnit;
 
 /// Nested layouts deeper than this are refused: no key the derive accepts comes near it, and a
 /// damaged file cannot exhaust the stack.
 const MAX_DEPTH: usize = 32;
 
-/// Why a lock file could not be read: the line (1-based) and what is wrong with it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct ReadError {
-    pub(crate) line: usize,
-    pub(crate) reason: String,
-}
-
-impl fmt::Display for ReadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: {}", self.line, self.reason)
-    }
-}
-
 /// Reads a whole lock file.
 pub(crate) fn read(text: &str) -> Result<LockedKey, ReadError> {
-    let mut lines = text.lines();
-    let first = lines.next().unwrap_or_default();
+    let version = version(text.lines().next().unwrap_or_default())?;
+    let items = schema_lines(text);
+    let end_line = check_end(text, &items)?;
+    let mut reader = Reader {
+        items: &items[..items.len() - 1],
+        at: 0,
+        end_line,
+        version,
+    };
+    let key = reader.key_line()?;
+    let layout = reader.layout(0)?;
+    let name = &key.name;
+    if layout.name != *name {
+        return Err(error(
+            key.line,
+            format!("the key is named {name:?} but its layout {:?}", layout.name),
+        ));
+    }
+    let samples = reader.samples(key.samples)?;
+    reader.nothing_after_samples()?;
+    Ok(LockedKey {
+        limit: key.limit,
+        layout,
+        samples,
+    })
+}
+
+/// The format version the first line names, when this build reads it.
+fn version(first: &str) -> Result<u32, ReadError> {
     let version = first
         .strip_prefix(MAGIC)
         .and_then(|v| v.strip_prefix(' '))
@@ -43,23 +54,29 @@ pub(crate) fn read(text: &str) -> Result<LockedKey, ReadError> {
                 format!("not a layout lock: the first line is not `{MAGIC} <version>`"),
             )
         })?;
-    let version = match version.trim().parse::<u32>() {
-        Ok(v) if (1..=VERSION).contains(&v) => v,
-        Ok(v) => {
-            return Err(error(
-                1,
-                format!("format version {v} is newer than this rowkey reads (1 to {VERSION}): upgrade rowkey"),
-            ))
-        }
-        Err(_) => return Err(error(1, format!("unknown format version {:?}", version.trim()))),
-    };
-    let items: Vec<(usize, &str)> = text
-        .lines()
+    match version.trim().parse::<u32>() {
+        Ok(v) if (1..=VERSION).contains(&v) => Ok(v),
+        Ok(v) => Err(error(
+            1,
+            format!("format version {v} is newer than this rowkey reads (1 to {VERSION}): upgrade rowkey"),
+        )),
+        Err(_) => Err(error(1, format!("unknown format version {:?}", version.trim()))),
+    }
+}
+
+/// The lines after the first that are neither blank nor comments, with their 1-based numbers.
+fn schema_lines(text: &str) -> Vec<(usize, &str)> {
+    text.lines()
         .enumerate()
         .skip(1)
         .map(|(i, l)| (i + 1, l.trim()))
         .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
-        .collect();
+        .collect()
+}
+
+/// The number of the `end` line, which must be the last of `items` and count the lines before
+/// it: a file cut short or with lines lost or added is refused.
+fn check_end(text: &str, items: &[(usize, &str)]) -> Result<usize, ReadError> {
     let last_line = text.lines().count().max(1);
     let Some(&(end_line, end)) = items.last() else {
         return Err(error(
@@ -85,53 +102,7 @@ pub(crate) fn read(text: &str) -> Result<LockedKey, ReadError> {
             ),
         ));
     }
-    let mut reader = Reader {
-        items: &items[..items.len() - 1],
-        at: 0,
-        end_line,
-        version,
-    };
-    let mut key = reader.expect("key")?;
-    let name: String = key.text("name")?;
-    let limit = key.number("limit")?;
-    let samples_n: usize = key.number("samples")?;
-    key.finish()?;
-    let layout = reader.layout(0)?;
-    if layout.name != name {
-        return Err(error(
-            key.line,
-            format!("the key is named {name:?} but its layout {:?}", layout.name),
-        ));
-    }
-    let mut samples = Vec::new();
-    for i in 0..samples_n {
-        let mut s = reader.expect("sample")?;
-        let index: usize = s.number("index")?;
-        if index != i {
-            return Err(error(
-                s.line,
-                format!("expected sample {i}, found sample {index}"),
-            ));
-        }
-        samples.push(s.hex("key")?);
-        s.finish()?;
-    }
-    if let Some(&(line, rest)) = reader.items.get(reader.at) {
-        let keyword = rest.split(' ').next().unwrap_or_default();
-        return Err(error(
-            line,
-            format!("unexpected `{keyword}` line after the last sample"),
-        ));
-    }
-    Ok(LockedKey {
-        limit,
-        layout,
-        samples,
-    })
-}
-
-fn error(line: usize, reason: String) -> ReadError {
-    ReadError { line, reason }
+    Ok(end_line)
 }
 
 struct Reader<'a> {
@@ -160,6 +131,49 @@ impl<'a> Reader<'a> {
             ));
         }
         Ok(parsed)
+    }
+
+    /// The `key` line: the key's name, its row limit and how many samples follow the layout.
+    fn key_line(&mut self) -> Result<KeyLine, ReadError> {
+        let mut key = self.expect("key")?;
+        let head = KeyLine {
+            line: key.line,
+            name: key.text("name")?,
+            limit: key.number("limit")?,
+            samples: key.number("samples")?,
+        };
+        key.finish()?;
+        Ok(head)
+    }
+
+    /// The `count` sample lines, numbered from 0: each sample's key.
+    fn samples(&mut self, count: usize) -> Result<Vec<Vec<u8>>, ReadError> {
+        let mut samples = Vec::new();
+        for i in 0..count {
+            let mut s = self.expect("sample")?;
+            let index: usize = s.number("index")?;
+            if index != i {
+                return Err(error(
+                    s.line,
+                    format!("expected sample {i}, found sample {index}"),
+                ));
+            }
+            samples.push(s.hex("key")?);
+            s.finish()?;
+        }
+        Ok(samples)
+    }
+
+    /// Refuses a schema line between the last sample and the `end` line.
+    fn nothing_after_samples(&self) -> Result<(), ReadError> {
+        if let Some(&(line, rest)) = self.items.get(self.at) {
+            let keyword = rest.split(' ').next().unwrap_or_default();
+            return Err(error(
+                line,
+                format!("unexpected `{keyword}` line after the last sample"),
+            ));
+        }
+        Ok(())
     }
 
     fn layout(&mut self, depth: usize) -> Result<LockedLayout, ReadError> {
@@ -290,60 +304,8 @@ impl<'a> Reader<'a> {
         let ty = s.text("type")?;
         let offset = s.opt_number("offset")?;
         let len = s.opt_number("len")?;
-        let order_name = s.word("order")?;
-        let order = ORDERS
-            .iter()
-            .find(|(_, n)| *n == order_name)
-            .map(|(o, _)| *o)
-            .ok_or_else(|| {
-                error(
-                    s.line,
-                    format!("unknown order `{order_name}`: expected asc, desc or reversed"),
-                )
-            })?;
-        let form_name = s.word("form")?;
-        let form = Form::from_name(form_name).ok_or_else(|| {
-            let known: Vec<&str> = Form::ALL.iter().map(|(_, n)| *n).collect();
-            error(
-                s.line,
-                format!("unknown form `{form_name}`: this build of rowkey knows {} (decimal needs the `decimal` feature)", known.join(", ")),
-            )
-        })?;
-        let codec = Codec {
-            form,
-            signed: s.yes_no("signed")?,
-            natural_len: s.opt_number("natural_len")?,
-            natural_max: s.opt_number("natural_max")?,
-            options: s.number("options")?,
-            inverts: s.yes_no("inverts")?,
-            text_rule: s.text_rule("text_rule")?,
-            width: s.opt_number("width")?,
-            desc: s.yes_no("desc")?,
-            reverse: s.yes_no("reverse")?,
-            delimited: s.yes_no("delimited")?,
-            unit: {
-                let unit = s.word("unit")?;
-                TimeUnit::from_name(unit).ok_or_else(|| {
-                    error(
-                        s.line,
-                        format!("unknown unit `{unit}`: expected s, ms, us or ns"),
-                    )
-                })?
-            },
-            format: s.opt_text("format")?,
-            value: if self.version >= 2 {
-                let name = s.word("value")?;
-                Some(ValueKind::from_name(name).ok_or_else(|| {
-                    let known: Vec<&str> = ValueKind::ALL.iter().map(|(_, n)| *n).collect();
-                    error(
-                        s.line,
-                        format!("unknown value `{name}`: expected {}", known.join(", ")),
-                    )
-                })?)
-            } else {
-                None
-            },
-        };
+        let order = s.order()?;
+        let codec = self.codec(&mut s)?;
         let nested = s.yes_no("nested")?;
         s.finish()?;
         let nested = if nested {
@@ -361,6 +323,38 @@ impl<'a> Reader<'a> {
             nested,
         })
     }
+
+    /// How the segment line `s` writes its value, from `form=` to (format 2 on) `value=`.
+    fn codec(&self, s: &mut Line<'a>) -> Result<Codec, ReadError> {
+        Ok(Codec {
+            form: s.form()?,
+            signed: s.yes_no("signed")?,
+            natural_len: s.opt_number("natural_len")?,
+            natural_max: s.opt_number("natural_max")?,
+            options: s.number("options")?,
+            inverts: s.yes_no("inverts")?,
+            text_rule: s.text_rule("text_rule")?,
+            width: s.opt_number("width")?,
+            desc: s.yes_no("desc")?,
+            reverse: s.yes_no("reverse")?,
+            delimited: s.yes_no("delimited")?,
+            unit: s.unit()?,
+            format: s.opt_text("format")?,
+            value: if self.version >= 2 {
+                Some(s.value_kind()?)
+            } else {
+                None
+            },
+        })
+    }
+}
+
+/// A lock file's `key` line.
+struct KeyLine {
+    line: usize,
+    name: String,
+    limit: usize,
+    samples: usize,
 }
 
 /// A layout's first line.
@@ -392,232 +386,4 @@ fn hash_prefix(p: &mut Line<'_>) -> Result<HashPrefix, ReadError> {
             format!("an md5 prefix of {len} is not one rowkey writes"),
         )
     })
-}
-
-/// One schema line: its keyword and its `key=value` fields, taken one by one; `finish` refuses
-/// any field left over.
-struct Line<'a> {
-    line: usize,
-    keyword: &'a str,
-    fields: Vec<(&'a str, Value<'a>)>,
-}
-
-enum Value<'a> {
-    Bare(&'a str),
-    Quoted(String),
-}
-
-impl<'a> Line<'a> {
-    fn parse(line: usize, text: &'a str) -> Result<Line<'a>, ReadError> {
-        let (keyword, mut rest) = text.split_once(' ').unwrap_or((text, ""));
-        let mut fields = Vec::new();
-        loop {
-            rest = rest.trim_start_matches(' ');
-            if rest.is_empty() {
-                break;
-            }
-            let (key, after) = rest.split_once('=').ok_or_else(|| {
-                error(
-                    line,
-                    format!(
-                        "expected `key=value`, found {:?}",
-                        rest.split(' ').next().unwrap_or(rest)
-                    ),
-                )
-            })?;
-            if key.is_empty() || key.contains(' ') {
-                return Err(error(line, format!("expected `key=value`, found {key:?}")));
-            }
-            let (value, after) = if let Some(quoted) = after.strip_prefix('"') {
-                let (value, n) = unquote(quoted)
-                    .map_err(|reason| error(line, format!("in `{key}`: {reason}")))?;
-                (Value::Quoted(value), &quoted[n..])
-            } else {
-                let end = after.find(' ').unwrap_or(after.len());
-                (Value::Bare(&after[..end]), &after[end..])
-            };
-            if !after.is_empty() && !after.starts_with(' ') {
-                return Err(error(
-                    line,
-                    format!("`{key}`: expected a space after the value"),
-                ));
-            }
-            fields.push((key, value));
-            rest = after;
-        }
-        Ok(Line {
-            line,
-            keyword,
-            fields,
-        })
-    }
-
-    fn take(&mut self, key: &str) -> Result<Value<'a>, ReadError> {
-        match self.fields.iter().position(|(k, _)| *k == key) {
-            Some(i) => Ok(self.fields.remove(i).1),
-            None => Err(error(
-                self.line,
-                format!("a `{}` line needs `{key}=`", self.keyword),
-            )),
-        }
-    }
-
-    fn word(&mut self, key: &str) -> Result<&'a str, ReadError> {
-        match self.take(key)? {
-            Value::Bare(v) => Ok(v),
-            Value::Quoted(_) => Err(error(
-                self.line,
-                format!("`{key}` takes a bare word, not a quoted string"),
-            )),
-        }
-    }
-
-    fn text(&mut self, key: &str) -> Result<String, ReadError> {
-        match self.take(key)? {
-            Value::Quoted(v) => Ok(v),
-            Value::Bare(_) => Err(error(self.line, format!("`{key}` takes a quoted string"))),
-        }
-    }
-
-    fn opt_text(&mut self, key: &str) -> Result<Option<String>, ReadError> {
-        match self.take(key)? {
-            Value::Quoted(v) => Ok(Some(v)),
-            Value::Bare("-") => Ok(None),
-            Value::Bare(_) => Err(error(
-                self.line,
-                format!("`{key}` takes a quoted string or `-`"),
-            )),
-        }
-    }
-
-    fn number<N: core::str::FromStr>(&mut self, key: &str) -> Result<N, ReadError> {
-        let word = self.word(key)?;
-        word.parse().map_err(|_| {
-            error(
-                self.line,
-                format!("`{key}`: {word:?} is not a number in range"),
-            )
-        })
-    }
-
-    fn opt_number(&mut self, key: &str) -> Result<Option<usize>, ReadError> {
-        if matches!(
-            self.fields.iter().find(|(k, _)| *k == key),
-            Some((_, Value::Bare("-")))
-        ) {
-            self.take(key)?;
-            return Ok(None);
-        }
-        self.number(key).map(Some)
-    }
-
-    fn yes_no(&mut self, key: &str) -> Result<bool, ReadError> {
-        match self.word(key)? {
-            "yes" => Ok(true),
-            "no" => Ok(false),
-            other => Err(error(
-                self.line,
-                format!("`{key}`: expected yes or no, found {other:?}"),
-            )),
-        }
-    }
-
-    fn hex(&mut self, key: &str) -> Result<Vec<u8>, ReadError> {
-        let word = self.word(key)?;
-        if word == "-" {
-            return Ok(Vec::new());
-        }
-        let digit = |c: u8| (c as char).to_digit(16);
-        if word.len() % 2 != 0 {
-            return Err(error(
-                self.line,
-                format!("`{key}`: an odd number of hex digits ({})", word.len()),
-            ));
-        }
-        word.as_bytes()
-            .chunks(2)
-            .enumerate()
-            .map(|(i, pair)| match (digit(pair[0]), digit(pair[1])) {
-                (Some(h), Some(l)) => Ok((h * 16 + l) as u8),
-                _ => Err(error(
-                    self.line,
-                    format!("`{key}`: not a hex digit at position {}", 2 * i),
-                )),
-            })
-            .collect()
-    }
-
-    fn text_rule(&mut self, key: &str) -> Result<TextRule, ReadError> {
-        let word = self.word(key)?;
-        let bad = || {
-            error(
-                self.line,
-                format!("`{key}`: expected none, str, digits:N or chars:N, found {word:?}"),
-            )
-        };
-        Ok(match word.split_once(':') {
-            None if word == "none" => TextRule::None,
-            None if word == "str" => TextRule::Str,
-            Some(("digits", n)) => TextRule::Digits(n.parse().map_err(|_| bad())?),
-            Some(("chars", n)) => TextRule::Chars(n.parse().map_err(|_| bad())?),
-            _ => return Err(bad()),
-        })
-    }
-
-    fn sources(&mut self) -> Result<Vec<String>, ReadError> {
-        Ok(match self.word("sources")? {
-            "-" => Vec::new(),
-            list => list.split(',').map(ToOwned::to_owned).collect(),
-        })
-    }
-
-    fn finish(&self) -> Result<(), ReadError> {
-        match self.fields.first() {
-            None => Ok(()),
-            Some((key, _)) => Err(error(
-                self.line,
-                format!("unknown field `{key}` in a `{}` line", self.keyword),
-            )),
-        }
-    }
-}
-
-/// A string as `{:?}` writes it, after its opening quote: the content and the bytes read up to
-/// and including the closing quote.
-fn unquote(s: &str) -> Result<(String, usize), String> {
-    let mut out = String::new();
-    let mut chars = s.char_indices();
-    while let Some((i, c)) = chars.next() {
-        match c {
-            '"' => return Ok((out, i + 1)),
-            '\\' => match chars.next().map(|(_, c)| c) {
-                Some('n') => out.push('\n'),
-                Some('r') => out.push('\r'),
-                Some('t') => out.push('\t'),
-                Some('0') => out.push('\0'),
-                Some(c @ ('\\' | '"' | '\'')) => out.push(c),
-                Some('u') => {
-                    let rest = &s[i + 2..];
-                    let close = rest.find('}').ok_or("an unclosed \\u{...} escape")?;
-                    let hex = rest
-                        .get(1..close)
-                        .filter(|_| rest.starts_with('{'))
-                        .ok_or("a \\u escape without braces")?;
-                    let c = u32::from_str_radix(hex, 16)
-                        .ok()
-                        .and_then(char::from_u32)
-                        .ok_or_else(|| format!("\\u{{{hex}}} is not a character"))?;
-                    out.push(c);
-                    // Skip the escape's `{hex}`.
-                    for _ in 0..=close {
-                        chars.next();
-                    }
-                }
-                Some(c) => return Err(format!("unknown escape \\{c}")),
-                None => return Err("a string ends with a backslash".into()),
-            },
-            c => out.push(c),
-        }
-    }
-    Err("a string without its closing quote".into())
 }

@@ -12,14 +12,13 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::Debug;
 
-use super::convert::{Run, Sink};
+use super::convert::Run;
 use super::nodes::{Field, Kind, Node};
-use super::stand_ins::Shown;
-use super::typed::{decode_inline, encode_inline, with_typed};
+use super::typed::{encode_inline, with_typed};
 use super::value::Value;
-use crate::cursor::{KeyReader, KeyWriter};
-use crate::describe::explain::Explained;
-use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::cursor::KeyWriter;
+use crate::describe::layout::delimiter_before;
+use crate::error::{EncodeError, EncodeErrorKind};
 use crate::field::{FieldMode, FieldShape, KeyField};
 use crate::prefix::{steps, Prefix};
 use crate::sink::ValueSink;
@@ -216,19 +215,7 @@ pub(crate) fn encode_record(
 ) -> Result<usize, EncodeError> {
     let key = node.key_name();
     if placed && node.plain {
-        // Fields one after another, each in the mode fixed where it stands.
-        let mut w = KeyWriter::new(out);
-        for field in &node.fields {
-            let mut error = None;
-            let written = match slots.get(field.leaf).copied().flatten() {
-                Some(v) => encode_inline(field, v, &mut w, &field.placed, key, &mut error),
-                None => false,
-            };
-            if !written {
-                return Err(error.unwrap_or_else(|| unfit(String::new())));
-            }
-        }
-        return Ok(w.written());
+        return encode_plain(node, slots, out, key);
     }
     let node = if node.is_enum() {
         variant(node, slots).ok_or_else(|| unfit(String::new()))?
@@ -243,9 +230,48 @@ pub(crate) fn encode_record(
     if prefix_len > 0 {
         w.reserve(prefix_len)?;
     }
-    let delimiter = node.text.unwrap_or_default();
+    encode_fields(node, slots, &mut w, mode, placed, key)?;
+    write_prefix(node, slots, &mut w, mode, key)?;
+    Ok(w.written())
+}
+
+/// [`encode_record`] of a plain node written where it stands: its fields one after another, each
+/// in the mode fixed for it there.
+#[inline(always)]
+fn encode_plain(
+    node: &Node,
+    slots: &Slots<'_>,
+    out: &mut [u8],
+    key: &'static str,
+) -> Result<usize, EncodeError> {
+    let mut w = KeyWriter::new(out);
+    for field in &node.fields {
+        let mut error = None;
+        let written = match slots.get(field.leaf).copied().flatten() {
+            Some(v) => encode_inline(field, v, &mut w, &field.placed, key, &mut error),
+            None => false,
+        };
+        if !written {
+            return Err(error.unwrap_or_else(|| unfit(String::new())));
+        }
+    }
+    Ok(w.written())
+}
+
+/// Writes the fields of `node` (a struct or a variant) after its tag and reserved prefix, with
+/// the text delimiters before them (the first only after a prefix).
+#[inline(always)]
+fn encode_fields(
+    node: &Node,
+    slots: &Slots<'_>,
+    w: &mut KeyWriter<'_>,
+    mode: FieldMode,
+    placed: bool,
+    key: &'static str,
+) -> Result<(), EncodeError> {
+    let prefix_len = node.prefix_len();
     for (i, field) in node.fields.iter().enumerate() {
-        if node.text.is_some() && !delimiter.is_empty() && (i > 0 || prefix_len > 0) {
+        if let Some(delimiter) = delimiter_before(node.text, prefix_len, i) {
             w.delimiter(delimiter)?;
         }
         let mut error = None;
@@ -259,7 +285,7 @@ pub(crate) fn encode_record(
         let written = match &field.kind {
             Kind::Record(child) => {
                 let run = Encode {
-                    w: &mut w,
+                    w: &mut *w,
                     mode: *field_mode,
                     key,
                     field: field.name,
@@ -268,7 +294,7 @@ pub(crate) fn encode_record(
                 with_record(field, child, slots, placed, run)
             }
             _ => match slots.get(field.leaf).copied().flatten() {
-                Some(v) => encode_inline(field, v, &mut w, field_mode, key, &mut error),
+                Some(v) => encode_inline(field, v, w, field_mode, key, &mut error),
                 None => false,
             },
         };
@@ -276,6 +302,20 @@ pub(crate) fn encode_record(
             return Err(error.unwrap_or_else(|| unfit(String::new())));
         }
     }
+    Ok(())
+}
+
+/// Computes `node`'s prefix from its sources (or, for a salt over the whole key, from the key
+/// after it) and writes it into the bytes reserved for it.
+#[inline(always)]
+fn write_prefix(
+    node: &Node,
+    slots: &Slots<'_>,
+    w: &mut KeyWriter<'_>,
+    mode: FieldMode,
+    key: &'static str,
+) -> Result<(), EncodeError> {
+    let prefix_len = node.prefix_len();
     let feed = |h: &mut dyn ValueSink| feed_sources(node, slots, h, key);
     match node.prefix {
         Prefix::Salt(salt) if node.whole_key => {
@@ -291,11 +331,11 @@ pub(crate) fn encode_record(
         }
         _ => {}
     }
-    Ok(w.written())
+    Ok(())
 }
 
 /// Feeds the value bytes of `node`'s prefix sources to `h`, joined by the text delimiter.
-fn feed_sources(
+pub(super) fn feed_sources(
     node: &Node,
     slots: &Slots<'_>,
     h: &mut dyn ValueSink,
@@ -319,263 +359,4 @@ fn feed_sources(
         .map_err(|e| e.in_field(key, field.name))?;
     }
     Ok(())
-}
-
-/// One field as decoding found it: where it starts, its length, and its value as `Debug` shows it
-/// (when asked).
-#[derive(Debug)]
-pub(crate) struct Row {
-    pub(crate) name: &'static str,
-    pub(crate) at: usize,
-    pub(crate) len: usize,
-    pub(crate) shown: String,
-}
-
-/// A key (or nested key) read back: the node it was read as (the variant of an enum), its
-/// fields' rows, and the bytes it took. Its values went to the caller's list.
-pub(crate) struct Read<'n> {
-    pub(crate) node: &'n Node,
-    pub(crate) rows: Vec<Row>,
-    pub(crate) len: usize,
-}
-
-/// Reads one field that is not a nested key from the start of `input` into `out`: the bytes it
-/// took.
-#[inline(always)]
-fn read_field(
-    field: &Field,
-    input: &[u8],
-    out: &mut Vec<(&str, Value)>,
-) -> Result<usize, DecodeError> {
-    let mut error = None;
-    match decode_inline(field, input, out, &mut error) {
-        Some(n) if n <= input.len() => Ok(n),
-        _ => Err(error.unwrap_or_else(did_not_read)),
-    }
-}
-
-/// The error of a field's decoder that gave none.
-#[cold]
-fn did_not_read() -> DecodeError {
-    DecodeError::new(DecodeErrorKind::Invalid("a field that did not read"), 0)
-}
-
-/// Reads a key (or nested key) of `node` from the start of `input`, placed with `mode`, checks
-/// its prefix, and pushes its values to `out` by dotted path (`paths`, by slot). With `SHOW`
-/// (for `explain`), each row holds its value as `Debug` shows it; without, decoding carries no
-/// trace of it.
-pub(crate) fn read_record<'n, 's, const SHOW: bool>(
-    node: &'n Node,
-    input: &[u8],
-    mode: FieldMode,
-    paths: &[&'s str],
-    out: &mut Vec<(&'s str, Value)>,
-) -> Result<Read<'n>, DecodeError> {
-    let key = node.key_name();
-    if !SHOW && node.plain {
-        // Fields one after another, each in the mode fixed where it stands.
-        let mut at = 0;
-        for field in &node.fields {
-            let rest = input.get(at..).unwrap_or_default();
-            let mut error = None;
-            match decode_inline(field, rest, out, &mut error) {
-                Some(n) => at += n,
-                _ => {
-                    let e = error.unwrap_or_else(did_not_read);
-                    return Err(e.in_field(key, field.name, at));
-                }
-            }
-        }
-        // A field never takes more than there is; were one to, the key is not read past its
-        // end. (Checked once here: in the loop the check cost 23 instructions a key.)
-        if at > input.len() {
-            return Err(did_not_read().in_key(key));
-        }
-        return Ok(Read {
-            node,
-            rows: Vec::new(),
-            len: at,
-        });
-    }
-    let mut r = KeyReader::new(input);
-    let node = if node.is_enum() {
-        match node.variants.iter().find(|v| r.take_tag(v.tag)) {
-            Some(v) => v,
-            None => {
-                return Err(
-                    DecodeError::new(DecodeErrorKind::UnknownTag { name: key }, 0).in_key(key),
-                )
-            }
-        }
-    } else {
-        if !node.tag.is_none() {
-            r.tag(node.tag, key)?;
-        }
-        node
-    };
-    if node.is_variant && node.fields.is_empty() {
-        out.push((paths[node.leaf], Value::Null));
-    }
-    let prefix_len = node.prefix_len();
-    let prefix = if prefix_len > 0 {
-        r.take(prefix_len)?
-    } else {
-        &[]
-    };
-    let delimiter = node.text.unwrap_or_default();
-    let first = out.len();
-    let mut rows = Vec::new();
-    let mut shown = String::new();
-    for (i, field) in node.fields.iter().enumerate() {
-        if !delimiter.is_empty() && (i > 0 || prefix_len > 0) {
-            r.delimiter(delimiter)?;
-        }
-        let at = r.pos();
-        let rest = input.get(at..).unwrap_or_default();
-        // Keys are read only where they stand.
-        debug_assert_eq!(field.placed, mode.nest(field.mode));
-        let n = match &field.kind {
-            Kind::Record(child) => read_nested::<SHOW>(field, child, rest, paths, out, &mut shown),
-            _ if !SHOW => read_field(field, rest, out),
-            _ => {
-                let sink = Sink {
-                    out: &mut *out,
-                    shown: Some(&mut shown),
-                };
-                let mut error = None;
-                match (field.codec.decode)(field, rest, sink, &mut error) {
-                    Some(n) => Ok(n),
-                    None => Err(error.unwrap_or_else(did_not_read)),
-                }
-            }
-        }
-        .map_err(|e| e.in_field(key, field.name, at))?;
-        // The reader moves past the field by taking the bytes it read.
-        r.take(n)?;
-        if SHOW {
-            rows.push(Row {
-                name: field.name,
-                at,
-                len: n,
-                shown: core::mem::take(&mut shown),
-            });
-        }
-    }
-    if !matches!(node.prefix, Prefix::None) {
-        check_prefix(node, mode, prefix, &r, &out[first..], paths).map_err(|e| e.in_key(key))?;
-    }
-    Ok(Read {
-        node,
-        rows,
-        len: r.pos(),
-    })
-}
-
-/// Reads the nested key of `field` (`child`, behind an `Option` tag when the field is optional)
-/// from the start of `input`; a `None` goes to `out` as `null`. With `SHOW`, writes the value to
-/// `shown` as derived `Debug` shows it.
-#[inline(never)]
-fn read_nested<'s, const SHOW: bool>(
-    field: &Field,
-    child: &Node,
-    input: &[u8],
-    paths: &[&'s str],
-    out: &mut Vec<(&'s str, Value)>,
-    shown: &mut String,
-) -> Result<usize, DecodeError> {
-    let mut record = |input: &[u8], mode| {
-        read_record::<SHOW>(child, input, mode, paths, out).map(|read| {
-            let shown = if SHOW {
-                shown_record(&read)
-            } else {
-                String::new()
-            };
-            (Shown(shown), read.len)
-        })
-    };
-    let (text, n) = if field.optional {
-        let (v, n) = crate::codec::option::decode_option(input, field.placed, &mut record)?;
-        let text = if SHOW {
-            format!("{v:?}")
-        } else {
-            String::new()
-        };
-        if v.is_none() {
-            out.push((paths[field.leaf], Value::Null));
-        }
-        (text, n)
-    } else {
-        let (v, n) = record(input, field.placed)?;
-        (v.0, n)
-    };
-    if SHOW {
-        *shown = text;
-    }
-    Ok(n)
-}
-
-/// Recomputes and checks the prefix of a key of `node` from its decoded values (`values`, the
-/// fields' in order from the first).
-fn check_prefix(
-    node: &Node,
-    mode: FieldMode,
-    prefix: &[u8],
-    r: &KeyReader<'_>,
-    values: &[(&str, Value)],
-    paths: &[&str],
-) -> Result<(), DecodeError> {
-    // The decoded values back into slots: the sources' value bytes are fed from them.
-    let range = node.leaves.clone();
-    let mut slots: Vec<Option<&Value>> = alloc::vec![None; range.end];
-    for (path, value) in values {
-        if let Some(i) = paths[range.clone()].iter().position(|p| p == path) {
-            slots[range.start + i] = Some(value);
-        }
-    }
-    let feed = |h: &mut dyn ValueSink| feed_sources(node, &slots, h, node.key_name());
-    match node.prefix {
-        Prefix::Salt(salt) if node.whole_key => steps::read_salt(salt, prefix).and_then(|found| {
-            steps::check_whole_key_salt(salt, mode, found, r.read_from(node.body_start()))
-        }),
-        Prefix::Salt(salt) => steps::read_salt(salt, prefix)
-            .and_then(|found| steps::check_salt(salt, mode, found, |h| feed(h))),
-        Prefix::Hash(hash) => steps::check_hash_prefix(hash, mode, prefix, |h| feed(h)),
-        _ => Ok(()),
-    }
-}
-
-/// A nested key as derived `Debug` shows it: `Inner { region: 3, name: "eu" }`, a variant
-/// `Order { id: 3 }`, a variant without fields by its name.
-fn shown_record(read: &Read<'_>) -> String {
-    let name = read.node.short_name();
-    if read.rows.is_empty() {
-        return String::from(name);
-    }
-    let fields: Vec<String> = read
-        .rows
-        .iter()
-        .map(|r| format!("{}: {}", r.name, r.shown))
-        .collect();
-    format!("{name} {{ {} }}", fields.join(", "))
-}
-
-/// `K::explain` of the key `read` read.
-pub(crate) fn explain(read: &Read<'_>, key: &[u8]) -> Explained {
-    let n = read.node;
-    let mut e = Explained::new(n.name, key);
-    if !n.tag.is_none() {
-        e.push_tag(n.tag, key);
-    }
-    if n.prefix_len() > 0 {
-        let start = n.tag.encoded_len();
-        e.push_prefix(
-            n.prefix,
-            key.get(start..start + n.prefix_len()).unwrap_or_default(),
-        );
-    }
-    for row in &read.rows {
-        let bytes = key.get(row.at..row.at + row.len).unwrap_or_default();
-        e.push(row.name, bytes, row.shown.clone());
-    }
-    e
 }

@@ -64,6 +64,7 @@ mod chrono;
 mod convert;
 mod field_types;
 mod intern;
+mod key_read;
 mod key_walk;
 mod nodes;
 mod parse;
@@ -424,7 +425,7 @@ impl Schema {
     pub fn explain(&self, key: &[u8]) -> Result<Explained, DecodeError> {
         let mut out = Vec::new();
         let read = self.read_key::<true>(key, &mut out)?;
-        Ok(key_walk::explain(&read, key))
+        Ok(key_read::explain(&read, key))
     }
 
     /// Reads `key` whole into `out`; with `SHOW`, as `explain` shows it.
@@ -432,7 +433,7 @@ impl Schema {
         &'s self,
         key: &[u8],
         out: &mut Vec<(&'s str, Value)>,
-    ) -> Result<key_walk::Read<'s>, DecodeError> {
+    ) -> Result<key_read::Read<'s>, DecodeError> {
         if key.len() > self.limit {
             return Err(DecodeError::new(
                 DecodeErrorKind::RowTooLong {
@@ -444,7 +445,7 @@ impl Schema {
             .in_key(self.root.key_name()));
         }
         let read =
-            key_walk::read_record::<SHOW>(&self.root, key, FieldMode::LAST, &self.paths, out)
+            key_read::read_record::<SHOW>(&self.root, key, FieldMode::LAST, &self.paths, out)
                 .map_err(|e| e.in_key(self.root.key_name()))?;
         if read.len != key.len() {
             return Err(DecodeError::new(

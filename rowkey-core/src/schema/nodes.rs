@@ -363,96 +363,15 @@ fn scan_layout(
 impl Field {
     fn of(s: &LockedSegment, text: Option<&'static str>, key: &str) -> Result<Field, SchemaError> {
         let c = &s.codec;
-        let unsupported = |what: &str| {
-            SchemaError::unsupported(format!("`{key}.{}` (`{}`): {what}", s.name, s.ty))
-        };
         if c.options > 1 {
             return Err(unsupported(
+                key,
+                s,
                 "an `Option` inside an `Option` is not read by schemas",
             ));
         }
         let optional = c.options == 1;
-        // The value's own length, without the `Option` tag.
-        let len = c
-            .natural_max
-            .map(|m| m.saturating_sub(c.options))
-            .or(c.natural_len)
-            .unwrap_or(0);
-        let base = base_type(&s.ty);
-        let kind = match c.form {
-            Form::Int => match (c.signed, len) {
-                (false, 1 | 2 | 4 | 8 | 16) => Kind::Unsigned(len),
-                (true, 1 | 2 | 4 | 8 | 16) => Kind::Signed(len),
-                _ => return Err(unsupported("an integer of no known size")),
-            },
-            Form::Float => match len {
-                4 => Kind::F32,
-                8 => Kind::F64,
-                _ => return Err(unsupported("a float of no known size")),
-            },
-            Form::Bool => Kind::Bool,
-            Form::Char => Kind::Char,
-            Form::ByteArray => match c.value {
-                #[cfg(feature = "uuid")]
-                Some(ValueKind::Uuid) => Kind::Uuid,
-                #[cfg(not(feature = "uuid"))]
-                Some(ValueKind::Uuid) => return Err(unsupported("a UUID needs feature `uuid`")),
-                #[cfg(feature = "uuid")]
-                None if base == "Uuid" => Kind::Uuid,
-                _ => Kind::Array(len),
-            },
-            // Format 1 does not say whether content is text: the type's name tells.
-            Form::Content => match c.value {
-                Some(ValueKind::Str) => Kind::Str,
-                Some(_) => Kind::Bytes,
-                None if s.ty.contains("str") || s.ty.contains("String") => Kind::Str,
-                None => Kind::Bytes,
-            },
-            Form::Digest => match len {
-                1..=16 => Kind::Digest(len),
-                _ => return Err(unsupported("a digest of no known size")),
-            },
-            Form::Time => c
-                .value
-                .and_then(time_of_value)
-                .or_else(|| time_kind(base))
-                .ok_or_else(|| {
-                    unsupported(
-                        "a time type this build does not know (chrono's need feature `chrono`)",
-                    )
-                })?,
-            #[cfg(feature = "decimal")]
-            Form::Decimal => Kind::Decimal,
-            Form::Discriminant => {
-                let nested = s
-                    .nested
-                    .as_ref()
-                    .ok_or_else(|| unsupported("an enum without its variants"))?;
-                let variants = nested
-                    .variants
-                    .iter()
-                    .map(|v| {
-                        let node_name = v.name.rsplit("::").next().unwrap_or(&v.name);
-                        match v.tag.as_slice() {
-                            [d] => Ok((intern::str(node_name), *d)),
-                            _ => Err(unsupported("a variant whose tag is not one byte")),
-                        }
-                    })
-                    .collect::<Result<Vec<_>, SchemaError>>()?;
-                Kind::Enum(variants)
-            }
-            Form::Record => {
-                let nested = s
-                    .nested
-                    .as_ref()
-                    .ok_or_else(|| unsupported("a nested key without its layout"))?;
-                Kind::Record(Box::new(Node::of(nested, false, None)?))
-            }
-            Form::Custom => match c.natural_len {
-                Some(n) if !optional => Kind::Opaque(n),
-                _ => return Err(unsupported("a type of its own whose length varies")),
-            },
-        };
+        let kind = kind_of(s, key, optional)?;
         Field::new(s, text, kind, optional)
     }
 
@@ -499,6 +418,106 @@ impl Field {
             ordered,
         })
     }
+}
+
+/// Why schemas do not read segment `s` of the key `key`.
+fn unsupported(key: &str, s: &LockedSegment, what: &str) -> SchemaError {
+    SchemaError::unsupported(format!("`{key}.{}` (`{}`): {what}", s.name, s.ty))
+}
+
+/// The Rust type segment `s` of the key `key` stands for (`optional`: behind an `Option`).
+fn kind_of(s: &LockedSegment, key: &str, optional: bool) -> Result<Kind, SchemaError> {
+    let c = &s.codec;
+    let len = value_len(s);
+    let refuse = |what: &str| unsupported(key, s, what);
+    Ok(match c.form {
+        Form::Int => match (c.signed, len) {
+            (false, 1 | 2 | 4 | 8 | 16) => Kind::Unsigned(len),
+            (true, 1 | 2 | 4 | 8 | 16) => Kind::Signed(len),
+            _ => return Err(refuse("an integer of no known size")),
+        },
+        Form::Float => match len {
+            4 => Kind::F32,
+            8 => Kind::F64,
+            _ => return Err(refuse("a float of no known size")),
+        },
+        Form::Bool => Kind::Bool,
+        Form::Char => Kind::Char,
+        Form::ByteArray => match c.value {
+            #[cfg(feature = "uuid")]
+            Some(ValueKind::Uuid) => Kind::Uuid,
+            #[cfg(not(feature = "uuid"))]
+            Some(ValueKind::Uuid) => return Err(refuse("a UUID needs feature `uuid`")),
+            #[cfg(feature = "uuid")]
+            None if base_type(&s.ty) == "Uuid" => Kind::Uuid,
+            _ => Kind::Array(len),
+        },
+        Form::Content => content_kind(s),
+        Form::Digest => match len {
+            1..=16 => Kind::Digest(len),
+            _ => return Err(refuse("a digest of no known size")),
+        },
+        Form::Time => c
+            .value
+            .and_then(time_of_value)
+            .or_else(|| time_kind(base_type(&s.ty)))
+            .ok_or_else(|| {
+                refuse("a time type this build does not know (chrono's need feature `chrono`)")
+            })?,
+        #[cfg(feature = "decimal")]
+        Form::Decimal => Kind::Decimal,
+        Form::Discriminant => Kind::Enum(enum_variants(s, key)?),
+        Form::Record => {
+            let nested = s
+                .nested
+                .as_ref()
+                .ok_or_else(|| refuse("a nested key without its layout"))?;
+            Kind::Record(Box::new(Node::of(nested, false, None)?))
+        }
+        Form::Custom => match c.natural_len {
+            Some(n) if !optional => Kind::Opaque(n),
+            _ => return Err(refuse("a type of its own whose length varies")),
+        },
+    })
+}
+
+/// The length of segment `s`'s value, without the `Option` tag.
+fn value_len(s: &LockedSegment) -> usize {
+    let c = &s.codec;
+    c.natural_max
+        .map(|m| m.saturating_sub(c.options))
+        .or(c.natural_len)
+        .unwrap_or(0)
+}
+
+/// The type of a content segment: a string or bytes.
+fn content_kind(s: &LockedSegment) -> Kind {
+    match s.codec.value {
+        Some(ValueKind::Str) => Kind::Str,
+        Some(_) => Kind::Bytes,
+        // Format 1 does not say whether content is text: the type's name tells.
+        None if s.ty.contains("str") || s.ty.contains("String") => Kind::Str,
+        None => Kind::Bytes,
+    }
+}
+
+/// A fieldless enum's variants from its nested layout: each one's name and one-byte tag.
+fn enum_variants(s: &LockedSegment, key: &str) -> Result<Vec<(&'static str, u8)>, SchemaError> {
+    let nested = s
+        .nested
+        .as_ref()
+        .ok_or_else(|| unsupported(key, s, "an enum without its variants"))?;
+    nested
+        .variants
+        .iter()
+        .map(|v| {
+            let node_name = v.name.rsplit("::").next().unwrap_or(&v.name);
+            match v.tag.as_slice() {
+                [d] => Ok((intern::str(node_name), *d)),
+                _ => Err(unsupported(key, s, "a variant whose tag is not one byte")),
+            }
+        })
+        .collect()
 }
 
 /// The type inside any `Option<...>`, without its path: `SystemTime` of

@@ -96,44 +96,19 @@ pub(super) fn plan<P: AsRef<str>>(
     query: &[(P, Condition)],
 ) -> Result<Scan<Schema>, SchemaError> {
     let input = SchemaError::Input;
-    let root = &schema.root;
-    let mut slots = Vec::with_capacity(query.len());
-    for (p, _) in query {
-        slots.push(schema.slot(p.as_ref())?);
-    }
-    // An enum with data: the first condition names the variant, whose fields follow.
-    let node = if root.is_enum() {
-        let Some(&first) = slots.first() else {
-            return Ok(<Scan<Schema> as Bind>::start(root.scan));
-        };
-        let node = root
-            .variants
-            .iter()
-            .find(|v| v.leaves.contains(&first))
-            .ok_or_else(|| input(String::from("a query on an enum names a variant first")))?;
-        if let Some(i) = slots.iter().position(|s| !node.leaves.contains(s)) {
-            return Err(input(format!(
-                "`{}` is not a field of the variant `{}` the query names first",
-                query[i].0.as_ref(),
-                schema.paths[node.leaf]
-            )));
-        }
-        node
-    } else {
-        root
+    let slots = slots(schema, query)?;
+    let Some(node) = queried_node(schema, query, &slots)? else {
+        return Ok(<Scan<Schema> as Bind>::start(schema.root.scan));
     };
     let mut scan = <Scan<Schema> as Bind>::start(node.scan);
     let mut used: Vec<bool> = slots
         .iter()
         .map(|&s| node.is_variant && s == node.leaf)
         .collect();
+    // The field whose range or prefix ended the query: no field is bound after it.
     let mut ended: Option<&str> = None;
     for field in &node.fields {
-        let within = |s: usize| match &field.kind {
-            Kind::Record(child) => s == field.leaf || child.leaves.contains(&s),
-            _ => s == field.leaf,
-        };
-        let mine: Vec<usize> = (0..slots.len()).filter(|&i| within(slots[i])).collect();
+        let mine = conditions_on(field, &slots);
         if mine.is_empty() {
             break;
         }
@@ -144,7 +119,6 @@ pub(super) fn plan<P: AsRef<str>>(
             )));
         }
         mine.iter().for_each(|&i| used[i] = true);
-        let too = |e: String| input(format!("`{path}`: {e}"));
         if let Kind::Record(child) = &field.kind {
             scan = bind_record(schema, field, child, &mine, &slots, query, scan)?;
             continue;
@@ -152,66 +126,133 @@ pub(super) fn plan<P: AsRef<str>>(
         let [i] = mine[..] else {
             return Err(input(format!("`{path}` is given more than once")));
         };
-        scan = match &query[i].1 {
-            Condition::Eq(v) => with_typed(
-                field,
-                &[v],
-                Eq {
-                    scan,
-                    mode: field.mode,
-                },
-            )
-            .map_err(too)?,
-            Condition::In(values) => {
-                let values: Vec<&Value> = values.iter().collect();
-                with_typed(
-                    field,
-                    &values,
-                    In {
-                        scan,
-                        mode: field.mode,
-                    },
-                )
-                .map_err(too)?
-            }
-            Condition::Range(lo, hi) => {
-                if !field.ordered {
-                    return Err(input(format!(
-                        "`{path}` is reversed or formatted out of order: only = and IN apply"
-                    )));
-                }
-                ended = Some(path);
-                let ((lower, l), (upper, u)) = (shape(lo), shape(hi));
-                let values: Vec<&Value> = l.into_iter().chain(u).collect();
-                let run = Range {
-                    scan,
-                    mode: field.mode,
-                    lower,
-                    upper,
-                };
-                with_typed(field, &values, run).map_err(too)?
-            }
-            Condition::Prefix(bytes) => {
-                let prefixable = matches!(field.kind, Kind::Str | Kind::Bytes) && !field.optional;
-                if !prefixable || !field.ordered {
-                    return Err(input(format!(
-                        "`{path}` takes no prefix: only strings and byte strings, not reversed, do"
-                    )));
-                }
-                ended = Some(path);
-                scan.bind_prefix(bytes, field.mode)
-            }
-        };
+        scan = bind_condition(field, path, &query[i].1, scan)?;
+        if ends_query(&query[i].1) {
+            ended = Some(path);
+        }
     }
+    check_all_used(schema, node, query, &used)?;
+    Ok(scan)
+}
+
+/// The value slot of each condition's path.
+fn slots<P: AsRef<str>>(
+    schema: &Schema,
+    query: &[(P, Condition)],
+) -> Result<Vec<usize>, SchemaError> {
+    let mut slots = Vec::with_capacity(query.len());
+    for (p, _) in query {
+        slots.push(schema.slot(p.as_ref())?);
+    }
+    Ok(slots)
+}
+
+/// The node whose fields the query binds: the root, or for an enum with data the variant the
+/// first condition names, whose fields follow. `None`: a query on such an enum that names
+/// nothing.
+fn queried_node<'s, P: AsRef<str>>(
+    schema: &'s Schema,
+    query: &[(P, Condition)],
+    slots: &[usize],
+) -> Result<Option<&'s Node>, SchemaError> {
+    let root = &schema.root;
+    if !root.is_enum() {
+        return Ok(Some(root));
+    }
+    let Some(&first) = slots.first() else {
+        return Ok(None);
+    };
+    let node = root
+        .variants
+        .iter()
+        .find(|v| v.leaves.contains(&first))
+        .ok_or_else(|| {
+            SchemaError::Input(String::from("a query on an enum names a variant first"))
+        })?;
+    if let Some(i) = slots.iter().position(|s| !node.leaves.contains(s)) {
+        return Err(SchemaError::Input(format!(
+            "`{}` is not a field of the variant `{}` the query names first",
+            query[i].0.as_ref(),
+            schema.paths[node.leaf]
+        )));
+    }
+    Ok(Some(node))
+}
+
+/// The conditions (by index) on `field`, or on the fields of the key nested in it.
+fn conditions_on(field: &Field, slots: &[usize]) -> Vec<usize> {
+    let within = |s: usize| match &field.kind {
+        Kind::Record(child) => s == field.leaf || child.leaves.contains(&s),
+        _ => s == field.leaf,
+    };
+    (0..slots.len()).filter(|&i| within(slots[i])).collect()
+}
+
+/// Whether `condition` ends the query: after a range or a prefix, no field is bound.
+fn ends_query(condition: &Condition) -> bool {
+    matches!(condition, Condition::Range(..) | Condition::Prefix(_))
+}
+
+/// Binds `condition` on `field` (at `path`), not a nested key, as the typed builder's method for
+/// it does.
+fn bind_condition(
+    field: &Field,
+    path: &str,
+    condition: &Condition,
+    scan: Scan<Schema>,
+) -> Result<Scan<Schema>, SchemaError> {
+    let too = |e: String| SchemaError::Input(format!("`{path}`: {e}"));
+    let mode = field.mode;
+    Ok(match condition {
+        Condition::Eq(v) => with_typed(field, &[v], Eq { scan, mode }).map_err(too)?,
+        Condition::In(values) => {
+            let values: Vec<&Value> = values.iter().collect();
+            with_typed(field, &values, In { scan, mode }).map_err(too)?
+        }
+        Condition::Range(lo, hi) => {
+            if !field.ordered {
+                return Err(SchemaError::Input(format!(
+                    "`{path}` is reversed or formatted out of order: only = and IN apply"
+                )));
+            }
+            let ((lower, l), (upper, u)) = (shape(lo), shape(hi));
+            let values: Vec<&Value> = l.into_iter().chain(u).collect();
+            let run = Range {
+                scan,
+                mode,
+                lower,
+                upper,
+            };
+            with_typed(field, &values, run).map_err(too)?
+        }
+        Condition::Prefix(bytes) => {
+            let prefixable = matches!(field.kind, Kind::Str | Kind::Bytes) && !field.optional;
+            if !prefixable || !field.ordered {
+                return Err(SchemaError::Input(format!(
+                    "`{path}` takes no prefix: only strings and byte strings, not reversed, do"
+                )));
+            }
+            scan.bind_prefix(bytes, mode)
+        }
+    })
+}
+
+/// Refuses a condition on a field after one that has none: fields bind in key order.
+fn check_all_used<P: AsRef<str>>(
+    schema: &Schema,
+    node: &Node,
+    query: &[(P, Condition)],
+    used: &[bool],
+) -> Result<(), SchemaError> {
     if let Some(i) = used.iter().position(|u| !u) {
         let order: Vec<&str> = node.fields.iter().map(|f| schema.paths[f.leaf]).collect();
-        return Err(input(format!(
+        return Err(SchemaError::Input(format!(
             "`{}` is bound but a field before it is not: bind fields in key order ({})",
             query[i].0.as_ref(),
             order.join(", ")
         )));
     }
-    Ok(scan)
+    Ok(())
 }
 
 /// Binds a nested key whole, from equalities on its fields (or `null` for an `Option` of one), as

@@ -89,13 +89,16 @@ impl Spec {
 /// 3 hour, 4 minute, 5 second, 6 fraction. `NONE` fills an item's unused ranks.
 const NONE: u8 = 0xFF;
 
-/// One specifier: its rendered length, the parts it writes, its rank, and how many bytes of the
-/// format it takes after the `%`.
+/// One specifier: its rendered length, the parts it writes, its rank, how many bytes of the
+/// format it takes after the `%`, whether its renderings can sort in time order, and whether it
+/// writes a two-digit year.
 struct Item {
     len: usize,
     parts: u8,
     ranks: [u8; 3],
     taken: usize,
+    sorts: bool,
+    two_digit_year: bool,
 }
 
 const fn item(len: usize, parts: u8, ranks: [u8; 3], taken: usize) -> Item {
@@ -104,6 +107,26 @@ const fn item(len: usize, parts: u8, ranks: [u8; 3], taken: usize) -> Item {
         parts,
         ranks,
         taken,
+        sorts: true,
+        two_digit_year: false,
+    }
+}
+
+impl Item {
+    /// The same specifier, whose renderings do not sort in time order.
+    const fn unordered(self) -> Item {
+        Item {
+            sorts: false,
+            ..self
+        }
+    }
+
+    /// The same specifier, writing the year in two digits.
+    const fn two_digit_year(self) -> Item {
+        Item {
+            two_digit_year: true,
+            ..self
+        }
     }
 }
 
@@ -112,110 +135,135 @@ const NO: [u8; 3] = [0xFE, 0xFE, 0xFE];
 
 /// What `fmt` writes, or why it cannot be a key's field.
 pub const fn spec(fmt: &str) -> Result<Spec, Problem> {
-    use parts::*;
     let b = fmt.as_bytes();
     let mut i = 0;
-    let mut len = 0;
-    let mut all = 0u8;
-    let mut ordered = true;
-    let mut two_digit_year = false;
-    // The ranks seen so far must be consecutive, from the year or from the hour.
-    let mut next_rank = NONE;
+    let mut sum = Sum::NOTHING;
     while i < b.len() {
         if b[i] != b'%' {
-            len += 1;
+            sum.len += 1;
             i += 1;
             continue;
         }
-        let at = i;
-        let Some(&c) = (if i + 1 < b.len() {
-            Some(&b[i + 1])
-        } else {
-            None
-        }) else {
-            return Err(Problem::Unsupported { at });
+        let it = match specifier(b, i) {
+            Ok(it) => it,
+            Err(problem) => return Err(problem),
         };
-        let d = if i + 2 < b.len() { b[i + 2] } else { 0 };
-        let e = if i + 3 < b.len() { b[i + 3] } else { 0 };
-        let it = match c {
-            b'Y' => item(4, YEAR, [0, NONE, NONE], 1),
-            b'y' => {
-                two_digit_year = true;
-                ordered = false;
-                item(2, YEAR, [0, NONE, NONE], 1)
-            }
-            b'm' => item(2, MONTH, [1, NONE, NONE], 1),
-            b'b' | b'h' => {
-                ordered = false;
-                item(3, MONTH, NO, 1)
-            }
-            b'd' | b'e' => item(2, DAY, [2, NONE, NONE], 1),
-            b'j' => item(3, ORDINAL, [1, 2, NONE], 1),
-            b'H' | b'k' => item(2, HOUR, [3, NONE, NONE], 1),
-            b'I' | b'l' => {
-                ordered = false;
-                item(2, HOUR, NO, 1)
-            }
-            b'p' | b'P' => {
-                ordered = false;
-                item(2, 0, NO, 1)
-            }
-            b'M' => item(2, MINUTE, [4, NONE, NONE], 1),
-            b'S' => item(2, SECOND, [5, NONE, NONE], 1),
-            b'f' => item(9, FRACTION, [6, NONE, NONE], 1),
-            b'3' | b'6' | b'9' if d == b'f' => {
-                item((c - b'0') as usize, FRACTION, [6, NONE, NONE], 2)
-            }
-            b'.' if (e == b'f') && (d == b'3' || d == b'6' || d == b'9') => {
-                item(1 + (d - b'0') as usize, FRACTION, [6, NONE, NONE], 3)
-            }
-            b'.' if d == b'f' => return Err(Problem::Variable { at }),
-            b'a' => {
-                ordered = false;
-                item(3, 0, NO, 1)
-            }
-            b'u' | b'w' => {
-                ordered = false;
-                item(1, 0, NO, 1)
-            }
-            b'F' => item(10, YEAR | MONTH | DAY, [0, 1, 2], 1),
-            b'T' => item(8, HOUR | MINUTE | SECOND, [3, 4, 5], 1),
-            b'R' => item(5, HOUR | MINUTE, [3, 4, NONE], 1),
-            b'D' => {
-                ordered = false;
-                two_digit_year = true;
-                item(8, YEAR | MONTH | DAY, NO, 1)
-            }
-            b'%' | b'n' | b't' => item(1, 0, NO, 1),
-            b'A' | b'B' | b'Z' | b's' | b'+' | b'-' => return Err(Problem::Variable { at }),
-            _ => return Err(Problem::Unsupported { at }),
-        };
-        // Ranks must come one after another (literal text and unordered parts carry none).
-        let mut r = 0;
-        while r < 3 {
-            let rank = it.ranks[r];
-            if rank < NO[0] {
-                let first = next_rank == NONE;
-                if (first && (rank == 0 || rank == 3)) || rank == next_rank {
-                    next_rank = rank + 1;
-                } else {
-                    ordered = false;
-                }
-            }
-            r += 1;
-        }
-        all |= it.parts;
-        len += it.len;
         i += 1 + it.taken;
+        sum = sum.add(it);
     }
-    if all == 0 {
+    if sum.parts == 0 {
         return Err(Problem::Constant);
     }
     Ok(Spec {
-        len,
-        ordered,
-        parts: all,
-        two_digit_year,
+        len: sum.len,
+        ordered: sum.ordered,
+        parts: sum.parts,
+        two_digit_year: sum.two_digit_year,
+    })
+}
+
+/// What the specifiers read so far write, added up.
+struct Sum {
+    len: usize,
+    parts: u8,
+    ordered: bool,
+    two_digit_year: bool,
+    /// The rank the next ranked part must have; `NONE` before the first.
+    next_rank: u8,
+}
+
+impl Sum {
+    const NOTHING: Sum = Sum {
+        len: 0,
+        parts: 0,
+        ordered: true,
+        two_digit_year: false,
+        next_rank: NONE,
+    };
+
+    /// The sum with `it` written after it.
+    const fn add(self, it: Item) -> Sum {
+        let (next_rank, in_rank) = follow(self.next_rank, it.ranks);
+        Sum {
+            len: self.len + it.len,
+            parts: self.parts | it.parts,
+            ordered: self.ordered && it.sorts && in_rank,
+            two_digit_year: self.two_digit_year || it.two_digit_year,
+            next_rank,
+        }
+    }
+}
+
+/// Follows `ranks` on from `next_rank`: the rank expected after them, and whether they came one
+/// after another, from the year or from the hour (literal text and unordered parts carry none).
+const fn follow(mut next_rank: u8, ranks: [u8; 3]) -> (u8, bool) {
+    let mut in_rank = true;
+    let mut r = 0;
+    while r < 3 {
+        let rank = ranks[r];
+        if rank < NO[0] {
+            let first = next_rank == NONE;
+            if (first && (rank == 0 || rank == 3)) || rank == next_rank {
+                next_rank = rank + 1;
+            } else {
+                in_rank = false;
+            }
+        }
+        r += 1;
+    }
+    (next_rank, in_rank)
+}
+
+/// The byte at `i` of `b`, or 0 past its end.
+const fn byte_at(b: &[u8], i: usize) -> u8 {
+    if i < b.len() {
+        b[i]
+    } else {
+        0
+    }
+}
+
+/// The specifier whose `%` is at byte `at` of `b`.
+const fn specifier(b: &[u8], at: usize) -> Result<Item, Problem> {
+    use parts::*;
+    if at + 1 >= b.len() {
+        return Err(Problem::Unsupported { at });
+    }
+    let c = b[at + 1];
+    let d = byte_at(b, at + 2);
+    let e = byte_at(b, at + 3);
+    Ok(match c {
+        b'Y' => item(4, YEAR, [0, NONE, NONE], 1),
+        // Ranked as the year, but two digits wrap at the turn of a century.
+        b'y' => item(2, YEAR, [0, NONE, NONE], 1)
+            .unordered()
+            .two_digit_year(),
+        b'm' => item(2, MONTH, [1, NONE, NONE], 1),
+        b'b' | b'h' => item(3, MONTH, NO, 1).unordered(),
+        b'd' | b'e' => item(2, DAY, [2, NONE, NONE], 1),
+        b'j' => item(3, ORDINAL, [1, 2, NONE], 1),
+        b'H' | b'k' => item(2, HOUR, [3, NONE, NONE], 1),
+        b'I' | b'l' => item(2, HOUR, NO, 1).unordered(),
+        b'p' | b'P' => item(2, 0, NO, 1).unordered(),
+        b'M' => item(2, MINUTE, [4, NONE, NONE], 1),
+        b'S' => item(2, SECOND, [5, NONE, NONE], 1),
+        b'f' => item(9, FRACTION, [6, NONE, NONE], 1),
+        b'3' | b'6' | b'9' if d == b'f' => item((c - b'0') as usize, FRACTION, [6, NONE, NONE], 2),
+        b'.' if (e == b'f') && (d == b'3' || d == b'6' || d == b'9') => {
+            item(1 + (d - b'0') as usize, FRACTION, [6, NONE, NONE], 3)
+        }
+        b'.' if d == b'f' => return Err(Problem::Variable { at }),
+        b'a' => item(3, 0, NO, 1).unordered(),
+        b'u' | b'w' => item(1, 0, NO, 1).unordered(),
+        b'F' => item(10, YEAR | MONTH | DAY, [0, 1, 2], 1),
+        b'T' => item(8, HOUR | MINUTE | SECOND, [3, 4, 5], 1),
+        b'R' => item(5, HOUR | MINUTE, [3, 4, NONE], 1),
+        b'D' => item(8, YEAR | MONTH | DAY, NO, 1)
+            .unordered()
+            .two_digit_year(),
+        b'%' | b'n' | b't' => item(1, 0, NO, 1),
+        b'A' | b'B' | b'Z' | b's' | b'+' | b'-' => return Err(Problem::Variable { at }),
+        _ => return Err(Problem::Unsupported { at }),
     })
 }
 

@@ -3,6 +3,9 @@
 //! Parsing never stops at an error: a bad key or value is recorded in the [`Ctxt`] and its tokens are
 //! skipped, so every problem of one derive is reported together.
 
+use std::fmt::Display;
+use std::str::FromStr;
+
 use proc_macro2::Span;
 use rowkey_core::{SaltHash, TimeUnit};
 use syn::meta::ParseNestedMeta;
@@ -98,72 +101,18 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
     for_each_key(cx, attrs, |meta, key| {
         match key.as_str() {
             WIDTH => {
-                let tokens = value_tokens(meta)?;
-                let parsed = syn::parse2::<LitInt>(tokens.clone())
-                    .ok()
-                    .and_then(|l| l.base10_parse::<usize>().ok().map(|w| (l, w)));
-                let Some((lit, width)) = parsed else {
-                    cx.error_spanned_by(
-                        tokens,
-                        "`width` must be a whole number of bytes (or digits in text layouts), as in `width = 4`",
-                    );
-                    return Ok(());
-                };
-                set_once(
-                    cx,
-                    &mut out.width,
-                    Spanned {
-                        value: width,
-                        span: lit.span(),
-                    },
-                    meta,
-                    key,
-                );
+                if let Some(width) = width_value(cx, meta)? {
+                    set_once(cx, &mut out.width, width, meta, key);
+                }
             }
             DESC => flag(cx, &mut out.desc, meta, key)?,
             REVERSE => flag(cx, &mut out.reverse, meta, key)?,
             UNIT => {
-                let lit: LitStr = meta.value()?.parse()?;
-                match TimeUnit::from_name(&lit.value()) {
-                    Some(unit) => set_once(
-                        cx,
-                        &mut out.unit,
-                        Spanned {
-                            value: unit,
-                            span: lit.span(),
-                        },
-                        meta,
-                        key,
-                    ),
-                    None => {
-                        let names: Vec<String> = TimeUnit::ALL
-                            .iter()
-                            .map(|u| format!("\"{}\"", u.name()))
-                            .collect();
-                        cx.error(
-                            lit.span(),
-                            format!(
-                                "unknown time unit {:?}; expected one of {}",
-                                lit.value(),
-                                names.join(", ")
-                            ),
-                        );
-                    }
+                if let Some(unit) = unit_value(cx, meta)? {
+                    set_once(cx, &mut out.unit, unit, meta, key);
                 }
             }
-            FORMAT => {
-                let lit: LitStr = meta.value()?.parse()?;
-                set_once(
-                    cx,
-                    &mut out.format,
-                    Spanned {
-                        value: lit.value(),
-                        span: lit.span(),
-                    },
-                    meta,
-                    key,
-                );
-            }
+            FORMAT => set_once(cx, &mut out.format, string_value(meta)?, meta, key),
             SALT => {
                 if let Some(salt) = salt_attr(cx, meta)? {
                     set_once(cx, &mut out.salt, salt, meta, key);
@@ -174,15 +123,62 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
                     set_once(cx, &mut out.hash_prefix, hash, meta, key);
                 }
             }
-            TAG => {
-                cx.error(meta.path.span(), "`tag` has no meaning on a field: a tag opens the whole key; put it on the struct, or on an enum variant");
-                skip_value(meta.input)?;
-            }
+            TAG => tag_on_field(cx, meta)?,
             _ => unknown_key(cx, meta, &key, FIELD_KEYS, "field")?,
         }
         Ok(())
     });
     out
+}
+
+/// `width = N` on a field; `None` after an error on the value's tokens.
+fn width_value(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<Spanned<usize>>> {
+    whole_number(
+        cx,
+        meta,
+        "`width` must be a whole number of bytes (or digits in text layouts), as in `width = 4`",
+    )
+}
+
+/// `unit = "..."`: one of the units rowkey-core names; `None` after an error on the literal.
+fn unit_value(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<Spanned<TimeUnit>>> {
+    let lit: LitStr = meta.value()?.parse()?;
+    match TimeUnit::from_name(&lit.value()) {
+        Some(unit) => Ok(Some(Spanned {
+            value: unit,
+            span: lit.span(),
+        })),
+        None => {
+            let names: Vec<String> = TimeUnit::ALL
+                .iter()
+                .map(|u| format!("\"{}\"", u.name()))
+                .collect();
+            cx.error(
+                lit.span(),
+                format!(
+                    "unknown time unit {:?}; expected one of {}",
+                    lit.value(),
+                    names.join(", ")
+                ),
+            );
+            Ok(None)
+        }
+    }
+}
+
+/// The string literal after `key =`, with the literal's span.
+fn string_value(meta: &ParseNestedMeta) -> syn::Result<Spanned<String>> {
+    let lit: LitStr = meta.value()?.parse()?;
+    Ok(Spanned {
+        value: lit.value(),
+        span: lit.span(),
+    })
+}
+
+/// `tag` on a field: reported rather than ignored, since a tag belongs to the whole key.
+fn tag_on_field(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<()> {
+    cx.error(meta.path.span(), "`tag` has no meaning on a field: a tag opens the whole key; put it on the struct, or on an enum variant");
+    skip_value(meta.input)
 }
 
 pub fn container_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
@@ -216,19 +212,7 @@ pub fn container_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
                     set_once(cx, &mut out.tag, tag, meta, key);
                 }
             }
-            DELIMITER => {
-                let lit: LitStr = meta.value()?.parse()?;
-                set_once(
-                    cx,
-                    &mut out.delimiter,
-                    Spanned {
-                        value: lit.value(),
-                        span: lit.span(),
-                    },
-                    meta,
-                    key,
-                );
-            }
+            DELIMITER => set_once(cx, &mut out.delimiter, string_value(meta)?, meta, key),
             MAX_LEN => {
                 if let Some(n) = number(cx, meta, key.as_str())? {
                     match usize::try_from(n.value) {
@@ -258,20 +242,35 @@ pub fn container_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
 
 /// A whole number after `key =`, or an error on the value's tokens.
 fn number(cx: &Ctxt, meta: &ParseNestedMeta, what: &str) -> syn::Result<Option<Spanned<u64>>> {
+    whole_number(
+        cx,
+        meta,
+        format!("`{what}` must be a whole number, as in `{what} = 16`"),
+    )
+}
+
+/// A whole number of type `N` after `key =`, or `message` on the value's tokens (all of them, so
+/// a negative or a non-number is underlined whole).
+fn whole_number<N>(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta,
+    message: impl Display,
+) -> syn::Result<Option<Spanned<N>>>
+where
+    N: FromStr,
+    N::Err: Display,
+{
     let tokens = value_tokens(meta)?;
     let parsed = syn::parse2::<LitInt>(tokens.clone())
         .ok()
-        .and_then(|l| l.base10_parse::<u64>().ok().map(|v| (l, v)));
+        .and_then(|l| l.base10_parse::<N>().ok().map(|v| (l, v)));
     match parsed {
         Some((lit, value)) => Ok(Some(Spanned {
             value,
             span: lit.span(),
         })),
         None => {
-            cx.error_spanned_by(
-                tokens,
-                format!("`{what}` must be a whole number, as in `{what} = 16`"),
-            );
+            cx.error_spanned_by(tokens, message);
             Ok(None)
         }
     }

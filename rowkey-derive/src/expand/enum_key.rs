@@ -12,77 +12,22 @@ use super::{decode, encode, key, layout, tag_expr};
 use crate::ast::KeyedEnum;
 
 pub fn expand(e: &KeyedEnum, p: &syn::Ident) -> TokenStream {
-    let ident = &e.original.ident;
-    let name = crate::unraw::unraw(ident);
     // Lifetimes only (ast.rs rejects type parameters): scans and checks name the type with
     // `'static` ones.
     let Some(concrete) = super::generics::concrete_type(e.original) else {
         return TokenStream::new();
     };
-    let mut patterns = Vec::new();
-    let mut lens = Vec::new();
-    let mut writes = Vec::new();
-    let mut reads = Vec::new();
-    let mut variant_layouts = Vec::new();
-    for (i, v) in e.variants.iter().enumerate() {
-        let vident = v.ident;
-        let members: Vec<_> = v.key.fields.iter().map(|f| f.ident).collect();
-        let values: Vec<TokenStream> = (0..members.len())
-            .map(|j| {
-                let b = format_ident!("__rowkey_b{}", j);
-                quote!(#b)
-            })
-            .collect();
-        patterns.push(quote!(#ident::#vident { #(#members: #values),* }));
-        let layout = quote!(const { &<Self as #p::RowKey>::LAYOUT.variants[#i] });
-        lens.push(encode::len_expr(&layout, p, &values));
-        writes.push(encode::write_key(&layout, p, &values));
-        reads.push(decode::read_fields(
-            &v.key,
-            p,
-            &quote!(#ident::#vident),
-            &layout,
-        ));
-        variant_layouts.push(layout);
-    }
+    let arms = Arms::new(e, p);
     let key_traits = key::expand_key_traits(
         e.original,
         e.attrs.max_len.as_ref().map(|m| m.value),
-        layouts(e, p, &patterns),
+        layouts(e, p, &arms.patterns),
         p,
     );
-    let all_fixed = e.variants.iter().all(|v| !v.key.has_variable_field());
-    let fixed_items = if all_fixed {
-        key::expand_fixed(e.original, p)
-    } else {
-        TokenStream::new()
-    };
-    let mut checks: Vec<TokenStream> = e
-        .variants
-        .iter()
-        .flat_map(|v| super::checks::field_checks(&v.key, p))
-        .collect();
-    checks.push(super::checks::row_limit(e.original, &e.attrs, &concrete, p));
-    let key_field = encode::key_field_impl(
-        e.original,
-        p,
-        quote!(#p::record_shape(&<Self as #p::RowKey>::LAYOUT)),
-        quote!(match self { #(#patterns => #lens,)* }),
-        quote!(match self { #(#patterns => #writes,)* }),
-    );
-    let decode_field = decode::decode_field_impl(
-        e.original,
-        p,
-        quote! {
-            #(
-                if #p::walk::opens(#variant_layouts, __rowkey_input) {
-                    #reads
-                    return #p::Ok((__rowkey_v, __rowkey_n));
-                }
-            )*
-            #p::Err(#p::unknown_tag(#name))
-        },
-    );
+    let fixed_items = fixed_items(e, p);
+    let checks = checks(e, p, &concrete);
+    let key_field = key_field(e, p, &arms);
+    let decode_field = decode_field(e, p, &arms);
     let scans = scans(e, p, &concrete);
     let modes = e.variants.iter().map(|v| super::modes_def(&v.key, p));
     quote! {
@@ -96,6 +41,116 @@ pub fn expand(e: &KeyedEnum, p: &syn::Ident) -> TokenStream {
 
         const _: () = { #(#checks)* };
     }
+}
+
+/// One entry a variant, in declaration order: the pattern that binds its fields, and the code
+/// that sizes, writes and reads its key from those bindings.
+#[derive(Default)]
+struct Arms {
+    patterns: Vec<TokenStream>,
+    lens: Vec<TokenStream>,
+    writes: Vec<TokenStream>,
+    reads: Vec<TokenStream>,
+    /// Each variant's entry of `LAYOUT.variants`, as a constant expression.
+    layouts: Vec<TokenStream>,
+}
+
+impl Arms {
+    fn new(e: &KeyedEnum, p: &syn::Ident) -> Self {
+        let ident = &e.original.ident;
+        let mut arms = Arms::default();
+        for (i, v) in e.variants.iter().enumerate() {
+            let vident = v.ident;
+            let members: Vec<_> = v.key.fields.iter().map(|f| f.ident).collect();
+            let values = bindings(members.len());
+            arms.patterns
+                .push(quote!(#ident::#vident { #(#members: #values),* }));
+            let layout = variant_layout(p, i);
+            arms.lens.push(encode::len_expr(&layout, p, &values));
+            arms.writes.push(encode::write_key(&layout, p, &values));
+            arms.reads.push(decode::read_fields(
+                &v.key,
+                p,
+                &quote!(#ident::#vident),
+                &layout,
+            ));
+            arms.layouts.push(layout);
+        }
+        arms
+    }
+}
+
+/// The names a variant's fields are bound to in its pattern: `__rowkey_b0`, `__rowkey_b1`, ...
+fn bindings(count: usize) -> Vec<TokenStream> {
+    (0..count)
+        .map(|j| {
+            let b = format_ident!("__rowkey_b{}", j);
+            quote!(#b)
+        })
+        .collect()
+}
+
+/// Variant `i`'s layout, `LAYOUT.variants[i]`, evaluated at compile time.
+fn variant_layout(p: &syn::Ident, i: usize) -> TokenStream {
+    quote!(const { &<Self as #p::RowKey>::LAYOUT.variants[#i] })
+}
+
+/// The fixed-length items, only when no variant has a field of variable length.
+fn fixed_items(e: &KeyedEnum, p: &syn::Ident) -> TokenStream {
+    let all_fixed = e.variants.iter().all(|v| !v.key.has_variable_field());
+    if all_fixed {
+        key::expand_fixed(e.original, p)
+    } else {
+        TokenStream::new()
+    }
+}
+
+/// The compile-time checks: every variant's fields, then the key's length limit.
+fn checks(e: &KeyedEnum, p: &syn::Ident, concrete: &TokenStream) -> Vec<TokenStream> {
+    let mut checks: Vec<TokenStream> = e
+        .variants
+        .iter()
+        .flat_map(|v| super::checks::field_checks(&v.key, p))
+        .collect();
+    checks.push(super::checks::row_limit(e.original, &e.attrs, concrete, p));
+    checks
+}
+
+/// `KeyField` for the enum: a match on the variant sizes and writes that variant's key.
+fn key_field(e: &KeyedEnum, p: &syn::Ident, arms: &Arms) -> TokenStream {
+    let Arms {
+        patterns,
+        lens,
+        writes,
+        ..
+    } = arms;
+    encode::key_field_impl(
+        e.original,
+        p,
+        quote!(#p::record_shape(&<Self as #p::RowKey>::LAYOUT)),
+        quote!(match self { #(#patterns => #lens,)* }),
+        quote!(match self { #(#patterns => #writes,)* }),
+    )
+}
+
+/// `DecodeField` for the enum: the first variant whose tag opens the input reads it; no match
+/// is an unknown tag.
+fn decode_field(e: &KeyedEnum, p: &syn::Ident, arms: &Arms) -> TokenStream {
+    let name = crate::unraw::unraw(&e.original.ident);
+    let Arms { reads, layouts, .. } = arms;
+    decode::decode_field_impl(
+        e.original,
+        p,
+        quote! {
+            #(
+                if #p::walk::opens(#layouts, __rowkey_input) {
+                    #reads
+                    return #p::Ok((__rowkey_v, __rowkey_n));
+                }
+            )*
+            #p::Err(#p::unknown_tag(#name))
+        },
+    )
 }
 
 /// `Row::scan()`: a state over every key of the enum, whose methods name a variant and start
@@ -183,13 +238,8 @@ fn layouts(e: &KeyedEnum, p: &syn::Ident, patterns: &[TokenStream]) -> Described
     for (i, v) in e.variants.iter().enumerate() {
         let vname = format!("{name}::{}", crate::unraw::unraw(v.ident));
         values.push(layout::layout_value(&v.key, p, &vname));
-        let bindings: Vec<TokenStream> = (0..v.key.fields.len())
-            .map(|j| {
-                let b = format_ident!("__rowkey_b{}", j);
-                quote!(#b)
-            })
-            .collect();
-        let layout = quote!(const { &<Self as #p::RowKey>::LAYOUT.variants[#i] });
+        let bindings = bindings(v.key.fields.len());
+        let layout = variant_layout(p, i);
         let explained = layout::explain_record(p, &layout, &bindings);
         let pattern = &patterns[i];
         explains.push(quote!(#pattern => #explained,));
