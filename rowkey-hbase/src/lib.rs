@@ -95,6 +95,7 @@ use hbase::{
     TTableDescriptor, TTableName,
 };
 
+mod bounds;
 mod read;
 pub use read::{ReadOptions, Rows};
 

@@ -28,7 +28,10 @@ use rowkey::retry::RetryPolicy;
 use rowkey::{KeyRange, Scan};
 
 use crate::hbase::{TIOError, TIllegalArgument, TResult, TScan, TTHBaseServiceSyncClient};
-use crate::{check_row, connect, Cell, Client, Error, Row};
+use rowkey::hbase::MAX_ROW_LENGTH;
+
+use crate::bounds::{start_after, storable};
+use crate::{connect, Cell, Client, Error, Row};
 
 /// How [`HBase::read_rows_with`](crate::HBase::read_rows_with) reads: the page size, the ranges
 /// read at once, the retry policy.
@@ -177,9 +180,10 @@ pub(crate) fn read_rows<K: ?Sized + 'static>(
 ) -> Result<Rows, Error> {
     let mut ranges = Vec::new();
     for range in scan.ranges() {
-        check_row(range.start())?;
-        check_row(range.stop())?;
-        ranges.push(range);
+        // Bounds past HBase's row limit, held as bounds within it that take the same rows.
+        if let Some(range) = storable(&range, MAX_ROW_LENGTH)? {
+            ranges.push(range);
+        }
     }
     let lane = Arc::new(Lane {
         addr,
@@ -287,13 +291,19 @@ impl Lane {
                 }
                 Ok(rows) => {
                     failed = 0;
-                    start.clear();
-                    start.extend_from_slice(&rows[rows.len() - 1].key);
-                    start.push(0);
+                    let next = start_after(&rows[rows.len() - 1].key, MAX_ROW_LENGTH);
                     if block_on(pages.send(Ok(rows))).is_err() {
                         // The reader stopped early.
                         self.finish(client, scanner);
                         return;
+                    }
+                    match next {
+                        Some(next) => start = next,
+                        // The last row was the last key HBase can hold.
+                        None => {
+                            self.finish(client, scanner);
+                            return;
+                        }
                     }
                 }
                 Err((step, e)) => {
