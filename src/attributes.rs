@@ -238,7 +238,9 @@
 //! The longest key the store takes (`RowKey::ROW_LIMIT`; HBase's 32767 when not given;
 //! [`rowkey::limits`](crate::limits) names other stores' limits). A longer key is
 //! `EncodeErrorKind::RowTooLong { len, max: N }` when it is written, and a fixed layout longer than
-//! `N` does not compile (the error is on `N`). Plans are not limited: a scan may name values no
+//! `N` does not compile (the error is on `N`; the length is the sum of each field type's
+//! `KeyField::SHAPE`, so nested keys and your own types count too; a key with type parameters is
+//! sized only when written). Plans are not limited: a scan may name values no
 //! stored key can hold, and it finds none.
 //!
 //! ```
@@ -259,7 +261,7 @@
 //!
 //! ```compile_fail
 //! #[derive(rowkey::RowKey)]
-//! #[rowkey(max_len = 12)] // error: this layout's keys are 16 bytes, longer than its `max_len` of 12
+//! #[rowkey(max_len = 12)] // error: `Pair` keys are longer than its `max_len` of 12 bytes
 //! struct Pair {
 //!     id: u64,
 //!     ts: i64,

@@ -250,9 +250,8 @@ struct Widest {
     g127: u8,
 }
 
-#[test]
-fn a_key_of_128_fields_the_most_the_derive_takes_round_trips() {
-    let k = Widest {
+fn widest() -> Widest {
+    Widest {
         g0: 0,
         g1: 1,
         g2: 2,
@@ -381,8 +380,59 @@ fn a_key_of_128_fields_the_most_the_derive_takes_round_trips() {
         g125: 125,
         g126: 126,
         g127: 127,
-    };
+    }
+}
+
+#[test]
+fn a_key_of_128_fields_the_most_the_derive_takes_round_trips() {
+    let k = widest();
     let key = k.to_vec().unwrap();
     assert_eq!(key, (0u8..128).collect::<Vec<_>>());
     assert_eq!(Widest::decode(&key).unwrap(), k);
+}
+
+/// The schema reads keys of up to 128 fields, as the derive writes them, and refuses more (a
+/// lock file written by hand or by another tool) rather than plan scans over a prefix whose
+/// sources it cannot all track.
+#[cfg(feature = "schema")]
+#[test]
+fn the_schema_reads_128_fields_and_refuses_a_129th() {
+    use rowkey::schema::Schema;
+
+    let k = widest();
+    let lock = rowkey::lock::render(std::slice::from_ref(&k)).unwrap();
+    let schema = Schema::parse(&lock).unwrap();
+    let key = k.to_vec().unwrap();
+    let values = schema.decode(&key).unwrap();
+    assert_eq!(values.len(), 128);
+    assert_eq!(schema.encode(&values).unwrap(), key);
+
+    // One more segment, as the lock would give it: its line after the 128th, the counts raised.
+    let last = lock
+        .lines()
+        .find(|l| l.trim_start().starts_with("segment index=127 "))
+        .unwrap();
+    let extra = last
+        .replace("index=127 ", "index=128 ")
+        .replace("name=\"g127\"", "name=\"g128\"")
+        .replace("offset=127 ", "offset=128 ");
+    let longer = lock
+        .replace(last, &format!("{last}\n{extra}"))
+        .replace("segments=128 ", "segments=129 ")
+        .replace("fixed_len=128 ", "fixed_len=129 ");
+    let items: usize = longer
+        .lines()
+        .find_map(|l| l.strip_prefix("end items="))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let longer = longer.replace(
+        &format!("end items={items}"),
+        &format!("end items={}", items + 1),
+    );
+    let err = Schema::parse(&longer).unwrap_err().to_string();
+    assert!(
+        err.contains("has 129 fields: a key has at most 128"),
+        "{err}"
+    );
 }

@@ -1,6 +1,6 @@
 //! Writing and reading a key's parts in sequence: the tag, the prefix, the fields and the text
 //! delimiters between them, with every error located in its key and field. The key walk
-//! (`walk.rs`) steps through a derived key with these, and so does a schema read at run time
+//! (`walk/`) steps through a derived key with these, and so does a schema read at run time
 //! (`rowkey::schema`).
 
 use crate::buf::{out_prefix, take};
@@ -119,19 +119,6 @@ impl<'k> KeyReader<'k> {
         self.pos += tag.read(rest, name).map_err(|e| e.in_key(name))?;
         self.base = self.pos;
         Ok(())
-    }
-
-    /// Takes the tag when the key starts with it: how a schema's enum key finds its variant.
-    #[cfg(feature = "schema")]
-    #[inline(always)]
-    pub fn take_tag(&mut self, tag: Tag) -> bool {
-        let rest = self.input.get(self.pos..).unwrap_or_default();
-        let opens = tag.opens(rest);
-        if opens {
-            self.pos += tag.encoded_len();
-            self.base = self.pos;
-        }
-        opens
     }
 
     /// Reads one field in `mode`; an error names `key` and `field`, and where it starts.

@@ -23,7 +23,8 @@
 //! `Layout`) over its modes and shapes (which the layout's encodings name, so they import nothing
 //! of the contract); `prefix/` the salt and the hash prefix; `time/` time fields, their units and
 //! chrono formats; `describe/` a key's layout, its segments' encodings and explained keys;
-//! `walk.rs` the one walk through a key (tag, prefix, delimiters, fields) that derived keys take;
+//! `walk/` the one walk through a key: `frame.rs` what stands around the fields (tag, prefix,
+//! delimiters), for derived keys and the schema's alike, `mod.rs` a derived key's fields;
 //! `scan/` planning (its `mod.rs` lists its files); `private/` is what generated code calls, and
 //! nothing else imports it.
 //!

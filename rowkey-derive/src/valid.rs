@@ -2,7 +2,6 @@
 //! `KeyField::SHAPE` (users' own types, nested keys) are emitted as const assertions instead
 //! (see `expand::checks`).
 
-use rowkey_core::limits;
 use rowkey_core::private::PLAN_METHODS;
 use rowkey_core::{HashPrefix, Salt, SaltHash, TextRule};
 
@@ -19,7 +18,6 @@ pub fn check_struct(cx: &Ctxt, s: &Struct) {
     check_prefix(cx, s);
     check_delimiter(cx, s);
     check_text(cx, s);
-    check_row_limit(cx, s);
 }
 
 /// An enum key: each variant's fields as a struct's, without a prefix component.
@@ -52,7 +50,6 @@ pub fn check_keyed(cx: &Ctxt, e: &KeyedEnum) {
             }
         }
         check_text(cx, s);
-        check_row_limit(cx, s);
     }
 }
 
@@ -526,41 +523,6 @@ fn check_borrowed(cx: &Ctxt, field: &Field, kind: &TypeKind, text: bool) {
             field.ty,
             format!("a borrowed field cannot be decoded here: {why}; use `{cow}`, which borrows when it can, or an owned type"),
         );
-    }
-}
-
-/// A fixed layout longer than HBase's row limit could never be stored.
-fn check_row_limit(cx: &Ctxt, s: &Struct) {
-    let lens: Option<Vec<usize>> = s
-        .fields
-        .iter()
-        .map(|f| f.kind.fixed_len(f.attrs.width.map(|w| w.value)))
-        .collect();
-    let prefix = s.prefix_len() + s.tag.as_ref().map_or(0, |t| t.len());
-    if let Some(total) = lens.map(|l| l.iter().sum::<usize>() + prefix) {
-        match &s.attrs.max_len {
-            Some(max) if total > max.value => cx.error(
-                max.span,
-                format!("{} are {total} bytes, longer than its `max_len` of {}", keys_of(s), max.value),
-            ),
-            None if total > limits::HBASE => cx.error_spanned_by(
-                &s.original.ident,
-                format!("{} are {total} bytes, longer than HBase's row limit of {} (set another with `#[rowkey(max_len = N)]`)", keys_of(s), limits::HBASE),
-            ),
-            _ => {}
-        }
-    }
-}
-
-/// "this layout's keys", or for an enum variant "the keys of `Row::Order`".
-fn keys_of(s: &Struct) -> String {
-    match s.variant {
-        Some(v) => format!(
-            "the keys of `{}::{}`",
-            crate::unraw::unraw(&s.original.ident),
-            crate::unraw::unraw(v)
-        ),
-        None => "this layout's keys".into(),
     }
 }
 

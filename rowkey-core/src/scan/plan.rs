@@ -112,7 +112,7 @@ impl FieldPlan {
 impl FieldPlan {
     /// Whether the next field feeds the salt or hash prefix.
     fn next_is_source(&self, layout: &ScanLayout) -> bool {
-        !layout.whole_key && layout.sources.get(self.eq_bound).copied().unwrap_or(false)
+        !layout.whole_key && layout.is_source(self.eq_bound)
     }
 
     #[inline(always)]
@@ -274,7 +274,7 @@ impl FieldPlan {
             return self.is_point(layout);
         }
         let fixed = self.eq_bound.min(layout.fields());
-        !layout.sources[fixed..].contains(&true)
+        !layout.has_source_from(fixed)
     }
 
     /// Whether the plan constrains anything at all.

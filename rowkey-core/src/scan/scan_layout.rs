@@ -1,5 +1,7 @@
-//! The facts of a layout that planning needs, named by generated code as one constant.
+//! The facts of a layout that planning needs, named by generated code as one constant: read off
+//! the key's [`Layout`], so that they have one home.
 
+use crate::describe::layout::Layout;
 use crate::prefix::Prefix;
 use crate::tag::Tag;
 
@@ -9,8 +11,10 @@ use crate::tag::Tag;
 #[derive(Clone, Copy, Debug)]
 pub struct ScanLayout {
     pub(crate) prefix: Prefix,
-    /// Per field in key order: whether it is a source of the prefix.
-    pub(crate) sources: &'static [bool],
+    /// Bit `i`: whether field `i` is a source of the prefix (a key has at most 128 fields).
+    sources: u128,
+    /// How many fields.
+    fields: usize,
     /// Whether the prefix is a whole-key salt (every field is a source).
     pub(crate) whole_key: bool,
     /// Whether every key has the same length: then nothing extends a complete key, and the key
@@ -24,17 +28,35 @@ pub struct ScanLayout {
 }
 
 impl ScanLayout {
-    /// A layout of `sources.len()` fields behind `prefix`; `whole_key` for a whole-key salt;
-    /// `fixed` when every key has the same length.
-    pub const fn new(
-        prefix: Prefix,
-        sources: &'static [bool],
-        whole_key: bool,
-        fixed: bool,
-    ) -> Self {
+    /// The planning facts of `layout`: a derived key's, or a variant's of an enum key.
+    pub const fn of(layout: &Layout) -> Self {
+        ScanLayout {
+            prefix: layout.prefix,
+            sources: layout.source_mask,
+            fields: layout.segments.len(),
+            whole_key: layout.whole_key_salt,
+            fixed: layout.fixed_len.is_some(),
+            text: layout.text,
+            tag: layout.tag,
+        }
+    }
+
+    /// A layout of `sources.len()` fields behind `prefix` (at most 128; a source past them is
+    /// refused by the caller), `sources[i]` when field `i` feeds it; `whole_key` for a whole-key
+    /// salt; `fixed` when every key has the same length.
+    pub const fn new(prefix: Prefix, sources: &[bool], whole_key: bool, fixed: bool) -> Self {
+        let mut mask = 0u128;
+        let mut i = 0;
+        while i < sources.len() && i < 128 {
+            if sources[i] {
+                mask |= 1 << i;
+            }
+            i += 1;
+        }
         ScanLayout {
             prefix,
-            sources,
+            sources: mask,
+            fields: sources.len(),
             whole_key,
             fixed,
             text: None,
@@ -70,6 +92,16 @@ impl ScanLayout {
     }
 
     pub(crate) fn fields(&self) -> usize {
-        self.sources.len()
+        self.fields
+    }
+
+    /// Whether field `i` feeds the prefix.
+    pub(crate) fn is_source(&self, i: usize) -> bool {
+        i < 128 && self.sources & (1 << i) != 0
+    }
+
+    /// Whether any field from `i` on feeds the prefix.
+    pub(crate) fn has_source_from(&self, i: usize) -> bool {
+        i < 128 && self.sources >> i != 0
     }
 }

@@ -13,7 +13,6 @@ use crate::scan::ScanLayout;
 
 static STRS: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
 static BYTES: Mutex<BTreeSet<&'static [u8]>> = Mutex::new(BTreeSet::new());
-static FLAGS: Mutex<BTreeSet<&'static [bool]>> = Mutex::new(BTreeSet::new());
 static LAYOUTS: Mutex<BTreeMap<String, &'static ScanLayout>> = Mutex::new(BTreeMap::new());
 
 /// `s`, kept for the life of the process.
@@ -38,19 +37,6 @@ pub(crate) fn bytes(b: &[u8]) -> &'static [u8] {
         return kept;
     }
     let kept: &'static [u8] = Box::leak(Box::from(b));
-    set.insert(kept);
-    kept
-}
-
-/// `f`, kept for the life of the process.
-pub(crate) fn flags(f: &[bool]) -> &'static [bool] {
-    let mut set = FLAGS
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if let Some(kept) = set.get(f) {
-        return kept;
-    }
-    let kept: &'static [bool] = Box::leak(Box::from(f));
     set.insert(kept);
     kept
 }

@@ -8,18 +8,17 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::convert::Sink;
-use super::key_walk::feed_sources;
+use super::key_walk::SlotSources;
 use super::nodes::{Field, Kind, Node};
 use super::stand_ins::Shown;
 use super::typed::decode_inline;
 use super::value::Value;
 use crate::cursor::KeyReader;
 use crate::describe::explain::Explained;
-use crate::describe::layout::delimiter_before;
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::field::FieldMode;
-use crate::prefix::{steps, Prefix};
-use crate::sink::ValueSink;
+use crate::prefix::Prefix;
+use crate::walk::frame;
 
 /// One field as decoding found it: where it starts, its length, and its value as `Debug` shows it
 /// (when asked).
@@ -75,21 +74,16 @@ pub(crate) fn read_record<'n, 's, const SHOW: bool>(
     if !SHOW && node.plain {
         return read_plain(node, input, out, key);
     }
+    let node = read_variant(node, input, key)?;
     let mut r = KeyReader::new(input);
-    let node = read_tag(node, &mut r, key)?;
+    let prefix = frame::open_read(node, &mut r)?;
     if node.is_variant && node.fields.is_empty() {
         out.push((paths[node.leaf], Value::Null));
     }
-    let prefix_len = node.prefix_len();
-    let prefix = if prefix_len > 0 {
-        r.take(prefix_len)?
-    } else {
-        &[]
-    };
     let first = out.len();
     let rows = read_fields::<SHOW>(node, input, &mut r, mode, paths, out, key)?;
     if !matches!(node.prefix, Prefix::None) {
-        check_prefix(node, mode, prefix, &r, &out[first..], paths).map_err(|e| e.in_key(key))?;
+        check_prefix(node, mode, prefix, &r, &out[first..], paths)?;
     }
     Ok(Read {
         node,
@@ -131,24 +125,21 @@ fn read_plain<'n>(
     })
 }
 
-/// Reads the tag of a key of `node`: for an enum with data, the variant it names, whose node
-/// the key is read as.
+/// The node a key of `node` is read as: for an enum with data, the variant whose tag the key
+/// opens with ([`frame::open_read`] then reads the tag).
 #[inline(always)]
-fn read_tag<'n>(
+fn read_variant<'n>(
     node: &'n Node,
-    r: &mut KeyReader<'_>,
+    input: &[u8],
     key: &'static str,
 ) -> Result<&'n Node, DecodeError> {
-    if node.is_enum() {
-        return match node.variants.iter().find(|v| r.take_tag(v.tag)) {
-            Some(v) => Ok(v),
-            None => Err(DecodeError::new(DecodeErrorKind::UnknownTag { name: key }, 0).in_key(key)),
-        };
+    if !node.is_enum() {
+        return Ok(node);
     }
-    if !node.tag.is_none() {
-        r.tag(node.tag, key)?;
+    match node.variants.iter().find(|v| v.tag.opens(input)) {
+        Some(v) => Ok(v),
+        None => Err(DecodeError::new(DecodeErrorKind::UnknownTag { name: key }, 0).in_key(key)),
     }
-    Ok(node)
 }
 
 /// Reads the fields of `node` (a struct or a variant) after its tag and prefix, with the text
@@ -163,11 +154,10 @@ fn read_fields<'s, const SHOW: bool>(
     out: &mut Vec<(&'s str, Value)>,
     key: &'static str,
 ) -> Result<Vec<Row>, DecodeError> {
-    let prefix_len = node.prefix_len();
     let mut rows = Vec::new();
     let mut shown = String::new();
     for (i, field) in node.fields.iter().enumerate() {
-        if let Some(delimiter) = delimiter_before(node.text, prefix_len, i) {
+        if let Some(delimiter) = frame::delimiter_before(node, i) {
             r.delimiter(delimiter)?;
         }
         let at = r.pos();
@@ -265,16 +255,11 @@ fn check_prefix(
             slots[range.start + i] = Some(value);
         }
     }
-    let feed = |h: &mut dyn ValueSink| feed_sources(node, &slots, h, node.key_name());
-    match node.prefix {
-        Prefix::Salt(salt) if node.whole_key => steps::read_salt(salt, prefix).and_then(|found| {
-            steps::check_whole_key_salt(salt, mode, found, r.read_from(node.body_start()))
-        }),
-        Prefix::Salt(salt) => steps::read_salt(salt, prefix)
-            .and_then(|found| steps::check_salt(salt, mode, found, |h| feed(h))),
-        Prefix::Hash(hash) => steps::check_hash_prefix(hash, mode, prefix, |h| feed(h)),
-        _ => Ok(()),
-    }
+    let sources = SlotSources {
+        node,
+        slots: &slots,
+    };
+    frame::check(node, prefix, r, mode, &sources)
 }
 
 /// A nested key as derived `Debug` shows it: `Inner { region: 3, name: "eu" }`, a variant

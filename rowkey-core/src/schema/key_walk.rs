@@ -1,7 +1,9 @@
 //! Keys walked at run time as generated code walks them: the tag, the reserved prefix, each field
 //! in its mode (nested in the mode of the field that holds the key), the text delimiters, then
-//! the prefix computed from its sources, with the cursor and prefix steps generated code calls.
-//! Decoding reads the same parts back and checks the prefix; `explain` shows them.
+//! the prefix computed from its sources. What stands around the fields is the core's walk
+//! (`walk::frame`), the derived keys' own, over a [`Node`] as over a `Layout`; this file gives it
+//! the fields, from a key's values. Decoding reads the same parts back and checks the prefix;
+//! `explain` shows them.
 //!
 //! A key's values are a slice of slots, one a dotted path (`Node::number`): a field's slot holds
 //! its value, a variant's slot names the variant alone, and a nested key's fields sit in the slots
@@ -17,11 +19,12 @@ use super::nodes::{Field, Kind, Node};
 use super::typed::{encode_inline, with_typed};
 use super::value::Value;
 use crate::cursor::KeyWriter;
-use crate::describe::layout::delimiter_before;
 use crate::error::{EncodeError, EncodeErrorKind};
 use crate::field::{FieldMode, FieldShape, KeyField};
-use crate::prefix::{steps, Prefix};
+use crate::prefix::Prefix;
 use crate::sink::ValueSink;
+use crate::tag::Tag;
+use crate::walk::frame::{self, Frame, Sources};
 
 /// A key's values by slot.
 pub(crate) type Slots<'v> = [Option<&'v Value>];
@@ -223,15 +226,9 @@ pub(crate) fn encode_record(
         node
     };
     let mut w = KeyWriter::new(out);
-    if !node.tag.is_none() {
-        w.tag(node.tag)?;
-    }
-    let prefix_len = node.prefix_len();
-    if prefix_len > 0 {
-        w.reserve(prefix_len)?;
-    }
+    frame::open(node, &mut w)?;
     encode_fields(node, slots, &mut w, mode, placed, key)?;
-    write_prefix(node, slots, &mut w, mode, key)?;
+    frame::close(node, &mut w, mode, &SlotSources { node, slots })?;
     Ok(w.written())
 }
 
@@ -269,9 +266,8 @@ fn encode_fields(
     placed: bool,
     key: &'static str,
 ) -> Result<(), EncodeError> {
-    let prefix_len = node.prefix_len();
     for (i, field) in node.fields.iter().enumerate() {
-        if let Some(delimiter) = delimiter_before(node.text, prefix_len, i) {
+        if let Some(delimiter) = frame::delimiter_before(node, i) {
             w.delimiter(delimiter)?;
         }
         let mut error = None;
@@ -305,58 +301,56 @@ fn encode_fields(
     Ok(())
 }
 
-/// Computes `node`'s prefix from its sources (or, for a salt over the whole key, from the key
-/// after it) and writes it into the bytes reserved for it.
-#[inline(always)]
-fn write_prefix(
-    node: &Node,
-    slots: &Slots<'_>,
-    w: &mut KeyWriter<'_>,
-    mode: FieldMode,
-    key: &'static str,
-) -> Result<(), EncodeError> {
-    let prefix_len = node.prefix_len();
-    let feed = |h: &mut dyn ValueSink| feed_sources(node, slots, h, key);
-    match node.prefix {
-        Prefix::Salt(salt) if node.whole_key => {
-            let b = steps::whole_key_salt_byte(salt, mode, w.written_from(node.body_start()))?;
-            steps::write_salt(salt, b, w.prefix_mut(prefix_len));
-        }
-        Prefix::Salt(salt) => {
-            let b = steps::salt_byte(salt, mode, |h| feed(h))?;
-            steps::write_salt(salt, b, w.prefix_mut(prefix_len));
-        }
-        Prefix::Hash(hash) => {
-            steps::write_hash_prefix(hash, w.prefix_mut(prefix_len), |h| feed(h))?;
-        }
-        _ => {}
+impl Frame for Node {
+    #[inline(always)]
+    fn key_name(&self) -> &'static str {
+        self.key_name()
     }
-    Ok(())
+    #[inline(always)]
+    fn tag(&self) -> Tag {
+        self.tag
+    }
+    #[inline(always)]
+    fn prefix(&self) -> Prefix {
+        self.prefix
+    }
+    #[inline(always)]
+    fn prefix_len(&self) -> usize {
+        self.prefix_len()
+    }
+    #[inline(always)]
+    fn text(&self) -> Option<&'static str> {
+        self.text
+    }
+    #[inline(always)]
+    fn whole_key_salt(&self) -> bool {
+        self.whole_key
+    }
 }
 
-/// Feeds the value bytes of `node`'s prefix sources to `h`, joined by the text delimiter.
-pub(super) fn feed_sources(
-    node: &Node,
-    slots: &Slots<'_>,
-    h: &mut dyn ValueSink,
-    key: &'static str,
-) -> Result<(), EncodeError> {
-    let delimiter = node.text.unwrap_or_default();
-    for (n, &i) in node.sources.iter().enumerate() {
-        if n > 0 && !delimiter.is_empty() {
-            h.write(delimiter.as_bytes());
+/// The prefix sources of a key of `node` whose values are `slots`.
+pub(super) struct SlotSources<'a> {
+    pub(super) node: &'a Node,
+    pub(super) slots: &'a Slots<'a>,
+}
+
+impl Sources for SlotSources<'_> {
+    fn feed<S: ValueSink + ?Sized>(&self, sink: &mut S) -> Result<(), EncodeError> {
+        let node = self.node;
+        for (n, &i) in node.sources.iter().enumerate() {
+            frame::join_source(node, n, sink);
+            let field = &node.fields[i];
+            with_field(
+                field,
+                self.slots,
+                Feed {
+                    h: &mut *sink,
+                    mode: field.mode,
+                },
+            )
+            .ok_or_else(|| unfit(String::new()))?
+            .map_err(|e| e.in_field(node.key_name(), field.name))?;
         }
-        let field = &node.fields[i];
-        with_field(
-            field,
-            slots,
-            Feed {
-                h,
-                mode: field.mode,
-            },
-        )
-        .ok_or_else(|| unfit(String::new()))?
-        .map_err(|e| e.in_field(key, field.name))?;
+        Ok(())
     }
-    Ok(())
 }

@@ -55,7 +55,7 @@
 //! | `parse.rs` | a field's value read from its text, and the words for what each field takes |
 //! | `convert.rs` | values to and from any Rust type a field stands for, through its own codecs |
 //! | `typed.rs` | which Rust type a field stands for, and the types schemas add (arrays, digests) |
-//! | `key_walk.rs` | keys walked as generated code walks them: encode, decode, explain |
+//! | `key_walk.rs` | keys walked as generated code walks them, around the fields by `walk/frame.rs` |
 //! | `query.rs` | queries bound through the typed builder's planner |
 //! | `intern.rs` | names and facts kept for the process, as the codecs take them |
 

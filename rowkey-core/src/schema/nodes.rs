@@ -18,6 +18,7 @@ use crate::lock::locked_key::{LockedLayout, LockedSegment};
 use crate::prefix::Prefix;
 use crate::scan::ScanLayout;
 use crate::tag::Tag;
+use crate::walk::MAX_FIELDS;
 
 /// A key, nested struct or enum: a struct's fields behind its tag and prefix, or an enum's
 /// variants (each a `Node` of its own behind its tag).
@@ -194,6 +195,13 @@ impl Node {
         let name = intern::str(&l.name);
         let text = l.text.as_deref().map(intern::str);
         let tag = Tag::new(intern::bytes(&l.tag), intern::str(&l.tag_delimiter));
+        if l.segments.len() > MAX_FIELDS {
+            return Err(SchemaError::unsupported(format!(
+                "`{}` has {} fields: a key has at most {MAX_FIELDS}, as a derived key",
+                l.name,
+                l.segments.len()
+            )));
+        }
         let mut fields = Vec::with_capacity(l.segments.len());
         for s in &l.segments {
             fields.push(Field::of(s, text, &l.name)?);
@@ -310,14 +318,6 @@ impl Node {
     pub(crate) fn prefix_len(&self) -> usize {
         self.prefix_len
     }
-
-    /// Where the fields start after the tag: the prefix and, in text, its delimiter.
-    pub(crate) fn body_start(&self) -> usize {
-        match self.prefix_len() {
-            0 => 0,
-            n => n + self.text.unwrap_or_default().len(),
-        }
-    }
 }
 
 /// `name` under the dotted path `at`.
@@ -353,7 +353,7 @@ fn scan_layout(
         Prefix::None
     };
     let fixed = variants.is_empty() && l.fixed_len.is_some();
-    let mut layout = ScanLayout::new(prefix, intern::flags(&flags), whole_key, fixed).with_tag(tag);
+    let mut layout = ScanLayout::new(prefix, &flags, whole_key, fixed).with_tag(tag);
     if let Some(d) = text {
         layout = layout.in_text(d);
     }

@@ -452,20 +452,6 @@ impl TypeKind {
         }
     }
 
-    /// The fixed length in bytes with an optional width, when syntax alone shows it.
-    pub fn fixed_len(&self, width: Option<usize>) -> Option<usize> {
-        match (self, width) {
-            (TypeKind::Int { .. } | TypeKind::Str { .. } | TypeKind::Bytes { .. }, Some(w)) => {
-                Some(w)
-            }
-            (TypeKind::Int { bytes, .. } | TypeKind::Float { bytes, .. }, None) => Some(*bytes),
-            (TypeKind::Bool, _) => Some(1),
-            (TypeKind::Char, _) => Some(4),
-            (TypeKind::ByteArray { len }, _) => *len,
-            _ => None,
-        }
-    }
-
     /// Whether syntax alone shows the type is variable-length (so the layout has no `LEN`).
     pub fn is_variable(&self, width: Option<usize>) -> bool {
         match self {

@@ -12,7 +12,9 @@ pub fn expand(s: &Struct, p: &syn::Ident) -> TokenStream {
         return TokenStream::new();
     };
     let mut checks = field_checks(s, p);
-    checks.push(row_limit(s.original, &s.attrs, &concrete, p));
+    let keys = format!("`{}` keys", crate::unraw::unraw(&s.original.ident));
+    let fixed = quote!(<#concrete as #p::RowKey>::FIXED_LEN);
+    checks.push(row_limit(s.original, &s.attrs, &concrete, &keys, fixed, p));
     quote! {
         const _: () = { #(#checks)* };
     }
@@ -80,33 +82,33 @@ pub fn field_checks(s: &Struct, p: &syn::Ident) -> Vec<TokenStream> {
     checks
 }
 
-/// The check that a fixed layout fits its row limit.
+/// The check that keys of fixed length `fixed` (an expression of type `Option<usize>`, from the
+/// fields' `SHAPE`s) fit the key's row limit: `keys` names them in the message ("`Key` keys", "the
+/// keys of `Row::Order`"). The one check of the row limit at compile time; syntax sizes nothing.
 pub fn row_limit(
     input: &syn::DeriveInput,
     attrs: &crate::attr::ContainerAttrs,
     concrete: &TokenStream,
+    keys: &str,
+    fixed: TokenStream,
     p: &syn::Ident,
 ) -> TokenStream {
-    let ident = &input.ident;
     let (limit, span) = match &attrs.max_len {
         Some(max) => (
-            format!("`{ident}` keys are longer than its `max_len` of {} bytes", max.value),
+            format!("{keys} are longer than its `max_len` of {} bytes", max.value),
             max.span,
         ),
         None => (
             format!(
-                "`{ident}` keys are longer than HBase's row limit of {} bytes (set another with `#[rowkey(max_len = N)]`)",
+                "{keys} are longer than HBase's row limit of {} bytes (set another with `#[rowkey(max_len = N)]`)",
                 rowkey_core::limits::HBASE
             ),
-            ident.span(),
+            input.ident.span(),
         ),
     };
     quote_spanned! {span=>
         ::core::assert!(
-            #p::within_row_limit(
-                <#concrete as #p::RowKey>::FIXED_LEN,
-                <#concrete as #p::RowKey>::ROW_LIMIT,
-            ),
+            #p::within_row_limit(#fixed, <#concrete as #p::RowKey>::ROW_LIMIT),
             #limit
         );
     }

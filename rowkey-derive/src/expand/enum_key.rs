@@ -112,7 +112,18 @@ fn checks(e: &KeyedEnum, p: &syn::Ident, concrete: &TokenStream) -> Vec<TokenStr
         .iter()
         .flat_map(|v| super::checks::field_checks(&v.key, p))
         .collect();
-    checks.push(super::checks::row_limit(e.original, &e.attrs, concrete, p));
+    // Each variant's keys within the limit (then the enum's are too), each named in its message.
+    for (i, v) in e.variants.iter().enumerate() {
+        let keys = format!(
+            "the keys of `{}::{}`",
+            crate::unraw::unraw(&e.original.ident),
+            crate::unraw::unraw(v.ident)
+        );
+        let fixed = quote!(<#concrete as #p::RowKey>::LAYOUT.variants[#i].fixed_len);
+        checks.push(super::checks::row_limit(
+            e.original, &e.attrs, concrete, &keys, fixed, p,
+        ));
+    }
     checks
 }
 
@@ -167,11 +178,9 @@ fn scans(e: &KeyedEnum, p: &syn::Ident, concrete: &TokenStream) -> TokenStream {
     for (i, v) in e.variants.iter().enumerate() {
         let layout_name = format_ident!("__ROWKEY_SCAN_LAYOUT_{}", i);
         items.push(scan_layout(
-            &v.key,
             p,
             &layout_name,
-            quote!(#p::Prefix::None),
-            quote!(<#concrete as #p::RowKey>::LAYOUT.variants[#i].fixed_len),
+            quote!(<#concrete as #p::RowKey>::LAYOUT.variants[#i]),
         ));
         let method = v.scan_method();
         let variant = crate::unraw::unraw(v.ident);

@@ -10,7 +10,7 @@ use quote::{format_ident, quote};
 
 use super::bind::field_methods;
 use super::field_name;
-use crate::ast::{Prefix, Sources, Struct};
+use crate::ast::{Prefix, Struct};
 
 pub fn expand(s: &Struct, p: &syn::Ident) -> TokenStream {
     let Some(concrete) = super::generics::concrete_type(s.original) else {
@@ -24,13 +24,7 @@ pub fn expand(s: &Struct, p: &syn::Ident) -> TokenStream {
     // capacity (a longer key hands the plan over to the general planner as it is bound).
     let array_lane = matches!(s.prefix, Prefix::None) && s.tag.is_none() && s.text().is_none();
     let layout_name = format_ident!("__ROWKEY_SCAN_LAYOUT");
-    let layout = scan_layout(
-        s,
-        p,
-        &layout_name,
-        quote!(<#concrete as #p::RowKey>::PREFIX),
-        quote!(<#concrete as #p::RowKey>::FIXED_LEN),
-    );
+    let layout = scan_layout(p, &layout_name, quote!(<#concrete as #p::RowKey>::LAYOUT));
     let (array, lane_len) = if array_lane {
         (
             Some((quote!(__RowkeyPlan), quote!(__RowkeyRanged))),
@@ -268,48 +262,11 @@ impl State {
     }
 }
 
-/// The constant `ScanLayout` named `name` of the key `s`, its prefix and fixed length given as
-/// constant expressions.
-pub fn scan_layout(
-    s: &Struct,
-    p: &syn::Ident,
-    name: &syn::Ident,
-    prefix: TokenStream,
-    fixed_len: TokenStream,
-) -> TokenStream {
-    let in_text = s.text().map(|d| quote!(.in_text(#d)));
-    let with_tag = s.tag.as_ref().map(|t| {
-        let t = super::tag_expr(t, p);
-        quote!(.with_tag(#t))
-    });
-    let whole_key = matches!(
-        s.prefix,
-        Prefix::Salt {
-            sources: Sources::WholeKey,
-            ..
-        }
-    );
-    let sources: Vec<bool> = (0..s.fields.len())
-        .map(|i| match &s.prefix {
-            Prefix::Salt {
-                sources: Sources::Fields(f),
-                ..
-            }
-            | Prefix::Hash { sources: f, .. } => f.contains(&i),
-            Prefix::Salt {
-                sources: Sources::WholeKey,
-                ..
-            } => true,
-            Prefix::None => false,
-        })
-        .collect();
+/// The constant `ScanLayout` named `name`, read off `layout` (a constant `Layout` expression:
+/// the key's, or a variant's).
+pub fn scan_layout(p: &syn::Ident, name: &syn::Ident, layout: TokenStream) -> TokenStream {
     quote! {
-        const #name: #p::ScanLayout = #p::ScanLayout::new(
-            #prefix,
-            &[#(#sources),*],
-            #whole_key,
-            #fixed_len.is_some(),
-        )#in_text #with_tag;
+        const #name: #p::ScanLayout = #p::ScanLayout::of(&#layout);
     }
 }
 

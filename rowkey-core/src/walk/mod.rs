@@ -2,14 +2,18 @@
 //! the fields are written), each field in its mode nested in the mode of the key that holds it,
 //! and the text delimiters between them, written and read back by one family of functions over a
 //! [`Layout`]. A derived key hands its fields over as a tuple ([`Fields`]); the derive writes no
-//! walk of its own, so a layout rule lives here once.
+//! walk of its own. What stands around the fields (tag, prefix, delimiters) is `frame.rs`, which
+//! the schema's walk (`rowkey::schema`, fields known at run time) takes too, so a layout rule
+//! lives here once.
 
 use crate::cursor::{KeyReader, KeyWriter};
 use crate::describe::layout::Layout;
 use crate::error::{DecodeError, EncodeError};
 use crate::field::{DecodeField, FieldMode, KeyField};
-use crate::prefix::{steps, Prefix};
 use crate::sink::ValueSink;
+
+pub(crate) mod frame;
+use frame::Sources;
 
 /// What the walk does at each field of a key, given in key order with its index.
 pub trait Visit {
@@ -180,7 +184,7 @@ pub fn encode<F: Fields>(
         type Error = EncodeError;
         #[inline(always)]
         fn field<T: KeyField + ?Sized>(&mut self, i: usize, value: &T) -> Result<(), EncodeError> {
-            if let Some(d) = self.layout.delimiter_before(i) {
+            if let Some(d) = frame::delimiter_before(self.layout, i) {
                 self.w.delimiter(d)?;
             }
             let mode = self.mode.nest(mode_of(self.layout, i));
@@ -189,13 +193,7 @@ pub fn encode<F: Fields>(
         }
     }
     let mut w = KeyWriter::new(out);
-    if !layout.tag.is_none() {
-        w.tag(layout.tag)?;
-    }
-    let prefix_len = layout.prefix.encoded_len();
-    if prefix_len > 0 {
-        w.reserve(prefix_len)?;
-    }
+    frame::open(layout, &mut w)?;
     fields.visit(
         0,
         &mut Write {
@@ -204,20 +202,7 @@ pub fn encode<F: Fields>(
             mode,
         },
     )?;
-    match layout.prefix {
-        Prefix::None => {}
-        Prefix::Salt(salt) => {
-            let bucket = if layout.whole_key_salt {
-                steps::whole_key_salt_byte(salt, mode, w.written_from(body_start(layout)))?
-            } else {
-                steps::salt_byte(salt, mode, |h| feed(layout, fields, h))?
-            };
-            steps::write_salt(salt, bucket, w.prefix_mut(prefix_len));
-        }
-        Prefix::Hash(hash) => {
-            steps::write_hash_prefix(hash, w.prefix_mut(prefix_len), |h| feed(layout, fields, h))?;
-        }
-    }
+    frame::close(layout, &mut w, mode, &SourcesOf { layout, fields })?;
     Ok(w.written())
 }
 
@@ -237,7 +222,7 @@ pub fn decode<'k, F: DecodeFields<'k>>(
     impl<'k> Read<'k> for ReadFields<'_, 'k> {
         #[inline(always)]
         fn field<T: DecodeField<'k>>(&mut self, i: usize) -> Result<T, DecodeError> {
-            if let Some(d) = self.layout.delimiter_before(i) {
+            if let Some(d) = frame::delimiter_before(self.layout, i) {
                 self.r.delimiter(d)?;
             }
             let mode = self.mode.nest(mode_of(self.layout, i));
@@ -246,15 +231,7 @@ pub fn decode<'k, F: DecodeFields<'k>>(
         }
     }
     let mut r = KeyReader::new(input);
-    if !layout.tag.is_none() {
-        r.tag(layout.tag, layout.name)?;
-    }
-    let prefix_len = layout.prefix.encoded_len();
-    let prefix = if prefix_len > 0 {
-        r.take(prefix_len)?
-    } else {
-        &[]
-    };
+    let prefix = frame::open_read(layout, &mut r)?;
     let fields = F::read(
         0,
         &mut ReadFields {
@@ -263,20 +240,11 @@ pub fn decode<'k, F: DecodeFields<'k>>(
             mode,
         },
     )?;
-    let checked = match layout.prefix {
-        Prefix::None => Ok(()),
-        Prefix::Salt(salt) => steps::read_salt(salt, prefix).and_then(|found| {
-            if layout.whole_key_salt {
-                steps::check_whole_key_salt(salt, mode, found, r.read_from(body_start(layout)))
-            } else {
-                steps::check_salt(salt, mode, found, |h| feed(layout, &fields, h))
-            }
-        }),
-        Prefix::Hash(hash) => {
-            steps::check_hash_prefix(hash, mode, prefix, |h| feed(layout, &fields, h))
-        }
+    let sources = SourcesOf {
+        layout,
+        fields: &fields,
     };
-    checked.map_err(|e| e.in_key(layout.name))?;
+    frame::check(layout, prefix, &r, mode, &sources)?;
     Ok((fields, r.pos()))
 }
 
@@ -292,48 +260,46 @@ fn mode_of(layout: &Layout, i: usize) -> FieldMode {
     layout.segments[i].encoding.mode()
 }
 
-/// Where the body of a key (after the prefix and its delimiter) starts, after the tag.
-#[inline(always)]
-fn body_start(layout: &Layout) -> usize {
-    layout.prefix.encoded_len() + layout.text.map_or(0, str::len)
+/// The prefix sources of a derived key: the fields its layout marks, by their value bytes.
+struct SourcesOf<'f, F> {
+    layout: &'static Layout,
+    fields: &'f F,
 }
 
-/// Feeds the value bytes of the prefix's sources to `sink`, joined by a text layout's delimiter.
-#[inline(always)]
-fn feed<F: Fields, S: ValueSink + ?Sized>(
-    layout: &'static Layout,
-    fields: &F,
-    sink: &mut S,
-) -> Result<(), EncodeError> {
-    struct Feed<'s, S: ValueSink + ?Sized> {
-        layout: &'static Layout,
-        sink: &'s mut S,
-        fed: bool,
-    }
-    impl<S: ValueSink + ?Sized> Visit for Feed<'_, S> {
-        type Error = EncodeError;
-        #[inline(always)]
-        fn field<T: KeyField + ?Sized>(&mut self, i: usize, value: &T) -> Result<(), EncodeError> {
-            if !self.layout.is_source(i) {
-                return Ok(());
-            }
-            match self.layout.text {
-                Some(d) if self.fed && !d.is_empty() => self.sink.write(d.as_bytes()),
-                _ => {}
-            }
-            self.fed = true;
-            let segment = &self.layout.segments[i];
-            value
-                .value_bytes(segment.encoding.mode(), self.sink)
-                .map_err(|e| e.in_field(self.layout.name, segment.name))
+impl<F: Fields> Sources for SourcesOf<'_, F> {
+    #[inline(always)]
+    fn feed<S: ValueSink + ?Sized>(&self, sink: &mut S) -> Result<(), EncodeError> {
+        struct Feed<'s, S: ValueSink + ?Sized> {
+            layout: &'static Layout,
+            sink: &'s mut S,
+            fed: usize,
         }
+        impl<S: ValueSink + ?Sized> Visit for Feed<'_, S> {
+            type Error = EncodeError;
+            #[inline(always)]
+            fn field<T: KeyField + ?Sized>(
+                &mut self,
+                i: usize,
+                value: &T,
+            ) -> Result<(), EncodeError> {
+                if !self.layout.is_source(i) {
+                    return Ok(());
+                }
+                frame::join_source(self.layout, self.fed, self.sink);
+                self.fed += 1;
+                let segment = &self.layout.segments[i];
+                value
+                    .value_bytes(segment.encoding.mode(), self.sink)
+                    .map_err(|e| e.in_field(self.layout.name, segment.name))
+            }
+        }
+        self.fields.visit(
+            0,
+            &mut Feed {
+                layout: self.layout,
+                sink,
+                fed: 0,
+            },
+        )
     }
-    fields.visit(
-        0,
-        &mut Feed {
-            layout,
-            sink,
-            fed: false,
-        },
-    )
 }
