@@ -14,10 +14,15 @@ use core::fmt;
 /// let mut buf = [0u8; 2];
 /// let err = 7u32.encode(&mut buf, FieldMode::LAST).unwrap_err();
 /// assert_eq!(err.kind(), EncodeErrorKind::BufferTooSmall { needed: 4, available: 2 });
+///
 /// // Generated code names the key type and the field on the error's way out.
-/// let err = err.in_field("Event", "user_id");
-/// assert_eq!((err.key(), err.field()), ("Event", "user_id"));
-/// assert!(err.to_string().contains("`Event.user_id`"));
+/// #[derive(rowkey::RowKey)]
+/// struct Event { user_id: u32, #[rowkey(width = 1)] seq: u32 }
+/// use rowkey::RowKey;
+/// let err = Event { user_id: 7, seq: 300 }.to_vec().unwrap_err();
+/// assert_eq!(err.kind(), EncodeErrorKind::TooWide { width: 1 });
+/// assert_eq!((err.key(), err.field()), ("Event", "seq"));
+/// assert!(err.to_string().contains("`Event.seq`"));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EncodeError {
@@ -119,10 +124,11 @@ impl EncodeError {
     /// The key type whose field failed, or `""` when the error was not located.
     ///
     /// ```
-    /// use rowkey::{EncodeError, EncodeErrorKind};
-    /// let err = EncodeError::new(EncodeErrorKind::EndsWithPad);
-    /// assert_eq!(err.key(), "");
-    /// assert_eq!(err.in_field("Page", "url").key(), "Page");
+    /// use rowkey::{EncodeError, EncodeErrorKind, RowKey};
+    /// assert_eq!(EncodeError::new(EncodeErrorKind::EndsWithPad).key(), "");
+    /// #[derive(RowKey)]
+    /// struct Page { #[rowkey(width = 1)] size: u32 }
+    /// assert_eq!(Page { size: 300 }.to_vec().unwrap_err().key(), "Page");
     /// ```
     pub const fn key(&self) -> &'static str {
         self.key
@@ -131,30 +137,24 @@ impl EncodeError {
     /// The field that failed (the innermost one for nested keys), or `""` for errors of the whole key.
     ///
     /// ```
-    /// use rowkey::{EncodeError, EncodeErrorKind};
-    /// let err = EncodeError::new(EncodeErrorKind::EndsWithPad);
-    /// assert_eq!(err.in_field("Page", "url").field(), "url");
-    /// let whole = EncodeError::new(EncodeErrorKind::RowTooLong { len: 40_000, max: 32_767 });
-    /// assert_eq!(whole.in_key("Page").field(), "");
+    /// use rowkey::{EncodeErrorKind, RowKey};
+    /// #[derive(RowKey)]
+    /// #[rowkey(max_len = 8)]
+    /// struct Page { #[rowkey(width = 1)] size: u32, url: String }
+    /// let wide = Page { size: 300, url: "/".into() }.to_vec().unwrap_err();
+    /// assert_eq!(wide.field(), "size");
+    /// let long = Page { size: 3, url: "/a/long/path".into() }.to_vec().unwrap_err();
+    /// assert_eq!(long.kind(), EncodeErrorKind::RowTooLong { len: 13, max: 8 });
+    /// assert_eq!((long.key(), long.field()), ("Page", ""));
     /// ```
     pub const fn field(&self) -> &'static str {
         self.field
     }
 
-    #[doc(hidden)] // derive-only: generated code names the key and field it failed in
     /// Names the field the error came from, unless a nested key already named a deeper one.
-    ///
-    /// ```
-    /// use rowkey::{EncodeError, EncodeErrorKind};
-    /// // The nested key `Inner` names its field first; the outer key keeps that location.
-    /// let err = EncodeError::new(EncodeErrorKind::TooWide { width: 2 })
-    ///     .in_field("Inner", "code")
-    ///     .in_field("Outer", "inner");
-    /// assert_eq!((err.key(), err.field()), ("Inner", "code"));
-    /// ```
     #[cold]
     #[must_use]
-    pub fn in_field(mut self, key: &'static str, field: &'static str) -> Self {
+    pub(crate) fn in_field(mut self, key: &'static str, field: &'static str) -> Self {
         if self.key.is_empty() {
             self.key = key;
             self.field = field;
@@ -162,19 +162,10 @@ impl EncodeError {
         self
     }
 
-    #[doc(hidden)] // derive-only: generated code names the key and field it failed in
     /// Names the key type for errors of the whole key (buffer size, row limit).
-    ///
-    /// ```
-    /// use rowkey::{EncodeError, EncodeErrorKind};
-    /// let kind = EncodeErrorKind::RowTooLong { len: 40_000, max: 32_767 };
-    /// let err = EncodeError::new(kind).in_key("Event");
-    /// assert_eq!((err.key(), err.field()), ("Event", ""));
-    /// assert!(err.to_string().contains("`Event`"));
-    /// ```
     #[cold]
     #[must_use]
-    pub fn in_key(mut self, key: &'static str) -> Self {
+    pub(crate) fn in_key(mut self, key: &'static str) -> Self {
         if self.key.is_empty() {
             self.key = key;
         }
@@ -244,9 +235,14 @@ impl fmt::Display for EncodeErrorKind {
 /// // A u32 field that starts 2 bytes into a key with only 3 bytes left.
 /// let err = u32::decode_field(&[0x00, 0x00, 0x01], FieldMode::LAST).unwrap_err();
 /// assert_eq!(err.kind(), DecodeErrorKind::Truncated { needed: 4, available: 3 });
-/// let err = err.in_field("Event", "seq", 2);
-/// assert_eq!((err.key(), err.field(), err.offset()), ("Event", "seq", 2));
-/// assert!(err.to_string().contains("`Event.seq`"));
+///
+/// // Generated code names the key type and the field, and counts the offset from the key's start.
+/// #[derive(rowkey::RowKey, Debug)]
+/// struct Event { user: u16, flag: bool }
+/// let err = Event::decode(&[0x00, 0x07, 0x02]).unwrap_err();
+/// assert_eq!(err.kind(), DecodeErrorKind::InvalidBool(2));
+/// assert_eq!((err.key(), err.field(), err.offset()), ("Event", "flag", 2));
+/// assert!(err.to_string().contains("`Event.flag`"));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DecodeError {
@@ -389,10 +385,11 @@ impl DecodeError {
     /// The key type whose field failed, or `""` when the error was not located.
     ///
     /// ```
-    /// use rowkey::{DecodeError, DecodeErrorKind};
-    /// let err = DecodeError::new(DecodeErrorKind::InvalidUtf8, 0);
-    /// assert_eq!(err.key(), "");
-    /// assert_eq!(err.in_field("Page", "url", 4).key(), "Page");
+    /// use rowkey::{DecodeError, DecodeErrorKind, RowKey};
+    /// assert_eq!(DecodeError::new(DecodeErrorKind::InvalidUtf8, 0).key(), "");
+    /// #[derive(RowKey, Debug)]
+    /// struct Page { id: u8, url: String }
+    /// assert_eq!(Page::decode(&[1, 0xFF]).unwrap_err().key(), "Page");
     /// ```
     pub const fn key(&self) -> &'static str {
         self.key
@@ -401,11 +398,13 @@ impl DecodeError {
     /// The field that failed (the innermost one for nested keys), or `""` for errors of the whole key.
     ///
     /// ```
-    /// use rowkey::{DecodeError, DecodeErrorKind};
-    /// let err = DecodeError::new(DecodeErrorKind::InvalidUtf8, 0);
-    /// assert_eq!(err.in_field("Page", "url", 4).field(), "url");
-    /// let trailing = DecodeError::new(DecodeErrorKind::TrailingBytes { count: 1 }, 8);
-    /// assert_eq!(trailing.in_key("Page").field(), "");
+    /// use rowkey::{DecodeErrorKind, RowKey};
+    /// #[derive(RowKey, Debug)]
+    /// struct Page { id: u8, flag: bool }
+    /// assert_eq!(Page::decode(&[1, 2]).unwrap_err().field(), "flag");
+    /// let trailing = Page::decode(&[1, 0, 9]).unwrap_err();
+    /// assert_eq!(trailing.kind(), DecodeErrorKind::TrailingBytes { count: 1 });
+    /// assert_eq!((trailing.key(), trailing.field()), ("Page", ""));
     /// ```
     pub const fn field(&self) -> &'static str {
         self.field
@@ -414,9 +413,11 @@ impl DecodeError {
     /// The byte offset in the key where the problem was found.
     ///
     /// ```
-    /// use rowkey::{DecodeError, DecodeErrorKind};
-    /// // Byte 1 of a field that starts at byte 8 of the key.
-    /// let err = DecodeError::new(DecodeErrorKind::InvalidUtf8, 1).in_field("Page", "url", 8);
+    /// use rowkey::RowKey;
+    /// #[derive(RowKey, Debug)]
+    /// struct Page { id: u64, url: String }
+    /// // Byte 1 of `url`, which starts at byte 8 of the key: not UTF-8.
+    /// let err = Page::decode(&[0, 0, 0, 0, 0, 0, 0, 1, b'a', 0xFF]).unwrap_err();
     /// assert_eq!(err.offset(), 9);
     /// assert!(err.to_string().ends_with("(at byte 9)"));
     /// ```
@@ -424,22 +425,11 @@ impl DecodeError {
         self.offset
     }
 
-    #[doc(hidden)] // derive-only: generated code names the key and field it failed in
     /// Moves the error `start` bytes further into the key and names its field, unless a nested key
     /// already named a deeper one.
-    ///
-    /// ```
-    /// use rowkey::{DecodeError, DecodeErrorKind};
-    /// // A bad bool at byte 0 of `Inner.flag`, which starts 3 bytes into `Inner`,
-    /// // which starts 5 bytes into `Outer`: the offsets add up, the innermost name stays.
-    /// let err = DecodeError::new(DecodeErrorKind::InvalidBool(2), 0)
-    ///     .in_field("Inner", "flag", 3)
-    ///     .in_field("Outer", "inner", 5);
-    /// assert_eq!((err.key(), err.field(), err.offset()), ("Inner", "flag", 8));
-    /// ```
     #[cold]
     #[must_use]
-    pub fn in_field(mut self, key: &'static str, field: &'static str, start: usize) -> Self {
+    pub(crate) fn in_field(mut self, key: &'static str, field: &'static str, start: usize) -> Self {
         self.offset += start;
         if self.key.is_empty() {
             self.key = key;
@@ -448,18 +438,10 @@ impl DecodeError {
         self
     }
 
-    #[doc(hidden)] // derive-only: generated code names the key and field it failed in
     /// Names the key type for errors of the whole key (trailing bytes).
-    ///
-    /// ```
-    /// use rowkey::{DecodeError, DecodeErrorKind};
-    /// let err = DecodeError::new(DecodeErrorKind::TrailingBytes { count: 2 }, 8).in_key("Event");
-    /// assert_eq!((err.key(), err.field(), err.offset()), ("Event", "", 8));
-    /// assert!(err.to_string().contains("`Event`"));
-    /// ```
     #[cold]
     #[must_use]
-    pub fn in_key(mut self, key: &'static str) -> Self {
+    pub(crate) fn in_key(mut self, key: &'static str) -> Self {
         if self.key.is_empty() {
             self.key = key;
         }
@@ -552,3 +534,45 @@ impl std::error::Error for EncodeError {}
 
 #[cfg(feature = "std")]
 impl std::error::Error for DecodeError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+
+    #[test]
+    fn an_encode_error_keeps_the_innermost_field_a_nested_key_named() {
+        let err = EncodeError::new(EncodeErrorKind::TooWide { width: 2 })
+            .in_field("Inner", "code")
+            .in_field("Outer", "inner");
+        assert_eq!((err.key(), err.field()), ("Inner", "code"));
+    }
+
+    #[test]
+    fn an_encode_error_of_the_whole_key_names_the_key_and_no_field() {
+        let kind = EncodeErrorKind::RowTooLong {
+            len: 40_000,
+            max: 32_767,
+        };
+        let err = EncodeError::new(kind).in_key("Event");
+        assert_eq!((err.key(), err.field()), ("Event", ""));
+        assert!(err.to_string().contains("`Event`"));
+    }
+
+    #[test]
+    fn a_decode_errors_offset_adds_up_through_nested_keys_and_keeps_the_innermost_field() {
+        // A bad bool at byte 0 of `Inner.flag`, which starts 3 bytes into `Inner`, which starts
+        // 5 bytes into `Outer`.
+        let err = DecodeError::new(DecodeErrorKind::InvalidBool(2), 0)
+            .in_field("Inner", "flag", 3)
+            .in_field("Outer", "inner", 5);
+        assert_eq!((err.key(), err.field(), err.offset()), ("Inner", "flag", 8));
+    }
+
+    #[test]
+    fn a_decode_error_of_the_whole_key_names_the_key_and_no_field() {
+        let err = DecodeError::new(DecodeErrorKind::TrailingBytes { count: 2 }, 8).in_key("Event");
+        assert_eq!((err.key(), err.field(), err.offset()), ("Event", "", 8));
+        assert!(err.to_string().contains("`Event`"));
+    }
+}

@@ -322,26 +322,35 @@ fn check_field(cx: &Ctxt, field: &Field, text: bool) {
         );
     }
     let kind = field.kind.innermost();
+    // Whether the type takes each attribute is its shape's rule (the core's); the words are ours.
+    let shape = kind.shape();
     if let Some(width) = attrs.width {
-        match kind {
+        match (kind, shape) {
             _ if width.value == 0 => cx.error(width.span, "`width` must be at least 1"),
-            TypeKind::Int { bytes, name } if !text && width.value > *bytes => cx.error(
-                width.span,
-                format!("`width` of a `{name}` is at most {bytes} bytes: integers are narrowed, never widened"),
-            ),
-            TypeKind::Bool | TypeKind::Char | TypeKind::Float { .. } | TypeKind::ByteArray { .. } => cx.error(
-                width.span,
-                format!(
-                    "`width` applies to integers, strings and bytes, not to {}{}",
-                    describe(kind),
-                    inside_option(field)
+            // A text number's width counts digits (check_text).
+            (TypeKind::Int { .. }, _) if text => {}
+            (_, Some(shape)) if !shape.accepts_width(width.value) => match kind {
+                TypeKind::Int { name, .. } => cx.error(
+                    width.span,
+                    format!(
+                        "`width` of a `{name}` is at most {} bytes: integers are narrowed, never widened",
+                        shape.fixed_len(rowkey_core::FieldMode::LAST).unwrap_or_default()
+                    ),
                 ),
-            ),
+                _ => cx.error(
+                    width.span,
+                    format!(
+                        "`width` applies to integers, strings and bytes, not to {}{}",
+                        describe(kind),
+                        inside_option(field)
+                    ),
+                ),
+            },
             _ => {}
         }
     }
     if let Some(reverse) = attrs.reverse {
-        if matches!(kind, TypeKind::Bool | TypeKind::Char) {
+        if shape.is_some_and(|s| !s.is_reversible()) {
             cx.error(
                 reverse,
                 format!(
@@ -353,9 +362,8 @@ fn check_field(cx: &Ctxt, field: &Field, text: bool) {
         }
     }
     if let Some(unit) = attrs.unit {
-        // Types the derive knows from their syntax are not times; other types are checked by
-        // their shape when the crate compiles (expand::checks).
-        if *kind != TypeKind::Other {
+        // Other types are checked by their shape when the crate compiles (expand::checks).
+        if shape.is_some_and(|s| !s.is_time()) {
             let ty = quote::ToTokens::to_token_stream(field.ty)
                 .to_string()
                 .replace(' ', "");

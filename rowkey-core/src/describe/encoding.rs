@@ -12,14 +12,15 @@ use crate::field::shape::{FieldShape, Form, TextRule, WidthRule};
 /// `Display`, and comparable with a string.
 ///
 /// ```
-/// use rowkey::{Encoding, FieldMode, KeyField};
-/// let ts = Encoding::of(<i64 as KeyField>::SHAPE, FieldMode::INNER.with_desc());
+/// use rowkey::RowKey;
+/// #[derive(RowKey)]
+/// struct Hit { #[rowkey(desc)] ts: i64, host: String }
+/// let [ts, host] = Hit::LAYOUT.segments else { unreachable!() };
 /// assert_eq!(
-///     ts.to_string(),
+///     ts.encoding.to_string(),
 ///     "two's complement with the sign bit flipped, big-endian, 8 bytes, every byte inverted"
 /// );
-/// let host = Encoding::of(<String as KeyField>::SHAPE, FieldMode::LAST);
-/// assert_eq!(host, "raw content to the end of the key");
+/// assert_eq!(host.encoding, "raw content to the end of the key");
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Encoding {
@@ -28,9 +29,8 @@ pub struct Encoding {
 }
 
 impl Encoding {
-    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// The encoding of a field of `shape` placed with `mode`.
-    pub const fn of(shape: FieldShape, mode: FieldMode) -> Encoding {
+    pub(crate) const fn of(shape: FieldShape, mode: FieldMode) -> Encoding {
         Encoding { shape, mode }
     }
 

@@ -34,21 +34,18 @@ pub enum Order {
     Reversed,
 }
 
-/// One field of a key: its name, type, place, encoding and order. Built by the derive; read it,
-/// or build one with [`Segment::new`] for a layout written by hand.
+/// One field of a key: its name, type, place, encoding and order, as the derive describes it.
 ///
 /// ```
-/// use rowkey::{Encoding, FieldMode, KeyField, Layout, Order, Segment};
-/// const SEGMENTS: &[Segment] = &[Segment::new(
-///     "host",
-///     "String",
-///     Encoding::of(<String as KeyField>::SHAPE, FieldMode::INNER),
-///     Order::Ascending,
-/// )];
-/// let layout = Layout::new("K").with_segments(SEGMENTS);
-/// let row = "| 0 | host | `String` | after the previous segment | variable | \
+/// use rowkey::{Order, RowKey};
+/// #[derive(RowKey)]
+/// struct Hit { host: String, #[rowkey(desc)] ts: i64 }
+/// let host = &Hit::LAYOUT.segments[0];
+/// assert_eq!((host.name, host.ty, host.offset, host.len), ("host", "String", Some(0), None));
+/// assert_eq!(Hit::LAYOUT.segments[1].order, Order::Descending);
+/// let row = "| 0 | host | `String` | 0 | variable | \
 ///            content with 00 escaped as 00 FF, then 00 01 | asc |";
-/// assert!(layout.to_string().contains(row));
+/// assert!(Hit::LAYOUT.to_string().contains(row));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -71,10 +68,8 @@ pub struct Segment {
 }
 
 impl Segment {
-    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
-    /// A segment of variable length at no known offset; see [`with_offset`](Segment::with_offset)
-    /// and [`with_len`](Segment::with_len).
-    pub const fn new(
+    /// A segment of variable length at no known offset; see [`with_len`](Segment::with_len).
+    pub(crate) const fn new(
         name: &'static str,
         ty: &'static str,
         encoding: Encoding,
@@ -91,17 +86,15 @@ impl Segment {
         }
     }
 
-    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// The same segment, `len` bytes long in every key.
     #[must_use]
-    pub const fn with_len(self, len: Option<usize>) -> Segment {
+    pub(crate) const fn with_len(self, len: Option<usize>) -> Segment {
         Segment { len, ..self }
     }
 
-    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// The same segment, holding a key of the layout `nested` in its place.
     #[must_use]
-    pub const fn with_nested(self, nested: Option<&'static Layout>) -> Segment {
+    pub(crate) const fn with_nested(self, nested: Option<&'static Layout>) -> Segment {
         Segment { nested, ..self }
     }
 }

@@ -257,13 +257,6 @@ impl FieldMode {
     /// For a salted key: accept any bucket below the bucket count when decoding (and, for a
     /// hash-prefixed one, any prefix: how `explain_best_effort` shows a key whose prefix is not
     /// its fields').
-    ///
-    /// ```
-    /// use rowkey::FieldMode;
-    /// let mode = FieldMode::LAST.with_any_bucket();
-    /// assert!(mode.accepts_any_bucket());
-    /// assert!(!FieldMode::LAST.accepts_any_bucket()); // the salt byte is checked
-    /// ```
     #[must_use]
     pub const fn with_any_bucket(self) -> Self {
         FieldMode {
@@ -289,36 +282,17 @@ impl FieldMode {
         }
     }
 
-    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// Whether decoding accepts any bucket.
-    ///
-    /// ```
-    /// use rowkey::FieldMode;
-    /// assert!(FieldMode::LAST.with_any_bucket().accepts_any_bucket());
-    /// // Choosing a bucket replaces accepting any: a mode has one salt choice.
-    /// assert!(!FieldMode::LAST.with_any_bucket().with_chosen_bucket(1).accepts_any_bucket());
-    /// ```
     #[inline]
-    pub const fn accepts_any_bucket(self) -> bool {
+    pub(crate) const fn accepts_any_bucket(self) -> bool {
         matches!(self.salt, SaltChoice::Any)
     }
 
-    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// The mode in which a field's value bytes (the input of salts and hashes) are written: its
     /// width, ascending, not reversed, as the last field (strings and bytes: their content).
-    ///
-    /// ```
-    /// use rowkey::{FieldMode, KeyField};
-    /// let stored = FieldMode::INNER.with_width(2).with_desc().with_reverse();
-    /// assert_eq!(stored.value_mode(), FieldMode::LAST.with_width(2));
-    /// let mut buf = [0u8; 2];
-    /// 7u32.encode(&mut buf, stored.value_mode())?;
-    /// assert_eq!(buf, [0x00, 0x07]); // big-endian in 2 bytes, before `desc` and `reverse`
-    /// # Ok::<(), rowkey::EncodeError>(())
-    /// ```
     #[inline]
     #[must_use]
-    pub const fn value_mode(self) -> FieldMode {
+    pub(crate) const fn value_mode(self) -> FieldMode {
         FieldMode {
             text: self.text,
             unit: self.unit,
@@ -399,25 +373,13 @@ impl FieldMode {
         self.width == 0 && self.is_delimited() && self.text.is_none()
     }
 
-    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// The mode of a field declared with `inner` inside a nested key placed with `self`.
     ///
     /// Inverting a whole nested key inverts each of its fields, so `desc` composes by exclusive or;
     /// a nested key that is delimited or descending needs every field of it delimited.
-    ///
-    /// ```
-    /// use rowkey::FieldMode;
-    /// // A `desc` field inside a nested key that is itself `desc`: the inversions cancel.
-    /// let outer = FieldMode::INNER.with_desc();
-    /// let field = outer.nest(FieldMode::LAST.with_desc());
-    /// assert!(!field.is_desc());
-    /// // The nested key is followed by more fields, so its last field must end itself.
-    /// assert!(field.is_delimited());
-    /// assert!(!FieldMode::LAST.nest(FieldMode::LAST).is_delimited());
-    /// ```
     #[inline]
     #[must_use]
-    pub const fn nest(self, inner: FieldMode) -> FieldMode {
+    pub(crate) const fn nest(self, inner: FieldMode) -> FieldMode {
         FieldMode {
             width: inner.width,
             desc: self.desc ^ inner.desc,
@@ -440,5 +402,42 @@ impl FieldMode {
             format: self.format,
             ..FieldMode::LAST
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::field::KeyField;
+
+    #[test]
+    fn a_mode_accepts_any_bucket_until_a_bucket_is_chosen() {
+        assert!(FieldMode::LAST.with_any_bucket().accepts_any_bucket());
+        assert!(!FieldMode::LAST.accepts_any_bucket()); // the salt byte is checked
+                                                        // Choosing a bucket replaces accepting any: a mode has one salt choice.
+        assert!(!FieldMode::LAST
+            .with_any_bucket()
+            .with_chosen_bucket(1)
+            .accepts_any_bucket());
+    }
+
+    #[test]
+    fn value_bytes_keep_the_width_and_drop_desc_and_reverse() {
+        let stored = FieldMode::INNER.with_width(2).with_desc().with_reverse();
+        assert_eq!(stored.value_mode(), FieldMode::LAST.with_width(2));
+        let mut buf = [0u8; 2];
+        7u32.encode(&mut buf, stored.value_mode()).unwrap();
+        assert_eq!(buf, [0x00, 0x07]); // big-endian in 2 bytes, before `desc` and `reverse`
+    }
+
+    #[test]
+    fn nesting_composes_desc_by_exclusive_or_and_delimits_inside_a_delimited_key() {
+        // A `desc` field inside a nested key that is itself `desc`: the inversions cancel.
+        let outer = FieldMode::INNER.with_desc();
+        let field = outer.nest(FieldMode::LAST.with_desc());
+        assert!(!field.is_desc());
+        // The nested key is followed by more fields, so its last field must end itself.
+        assert!(field.is_delimited());
+        assert!(!FieldMode::LAST.nest(FieldMode::LAST).is_delimited());
     }
 }

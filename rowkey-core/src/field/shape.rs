@@ -304,20 +304,8 @@ impl FieldShape {
         }
     }
 
-    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// A key whose fields add up to `fixed` and `max`, behind `prefix`.
-    ///
-    /// ```
-    /// use rowkey::{FieldMode, FieldShape, Prefix, Salt, SaltHash};
-    /// let salt = Salt::new(16, SaltHash::Md5).unwrap();
-    /// // A u64 and a u32 (12 bytes) behind a one-byte salt.
-    /// let shape = FieldShape::record(Some(12), Some(12), Prefix::Salt(salt));
-    /// assert_eq!(shape.fixed_len(FieldMode::LAST), Some(13));
-    /// assert_eq!(shape.prefix(), Prefix::Salt(salt));
-    /// // A key ending in a string has neither a fixed length nor a bound.
-    /// assert_eq!(FieldShape::record(None, None, Prefix::None).max_len(FieldMode::LAST), None);
-    /// ```
-    pub const fn record(fixed: Option<usize>, max: Option<usize>, prefix: Prefix) -> Self {
+    pub(crate) const fn record(fixed: Option<usize>, max: Option<usize>, prefix: Prefix) -> Self {
         let p = prefix.encoded_len();
         FieldShape {
             fixed: match fixed {
@@ -344,10 +332,12 @@ impl FieldShape {
     /// The key's prefix component (only keys have one; it cannot be nested).
     ///
     /// ```
-    /// use rowkey::{FieldShape, HashPrefix, KeyField, Prefix};
+    /// use rowkey::{HashPrefix, KeyField, Prefix, RowKey};
     /// assert_eq!(<u64 as KeyField>::SHAPE.prefix(), Prefix::None);
+    /// #[derive(RowKey)]
+    /// struct Page { #[rowkey(hash_prefix(len = 4))] url: String }
     /// let md5 = Prefix::Hash(HashPrefix::new(4).unwrap());
-    /// assert_eq!(FieldShape::record(Some(8), Some(8), md5).prefix(), md5);
+    /// assert_eq!(<Page as KeyField>::SHAPE.prefix(), md5);
     /// ```
     pub const fn prefix(self) -> Prefix {
         self.prefix
@@ -549,5 +539,26 @@ impl FieldShape {
             Some(w) => w.checked_add(self.tags),
             None => self.max,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::field::FieldMode;
+    use crate::prefix::{HashPrefix, Salt, SaltHash};
+
+    #[test]
+    fn a_records_shape_is_its_fields_behind_its_prefix() {
+        let salt = Salt::new(16, SaltHash::Md5).unwrap();
+        // A u64 and a u32 (12 bytes) behind a one-byte salt.
+        let shape = FieldShape::record(Some(12), Some(12), Prefix::Salt(salt));
+        assert_eq!(shape.fixed_len(FieldMode::LAST), Some(13));
+        assert_eq!(shape.prefix(), Prefix::Salt(salt));
+        let md5 = Prefix::Hash(HashPrefix::new(4).unwrap());
+        assert_eq!(FieldShape::record(Some(8), Some(8), md5).prefix(), md5);
+        // A key ending in a string has neither a fixed length nor a bound.
+        let open = FieldShape::record(None, None, Prefix::None);
+        assert_eq!(open.max_len(FieldMode::LAST), None);
     }
 }

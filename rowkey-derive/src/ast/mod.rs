@@ -2,7 +2,7 @@
 //! for error spans.
 
 use proc_macro2::Span;
-use rowkey_core::SaltHash;
+use rowkey_core::{FieldShape, KeyField, SaltHash};
 use syn::{Data, DeriveInput, Fields, Ident, Type};
 
 use crate::attr::{self, ContainerAttrs, FieldAttrs, TagAttr, TagValue};
@@ -450,6 +450,39 @@ impl TypeKind {
             TypeKind::Option(inner) => inner.innermost(),
             other => other,
         }
+    }
+
+    /// The core's `KeyField::SHAPE` of a type syntax names (of the type inside, for an `Option`;
+    /// `None` for a type the derive cannot see into, whose shape is asserted when the crate
+    /// compiles, expand::checks). What a field of it accepts (`width`, `reverse`, `unit`) is the
+    /// core's rule, asked here rather than written again. A byte array's rules do not depend on
+    /// its length.
+    pub fn shape(&self) -> Option<FieldShape> {
+        Some(match self.innermost() {
+            TypeKind::Int { name, .. } => match name.as_str() {
+                "u8" => u8::SHAPE,
+                "i8" => i8::SHAPE,
+                "u16" => u16::SHAPE,
+                "i16" => i16::SHAPE,
+                "u32" => u32::SHAPE,
+                "i32" => i32::SHAPE,
+                "u64" => u64::SHAPE,
+                "i64" => i64::SHAPE,
+                "usize" => usize::SHAPE,
+                "isize" => isize::SHAPE,
+                "u128" => u128::SHAPE,
+                "i128" => i128::SHAPE,
+                _ => return None,
+            },
+            TypeKind::Bool => bool::SHAPE,
+            TypeKind::Char => char::SHAPE,
+            TypeKind::Float { bytes: 4, .. } => f32::SHAPE,
+            TypeKind::Float { .. } => f64::SHAPE,
+            TypeKind::ByteArray { .. } => <[u8; 1]>::SHAPE,
+            TypeKind::Str { .. } => str::SHAPE,
+            TypeKind::Bytes { .. } => <[u8]>::SHAPE,
+            TypeKind::Option(_) | TypeKind::Other => return None,
+        })
     }
 
     /// Whether syntax alone shows the type is variable-length (so the layout has no `LEN`).
