@@ -78,7 +78,7 @@ fn each_variant_is_its_tag_then_its_fields_as_java_writes_them() {
     assert_eq!(Row::decode(&[9]).unwrap(), Row::Deleted);
     assert_eq!(Row::MAX_LEN, Some(17));
     assert_eq!(Row::FIXED_LEN, None); // variants of 9, 17 and 1 bytes
-    assert_eq!(Row::TAG, Tag::NONE);
+    assert_eq!(Row::LAYOUT.tag, Tag::NONE);
 }
 
 #[test]
@@ -391,7 +391,7 @@ fn layouts_and_explain_show_the_tags() {
         panic!("one layout per variant");
     };
     assert_eq!(order.name, "Row::Order");
-    assert_eq!(order.tag, Tag::new(&[2], ""));
+    assert_eq!((order.tag.bytes(), order.tag.delimiter()), (&[2u8][..], ""));
     assert_eq!(order.segments[1].offset, Some(9));
     assert_eq!(order.fixed_len, Some(17));
     assert_eq!(user.fixed_len, Some(9));

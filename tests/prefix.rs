@@ -204,7 +204,7 @@ fn whole_key_salt_hashes_the_unsalted_key() {
     let java = Salt::new(10, SaltHash::Java).unwrap();
     assert_eq!(key[0], java.bucket_of(&key[1..]));
     assert_eq!(
-        <WholeKeySalt as RowKey>::PREFIX,
+        <WholeKeySalt as RowKey>::LAYOUT.prefix,
         Prefix::Salt(Salt::new(16, SaltHash::Md5).unwrap())
     );
 }

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use proptest::prelude::*;
 use proptest::test_runner::{TestCaseError, TestRunner};
-use rowkey::{DecodeErrorKind, KeyRange, RowKey, Scan, Tag};
+use rowkey::{DecodeErrorKind, KeyRange, RowKey, Scan};
 
 mod common;
 use common::{in_range, Rng};
@@ -58,7 +58,10 @@ fn the_tag_comes_before_everything_else() {
     assert_eq!(&key[9..], (!5u64).to_be_bytes());
     assert_eq!(Event::decode(&key).unwrap(), e);
     assert_eq!(Event::LEN, 17);
-    assert_eq!(Event::TAG, Tag::new(b"evt/", ""));
+    assert_eq!(
+        (Event::LAYOUT.tag.bytes(), Event::LAYOUT.tag.delimiter()),
+        (&b"evt/"[..], "")
+    );
     // The salt is computed from the fields, as without a tag.
     #[derive(RowKey)]
     struct Untagged {
@@ -322,7 +325,8 @@ fn layout_and_explain_show_the_tag() {
         "{table}"
     );
     assert_eq!(Event::LAYOUT.segments[0].offset, Some(5));
-    assert_eq!(Message::LAYOUT.tag, Tag::new(b"msg", ":"));
+    let tag = Message::LAYOUT.tag;
+    assert_eq!((tag.bytes(), tag.delimiter()), (&b"msg"[..], ":"));
     let key = Event { user: 3, ts: 5 }.to_vec().unwrap();
     let explained = Event::explain(&key).unwrap();
     let rows: Vec<&str> = explained.rows.iter().map(|r| r.segment).collect();

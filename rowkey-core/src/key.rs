@@ -10,8 +10,6 @@ use crate::describe::layout::Layout;
 use crate::error::{DecodeError, EncodeError};
 #[cfg(feature = "alloc")]
 use crate::field::FieldMode;
-use crate::prefix::Prefix;
-use crate::tag::Tag;
 
 /// A type that encodes to an order-preserving row key: the byte order of two keys is the order of
 /// the values, field by field.
@@ -104,42 +102,6 @@ pub trait RowKey {
     /// assert_eq!(Host::ROW_LIMIT, limits::HBASE);
     /// ```
     const ROW_LIMIT: usize = crate::limits::HBASE;
-
-    #[doc(hidden)] // derive-only: `LAYOUT.prefix` and `LAYOUT.tag` give them to users
-    /// The prefix component: a salt byte, an MD5 prefix, or none.
-    ///
-    /// ```
-    /// use rowkey::{RowKey, EncodeErrorKind, SaltedKey};
-    ///
-    /// #[derive(RowKey, Debug, PartialEq)]
-    /// struct Seq {
-    ///     #[rowkey(salt(buckets = 4, hash = "mod"))] // the bucket is seq % 4
-    ///     seq: u32,
-    /// }
-    ///
-    /// // `Seq` is a u32 behind a one-byte salt, `seq % 4`.
-    /// assert_eq!(Seq::PREFIX.encoded_len(), 1);
-    /// assert_eq!(Seq { seq: 7 }.to_vec()?, [3, 0, 0, 0, 7]); // 7 % 4 = 3
-    /// # Ok::<(), rowkey::EncodeError>(())
-    /// ```
-    const PREFIX: Prefix = Self::LAYOUT.prefix;
-
-    #[doc(hidden)] // derive-only: `LAYOUT.prefix` and `LAYOUT.tag` give them to users
-    /// The constant bytes every key starts with, before the prefix: `#[rowkey(tag = ...)]` on the
-    /// struct, so several key types share one ordered key space. [`Tag::NONE`] without one, and
-    /// for enum keys, whose tags tell their variants apart.
-    ///
-    /// ```
-    /// use rowkey::{RowKey, Tag};
-    ///
-    /// #[derive(RowKey, Debug, PartialEq)]
-    /// struct Id {
-    ///     id: u32,
-    /// }
-    ///
-    /// assert_eq!(Id::TAG, Tag::NONE);
-    /// ```
-    const TAG: Tag = Self::LAYOUT.tag;
 
     /// The key's layout: every segment's name, type, place, encoding and order, the prefix, the
     /// tag, and for an enum key each variant's layout. The derive also gives it as the inherent
@@ -342,11 +304,12 @@ pub trait RowKey {
     where
         Self: Sized,
     {
-        let points = crate::regions::split_points(Self::PREFIX, regions);
-        if Self::TAG.is_none() {
+        let tag = Self::LAYOUT.tag;
+        let points = crate::regions::split_points(Self::LAYOUT.prefix, regions);
+        if tag.is_none() {
             return points;
         }
-        points.iter().map(|p| Self::TAG.join(p)).collect()
+        points.iter().map(|p| tag.join(p)).collect()
     }
 }
 

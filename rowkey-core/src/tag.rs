@@ -13,7 +13,7 @@ use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 /// text delimiter that follows them.
 ///
 /// ```
-/// use rowkey::{RowKey, Tag};
+/// use rowkey::RowKey;
 ///
 /// #[derive(RowKey)]
 /// #[rowkey(tag = b"evt/")]
@@ -21,7 +21,7 @@ use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 ///     id: u32,
 /// }
 ///
-/// assert_eq!(Event::TAG, Tag::new(b"evt/", ""));
+/// assert_eq!(Event::LAYOUT.tag.bytes(), b"evt/");
 /// assert_eq!(Event { id: 7 }.to_vec()?, b"evt/\x00\x00\x00\x07");
 /// # Ok::<(), rowkey::EncodeError>(())
 /// ```
@@ -38,10 +38,9 @@ impl Tag {
         delimiter: "",
     };
 
-    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// The tag `bytes`, followed in the key by `delimiter` (a text layout's, when more segments
-    /// follow; empty in binary layouts).
-    pub const fn new(bytes: &'static [u8], delimiter: &'static str) -> Tag {
+    /// follow; empty in binary layouts). Generated code calls it through `__private::tag`.
+    pub(crate) const fn new(bytes: &'static [u8], delimiter: &'static str) -> Tag {
         Tag { bytes, delimiter }
     }
 
@@ -63,8 +62,11 @@ impl Tag {
     /// The bytes the tag takes in a key, its delimiter included.
     ///
     /// ```
-    /// use rowkey::Tag;
-    /// assert_eq!(Tag::new(b"evt", "#").encoded_len(), 4);
+    /// use rowkey::{RowKey, Tag};
+    /// #[derive(RowKey)]
+    /// #[rowkey(text, delimiter = "#", tag = "evt")]
+    /// struct Event { id: u32 }
+    /// assert_eq!(Event::LAYOUT.tag.encoded_len(), 4); // `evt#`
     /// assert_eq!(Tag::NONE.encoded_len(), 0);
     /// ```
     pub const fn encoded_len(&self) -> usize {

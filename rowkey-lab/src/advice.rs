@@ -233,7 +233,7 @@ fn salt_over_regions<K: RowKey>(buckets: usize, regions: usize, out: &mut Vec<Ad
     }
     let name = K::LAYOUT.name;
     // The first split point inside a bucket, as the HBase shell prints it.
-    let salt_len = K::PREFIX.encoded_len() + K::TAG.encoded_len();
+    let salt_len = K::LAYOUT.prefix.encoded_len() + K::LAYOUT.tag.encoded_len();
     let inside = K::split_keys(regions)
         .into_iter()
         .find(|p| p.len() > salt_len)

@@ -464,7 +464,7 @@ impl Frame {
 /// otherwise `start of table`.
 fn label<K: RowKey>(start: &[u8]) -> String {
     if start.is_empty() {
-        return match K::PREFIX {
+        return match K::LAYOUT.prefix {
             Prefix::Salt(salt) => format!("bucket 0 of {}", salt.buckets()),
             Prefix::Hash(hash) if hash.is_text() => {
                 format!("md5 {}", "0".repeat(hash.prefix_len()))

@@ -152,10 +152,9 @@ pub struct Layout {
 }
 
 impl Layout {
-    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// The layout of a binary key named `name` with nothing in it yet: no tag, prefix, segment
     /// or variant, and no fixed length. The `with_` methods fill it in, in const context.
-    pub const fn new(name: &'static str) -> Layout {
+    pub(crate) const fn new(name: &'static str) -> Layout {
         Layout {
             name,
             text: None,
@@ -170,27 +169,28 @@ impl Layout {
         }
     }
 
-    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// The same layout in the text format, segments joined by `delimiter`.
     #[must_use]
-    pub const fn with_text(self, delimiter: &'static str) -> Layout {
+    pub(crate) const fn with_text(self, delimiter: &'static str) -> Layout {
         Layout {
             text: Some(delimiter),
             ..self
         }
     }
 
-    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// The same layout behind `tag`.
     #[must_use]
-    pub const fn with_tag(self, tag: Tag) -> Layout {
+    pub(crate) const fn with_tag(self, tag: Tag) -> Layout {
         Layout { tag, ..self }
     }
 
-    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// The same layout behind `prefix`, computed from the fields named in `sources`.
     #[must_use]
-    pub const fn with_prefix(self, prefix: Prefix, sources: &'static [&'static str]) -> Layout {
+    pub(crate) const fn with_prefix(
+        self,
+        prefix: Prefix,
+        sources: &'static [&'static str],
+    ) -> Layout {
         Layout {
             prefix,
             prefix_sources: sources,
@@ -199,21 +199,19 @@ impl Layout {
         }
     }
 
-    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// The same layout with its salt computed from the whole key after it.
     #[must_use]
-    pub const fn with_whole_key_salt(self) -> Layout {
+    pub(crate) const fn with_whole_key_salt(self) -> Layout {
         Layout {
             whole_key_salt: true,
             ..self
         }
     }
 
-    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// The same layout with these segments, and its fixed length from them (set the tag, the
     /// prefix and the text format first).
     #[must_use]
-    pub const fn with_segments(self, segments: &'static [Segment]) -> Layout {
+    pub(crate) const fn with_segments(self, segments: &'static [Segment]) -> Layout {
         let layout = Layout {
             segments,
             source_mask: source_mask(self.prefix_sources, segments),
@@ -334,20 +332,18 @@ impl Layout {
         delimiter_before(self.text, self.prefix.encoded_len(), i)
     }
 
-    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// The same layout, every key `len` bytes long (`None`: keys of varying length).
     #[must_use]
-    pub const fn with_fixed_len(self, len: Option<usize>) -> Layout {
+    pub(crate) const fn with_fixed_len(self, len: Option<usize>) -> Layout {
         Layout {
             fixed_len: len,
             ..self
         }
     }
 
-    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// The same layout as an enum key with these variants.
     #[must_use]
-    pub const fn with_variants(self, variants: &'static [Layout]) -> Layout {
+    pub(crate) const fn with_variants(self, variants: &'static [Layout]) -> Layout {
         let layout = Layout { variants, ..self };
         Layout {
             fixed_len: layout.sum_len(false),

@@ -290,9 +290,21 @@ impl FieldMode {
 
     /// The mode in which a field's value bytes (the input of salts and hashes) are written: its
     /// width, ascending, not reversed, as the last field (strings and bytes: their content).
+    /// A type that overrides [`KeyField::value_bytes`](crate::KeyField::value_bytes) writes its
+    /// value bytes in this mode.
+    ///
+    /// ```
+    /// use rowkey::{FieldMode, KeyField};
+    /// let stored = FieldMode::INNER.with_width(2).with_desc().with_reverse();
+    /// assert_eq!(stored.value_mode(), FieldMode::LAST.with_width(2));
+    /// let mut buf = [0u8; 2];
+    /// 7u32.encode(&mut buf, stored.value_mode())?;
+    /// assert_eq!(buf, [0x00, 0x07]); // big-endian in 2 bytes, before `desc` and `reverse`
+    /// # Ok::<(), rowkey::EncodeError>(())
+    /// ```
     #[inline]
     #[must_use]
-    pub(crate) const fn value_mode(self) -> FieldMode {
+    pub const fn value_mode(self) -> FieldMode {
         FieldMode {
             text: self.text,
             unit: self.unit,
@@ -408,26 +420,17 @@ impl FieldMode {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::field::KeyField;
 
     #[test]
     fn a_mode_accepts_any_bucket_until_a_bucket_is_chosen() {
         assert!(FieldMode::LAST.with_any_bucket().accepts_any_bucket());
-        assert!(!FieldMode::LAST.accepts_any_bucket()); // the salt byte is checked
-                                                        // Choosing a bucket replaces accepting any: a mode has one salt choice.
+        // Without it, the salt byte is checked.
+        assert!(!FieldMode::LAST.accepts_any_bucket());
+        // Choosing a bucket replaces accepting any: a mode has one salt choice.
         assert!(!FieldMode::LAST
             .with_any_bucket()
             .with_chosen_bucket(1)
             .accepts_any_bucket());
-    }
-
-    #[test]
-    fn value_bytes_keep_the_width_and_drop_desc_and_reverse() {
-        let stored = FieldMode::INNER.with_width(2).with_desc().with_reverse();
-        assert_eq!(stored.value_mode(), FieldMode::LAST.with_width(2));
-        let mut buf = [0u8; 2];
-        7u32.encode(&mut buf, stored.value_mode()).unwrap();
-        assert_eq!(buf, [0x00, 0x07]); // big-endian in 2 bytes, before `desc` and `reverse`
     }
 
     #[test]

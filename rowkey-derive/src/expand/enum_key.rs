@@ -256,7 +256,7 @@ fn layouts(e: &KeyedEnum, p: &syn::Ident, patterns: &[TokenStream]) -> Described
     layout::describe(
         e.original,
         p,
-        quote!(#p::Layout::new(#name).with_variants(const { &[#(#values),*] })),
+        quote!(#p::LayoutBuilder::new(#name).with_variants(const { &[#(#values),*] }).build()),
         quote!(match &__rowkey_v { #(#explains)* }),
     )
 }

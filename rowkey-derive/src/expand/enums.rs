@@ -78,15 +78,16 @@ fn described(e: &Enum, consts: &[syn::Ident], p: &syn::Ident) -> Described {
     let name = crate::unraw::unraw(&e.original.ident);
     let variants = e.variants.iter().zip(consts).map(|(v, c)| {
         let vname = format!("{name}::{}", crate::unraw::unraw(v));
-        quote!(#p::Layout::new(#vname).with_tag(#p::Tag::new(&[#c], "")).with_fixed_len(#p::Some(1)))
+        quote!(#p::LayoutBuilder::new(#vname).with_tag(#p::tag(&[#c], "")).with_fixed_len(#p::Some(1)).build())
     });
     super::layout::describe(
         e.original,
         p,
         quote! {
-            #p::Layout::new(#name)
+            #p::LayoutBuilder::new(#name)
                 .with_variants(const { &[#(#variants),*] })
                 .with_fixed_len(#p::Some(1))
+                .build()
         },
         quote! {{
             let mut __rowkey_e = #p::explain_start(#name, __rowkey_key);

@@ -145,12 +145,13 @@ pub fn layout_value(s: &Struct, p: &syn::Ident, name: &str) -> TokenStream {
     // every crate that derives, used or not). Segments come last: the layout's fixed length is
     // computed from them and what stands before.
     quote! {
-        #p::Layout::new(#name)
+        #p::LayoutBuilder::new(#name)
             #text
             #tag
             #with_prefix
             #whole_key
             .with_segments(const { &#p::segments([#(#segments),*], #lead, #delimiter) })
+            .build()
     }
 }
 

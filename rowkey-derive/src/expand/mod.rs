@@ -151,7 +151,7 @@ fn field_mode(field: &Field, p: &syn::Ident) -> TokenStream {
 pub fn tag_expr(tag: &StoredTag, p: &syn::Ident) -> TokenStream {
     let bytes = syn::LitByteStr::new(&tag.bytes, tag.span);
     let delimiter = &tag.delimiter;
-    quote!(#p::Tag::new(#bytes, #delimiter))
+    quote!(#p::tag(#bytes, #delimiter))
 }
 
 /// The name a field carries in errors, `LAYOUT` and the names of its scan methods.
@@ -187,7 +187,7 @@ fn fallback(input: &DeriveInput, errors: syn::Error) -> TokenStream {
             fn decode_field(_: &'__rowkey_k [u8], _: #p::FieldMode) -> #p::Result<(Self, usize), #p::DecodeError> { #stub }
         }
         impl #impl_generics #p::RowKey for #ident #ty_generics #where_clause {
-            const LAYOUT: #p::Layout = #p::Layout::new(#name);
+            const LAYOUT: #p::Layout = #p::LayoutBuilder::new(#name).build();
             const FIXED_LEN: #p::Option<usize> = #p::None;
             const MAX_LEN: #p::Option<usize> = #p::None;
             fn encoded_len(&self) -> usize { #stub }
@@ -208,7 +208,7 @@ fn fallback(input: &DeriveInput, errors: syn::Error) -> TokenStream {
         quote! {
             impl #impl_generics #ident #ty_generics #where_clause {
                 #[doc(hidden)]
-                pub const LAYOUT: #p::Layout = #p::Layout::new(#name);
+                pub const LAYOUT: #p::Layout = #p::LayoutBuilder::new(#name).build();
             }
             #explain
         }
