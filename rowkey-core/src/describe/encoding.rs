@@ -132,7 +132,7 @@ impl Encoding {
                 f,
                 "the time as chrono formats it with {:?}, {} characters",
                 mode.format().unwrap_or_default(),
-                crate::time::format::len_of(mode.format().unwrap_or_default())
+                crate::time::strftime::len_of(mode.format().unwrap_or_default())
             ),
             Form::Time if mode.is_desc() => write!(
                 f,

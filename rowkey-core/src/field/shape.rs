@@ -10,7 +10,7 @@ pub(crate) use value_kind::ValueKind;
 
 use super::mode::FieldMode;
 use crate::prefix::Prefix;
-use crate::time::format::Takes;
+use crate::time::strftime::Takes;
 
 /// Which `width` a field type accepts.
 ///
@@ -177,7 +177,7 @@ impl FieldShape {
     /// # }
     /// ```
     pub const fn accepts_format(self, fmt: &str) -> bool {
-        crate::time::format::fits(fmt, self.formats)
+        crate::time::strftime::fits(fmt, self.formats)
     }
 
     /// Whether the type is a time, counted in the field's `unit`.
@@ -506,7 +506,7 @@ impl FieldShape {
     /// ```
     pub const fn fixed_len(self, mode: FieldMode) -> Option<usize> {
         if let (Some(format), false) = (mode.format(), matches!(self.formats, Takes::Nothing)) {
-            return Some(crate::time::format::len_of(format));
+            return Some(crate::time::strftime::len_of(format));
         }
         if mode.is_text() {
             return match (self.text, mode.width()) {

@@ -55,7 +55,7 @@ pub mod walk {
 
 /// The rules of time formats (`format = "..."`), which the derive checks attributes against.
 pub mod timefmt {
-    pub use crate::time::format::{spec, Problem, Spec};
+    pub use crate::time::strftime::{spec, Problem, Spec};
 }
 
 /// The methods every state of a generated scan builder has, besides binding its next field

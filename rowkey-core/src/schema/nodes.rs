@@ -402,7 +402,7 @@ impl Field {
         let mut ordered = !c.reverse;
         if let Some(format) = &c.format {
             mode = mode.with_format(intern::str(format));
-            ordered &= crate::time::format::spec(format).is_ok_and(|s| s.is_ordered());
+            ordered &= crate::time::strftime::spec(format).is_ok_and(|s| s.is_ordered());
         }
         mode = mode.with_unit(c.unit);
         Ok(Field {

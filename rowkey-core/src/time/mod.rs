@@ -14,7 +14,7 @@
 //!
 //! The unit is [`TimeUnit`](crate::TimeUnit), carried in the field's [`FieldMode`](crate::FieldMode).
 
-pub(crate) mod format;
+pub(crate) mod strftime;
 pub(crate) mod unit;
 
 // The machinery of the time types, all of which need `std` or `chrono`.
@@ -90,7 +90,7 @@ mod codec {
 
     pub(super) fn encoded_len(mode: FieldMode) -> usize {
         if let Some(format) = mode.format() {
-            return crate::time::format::len_of(format);
+            return crate::time::strftime::len_of(format);
         }
         if mode.is_text() {
             19
@@ -225,7 +225,7 @@ mod chrono_types {
 
     use super::{codec, TimeValue, NANOS_PER_SECOND};
     use crate::error::{EncodeError, EncodeErrorKind};
-    use crate::time::format::Takes;
+    use crate::time::strftime::Takes;
 
     const NANOS_PER_DAY: u128 = 86_400 * NANOS_PER_SECOND;
 
@@ -357,8 +357,8 @@ mod chrono_types {
 }
 
 /// chrono's types written with a `format` (strftime syntax) in text layouts: the rendering, whose
-/// length [`timefmt`](crate::time::format) gives; read back with chrono's parser and written again, so
-/// a key holds one rendering per value.
+/// length [`strftime`](crate::time::strftime) gives; read back with chrono's parser and written
+/// again, so a key holds one rendering per value.
 #[cfg(any(feature = "std", feature = "chrono"))]
 mod formatted {
     use super::TimeValue;
@@ -409,7 +409,7 @@ mod formatted {
                 "a `format` outside a text layout, or with `desc` or `reverse`",
             ));
         }
-        let len = crate::time::format::len_of(format);
+        let len = crate::time::strftime::len_of(format);
         let dst = crate::buf::out_prefix(out, len)?;
         if render(t, format, dst)? != len {
             return Err(unsupported(
@@ -417,7 +417,7 @@ mod formatted {
             ));
         }
         // `%y` reads back as 1970 to 2069: another year would come back as a different one.
-        let two_digits = matches!(crate::time::format::spec(format), Ok(s) if s.two_digit_year());
+        let two_digits = matches!(crate::time::strftime::spec(format), Ok(s) if s.two_digit_year());
         if two_digits {
             let back = core::str::from_utf8(dst)
                 .ok()
@@ -437,7 +437,7 @@ mod formatted {
         mode: FieldMode,
     ) -> Result<(T, usize), DecodeError> {
         let _ = mode;
-        let len = crate::time::format::len_of(format);
+        let len = crate::time::strftime::len_of(format);
         let bytes = crate::buf::take(input, len)?;
         let invalid = || {
             DecodeError::new(
