@@ -11,7 +11,7 @@ use crate::ast::Struct;
 
 pub fn expand(s: &Struct, p: &syn::Ident) -> TokenStream {
     let ident = &s.original.ident;
-    let layout = quote!(const { &<Self as #p::RowKey>::LAYOUT });
+    let layout = super::layout_ref(s.original, p);
     let read = read_fields(s, p, &quote!(#ident), &layout);
     decode_field_impl(
         s.original,

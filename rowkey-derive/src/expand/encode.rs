@@ -17,8 +17,8 @@ pub fn expand(s: &Struct, p: &syn::Ident) -> TokenStream {
             quote!(&self.#member)
         })
         .collect();
-    let shape = quote!(#p::record_shape(&<Self as #p::RowKey>::LAYOUT));
-    let layout = quote!(const { &<Self as #p::RowKey>::LAYOUT });
+    let layout = super::layout_ref(s.original, p);
+    let shape = quote!(#p::record_shape(#layout));
     key_field_impl(
         s.original,
         p,
@@ -38,14 +38,14 @@ pub fn key_field_impl(
     write: TokenStream,
 ) -> TokenStream {
     let ident = &input.ident;
+    let nested = super::layout_ref(input, p);
     let generics = with_bound(&input.generics, quote!(#p::KeyField));
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     quote! {
         #[automatically_derived]
         impl #impl_generics #p::KeyField for #ident #ty_generics #where_clause {
             const SHAPE: #p::FieldShape = #shape;
-            const NESTED_LAYOUT: #p::Option<&'static #p::Layout> =
-                #p::Some(&<Self as #p::RowKey>::LAYOUT);
+            const NESTED_LAYOUT: #p::Option<&'static #p::Layout> = #p::Some(#nested);
 
             #[inline(always)]
             fn field_len(&self, __rowkey_mode: #p::FieldMode) -> usize {

@@ -30,7 +30,9 @@ pub fn expand(e: &KeyedEnum, p: &syn::Ident) -> TokenStream {
     let decode_field = decode_field(e, p, &arms);
     let scans = scans(e, p, &concrete);
     let modes = e.variants.iter().map(|v| super::modes_def(&v.key, p));
+    let layout = super::layout_const(e.original, p);
     quote! {
+        #layout
         #(#modes)*
         #key_field
         #decode_field
@@ -65,7 +67,7 @@ impl Arms {
             let values = bindings(members.len());
             arms.patterns
                 .push(quote!(#ident::#vident { #(#members: #values),* }));
-            let layout = variant_layout(p, i);
+            let layout = variant_layout(i);
             arms.lens.push(encode::len_expr(&layout, p, &values));
             arms.writes.push(encode::write_key(&layout, p, &values));
             arms.reads.push(decode::read_fields(
@@ -90,9 +92,10 @@ fn bindings(count: usize) -> Vec<TokenStream> {
         .collect()
 }
 
-/// Variant `i`'s layout, `LAYOUT.variants[i]`, evaluated at compile time.
-fn variant_layout(p: &syn::Ident, i: usize) -> TokenStream {
-    quote!(const { &<Self as #p::RowKey>::LAYOUT.variants[#i] })
+/// Variant `i`'s layout, `LAYOUT.variants[i]`, in the key's one layout constant (enum keys
+/// have no type parameters).
+fn variant_layout(i: usize) -> TokenStream {
+    quote!(&__ROWKEY_LAYOUT.variants[#i])
 }
 
 /// The fixed-length items, only when no variant has a field of variable length.
@@ -138,7 +141,7 @@ fn key_field(e: &KeyedEnum, p: &syn::Ident, arms: &Arms) -> TokenStream {
     encode::key_field_impl(
         e.original,
         p,
-        quote!(#p::record_shape(&<Self as #p::RowKey>::LAYOUT)),
+        quote!(#p::record_shape(__ROWKEY_LAYOUT)),
         quote!(match self { #(#patterns => #lens,)* }),
         quote!(match self { #(#patterns => #writes,)* }),
     )
@@ -180,7 +183,7 @@ fn scans(e: &KeyedEnum, p: &syn::Ident, concrete: &TokenStream) -> TokenStream {
         items.push(scan_layout(
             p,
             &layout_name,
-            quote!(<#concrete as #p::RowKey>::LAYOUT.variants[#i]),
+            quote!(&__ROWKEY_LAYOUT.variants[#i]),
         ));
         let method = v.scan_method();
         let variant = crate::unraw::unraw(v.ident);
@@ -248,7 +251,7 @@ fn layouts(e: &KeyedEnum, p: &syn::Ident, patterns: &[TokenStream]) -> Described
         let vname = format!("{name}::{}", crate::unraw::unraw(v.ident));
         values.push(layout::layout_value(&v.key, p, &vname));
         let bindings = bindings(v.key.fields.len());
-        let layout = variant_layout(p, i);
+        let layout = variant_layout(i);
         let explained = layout::explain_record(p, &layout, &bindings);
         let pattern = &patterns[i];
         explains.push(quote!(#pattern => #explained,));

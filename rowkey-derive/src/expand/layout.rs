@@ -40,7 +40,7 @@ pub fn described(s: &Struct, p: &syn::Ident) -> Described {
         })
         .collect();
     let _ = concrete;
-    let explained = explain_record(p, &quote!(const { &<Self as #p::RowKey>::LAYOUT }), &values);
+    let explained = explain_record(p, &super::layout_ref(s.original, p), &values);
     describe(s.original, p, layout, explained)
 }
 

@@ -64,7 +64,29 @@ pub fn private_path(krate: &Option<syn::Path>) -> TokenStream {
     }
 }
 
+/// The `&'static Layout` of the key `input` as generated code hands it to the walk: for a key
+/// without type parameters the one constant [`layout_const`] defines, so the compiler evaluates,
+/// interns and checks the layout once (each inline `const { &LAYOUT }` is a copy of its own, and
+/// checking those copies was a fifth of the derive's compile cost); an inline constant otherwise.
+pub fn layout_ref(input: &DeriveInput, p: &syn::Ident) -> TokenStream {
+    match generics::concrete_type(input) {
+        Some(_) => quote!(__ROWKEY_LAYOUT),
+        None => quote!(const { &<Self as #p::RowKey>::LAYOUT }),
+    }
+}
+
+/// The constant [`layout_ref`] names, for a key without type parameters.
+pub fn layout_const(input: &DeriveInput, p: &syn::Ident) -> TokenStream {
+    match generics::concrete_type(input) {
+        Some(concrete) => {
+            quote!(const __ROWKEY_LAYOUT: &'static #p::Layout = &<#concrete as #p::RowKey>::LAYOUT;)
+        }
+        None => TokenStream::new(),
+    }
+}
+
 fn expand_struct(s: &Struct, p: &syn::Ident) -> TokenStream {
+    let layout = layout_const(s.original, p);
     let encode = encode::expand(s, p);
     let decode = decode::expand(s, p);
     let key = key::expand(s, p);
@@ -73,6 +95,7 @@ fn expand_struct(s: &Struct, p: &syn::Ident) -> TokenStream {
     let scan = scan::expand(s, p);
     let modes = modes_def(s, p);
     quote! {
+        #layout
         #modes
         #encode
         #decode

@@ -24,7 +24,7 @@ pub fn expand(s: &Struct, p: &syn::Ident) -> TokenStream {
     // capacity (a longer key hands the plan over to the general planner as it is bound).
     let array_lane = matches!(s.prefix, Prefix::None) && s.tag.is_none() && s.text().is_none();
     let layout_name = format_ident!("__ROWKEY_SCAN_LAYOUT");
-    let layout = scan_layout(p, &layout_name, quote!(<#concrete as #p::RowKey>::LAYOUT));
+    let layout = scan_layout(p, &layout_name, quote!(__ROWKEY_LAYOUT));
     let (array, lane_len) = if array_lane {
         (
             Some((quote!(__RowkeyPlan), quote!(__RowkeyRanged))),
@@ -262,11 +262,11 @@ impl State {
     }
 }
 
-/// The constant `ScanLayout` named `name`, read off `layout` (a constant `Layout` expression:
+/// The constant `ScanLayout` named `name`, read off `layout` (a constant `&Layout` expression:
 /// the key's, or a variant's).
 pub fn scan_layout(p: &syn::Ident, name: &syn::Ident, layout: TokenStream) -> TokenStream {
     quote! {
-        const #name: #p::ScanLayout = #p::ScanLayout::of(&#layout);
+        const #name: #p::ScanLayout = #p::ScanLayout::of(#layout);
     }
 }
 
