@@ -268,6 +268,41 @@
 //! }
 //! ```
 //!
+//! ## `phoenix`
+//!
+//! The key is Apache Phoenix's primary key of the columns the fields map to, byte for byte (the
+//! type table, the NULL rules and an example are on [`rowkey::phoenix`](crate::phoenix)): `desc`
+//! is `DESC`, `salt(buckets = N)` on the struct is `SALT_BUCKETS = N` (Phoenix's salt byte, Java's
+//! `Arrays.hashCode` of the key after it). A field Phoenix has no column for, a nullable
+//! fixed-width column, `VARBINARY` before the last column or descending, an integer `width`,
+//! `reverse`, hash prefixes, field salts, `text`, `tag`, `unit` and `format` do not compile, with
+//! the reason on the token. A Phoenix layout has no typed scan builder yet, and no lock file.
+//!
+//! ```
+//! use rowkey::RowKey;
+//!
+//! #[derive(RowKey)]
+//! #[rowkey(phoenix)]
+//! struct Reading {
+//!     sensor: String,
+//!     #[rowkey(desc)]
+//!     ts: i64,
+//! }
+//!
+//! let key = Reading { sensor: "t1".into(), ts: 0 }.to_vec()?;
+//! assert_eq!(key, [b't', b'1', 0x00, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]);
+//! # Ok::<(), rowkey::EncodeError>(())
+//! ```
+//!
+//! ```compile_fail
+//! #[derive(rowkey::RowKey)]
+//! #[rowkey(phoenix)]
+//! struct Port {
+//!     host: String,
+//!     port: Option<u16>, // error: Phoenix cannot hold a nullable fixed-width column in a primary key
+//! }
+//! ```
+//!
 //! ## `crate = "path"`
 //!
 //! Where the `rowkey` crate is, for crates that re-export it and derive through the re-export.

@@ -280,6 +280,7 @@ pub mod retry;
 pub use rowkey_core::limits;
 #[cfg(feature = "lock")]
 pub use rowkey_core::lock;
+pub use rowkey_core::phoenix;
 #[cfg(feature = "alloc")]
 pub use rowkey_core::regions;
 #[cfg(feature = "schema")]

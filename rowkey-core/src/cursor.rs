@@ -90,6 +90,48 @@ impl<'o> KeyWriter<'o> {
     pub fn written(&self) -> usize {
         self.pos
     }
+
+    /// Writes one field in `mode` `skip` bytes on, without moving past it (the bytes skipped are
+    /// the caller's: Phoenix's separators held back); gives the bytes the field took.
+    #[inline(always)]
+    pub(crate) fn field_beyond<T: KeyField + ?Sized>(
+        &mut self,
+        skip: usize,
+        value: &T,
+        mode: FieldMode,
+        key: &'static str,
+        field: &'static str,
+    ) -> Result<usize, EncodeError> {
+        let rest = self.out.get_mut(self.pos + skip..).unwrap_or_default();
+        value.encode(rest, mode).map_err(|e| e.in_field(key, field))
+    }
+
+    /// The next `n` bytes, which [`field_beyond`](KeyWriter::field_beyond) skipped.
+    #[inline(always)]
+    pub(crate) fn gap_mut(&mut self, n: usize) -> &mut [u8] {
+        &mut self.out[self.pos..self.pos + n]
+    }
+
+    /// Moves past `n` bytes written in place.
+    #[inline(always)]
+    pub(crate) fn advance(&mut self, n: usize) {
+        self.pos += n;
+    }
+
+    /// Writes one byte between fields (a Phoenix separator).
+    #[inline(always)]
+    pub(crate) fn byte(&mut self, b: u8) -> Result<(), EncodeError> {
+        let rest = self.out.get_mut(self.pos..).unwrap_or_default();
+        out_prefix(rest, 1)?[0] = b;
+        self.pos += 1;
+        Ok(())
+    }
+
+    /// Takes back what was written after the first `len` bytes (Phoenix's trailing NULLs).
+    #[inline(always)]
+    pub(crate) fn truncate(&mut self, len: usize) {
+        self.pos = self.pos.min(len);
+    }
 }
 
 /// Reads fields one after another from a key.
@@ -174,5 +216,17 @@ impl<'k> KeyReader<'k> {
     #[inline(always)]
     pub fn pos(&self) -> usize {
         self.pos
+    }
+
+    /// The bytes not read yet.
+    #[inline(always)]
+    pub(crate) fn rest(&self) -> &'k [u8] {
+        self.input.get(self.pos..).unwrap_or_default()
+    }
+
+    /// Passes over `n` bytes the caller checked (a Phoenix separator).
+    #[inline(always)]
+    pub(crate) fn skip(&mut self, n: usize) {
+        self.pos = (self.pos + n).min(self.input.len());
     }
 }

@@ -87,6 +87,9 @@ pub enum EncodeErrorKind {
     /// hand-written [`KeyField`](crate::KeyField) implementation; the derive rejects such layouts when
     /// it compiles them).
     Unsupported(&'static str),
+    /// A value Apache Phoenix cannot hold in the column a `#[rowkey(phoenix)]` field maps to
+    /// (an `UNSIGNED_INT` above `i32::MAX`, an empty `VARCHAR` in a `NOT NULL` column, ...): why.
+    NotInPhoenix(&'static str),
 }
 
 impl EncodeError {
@@ -224,6 +227,7 @@ impl fmt::Display for EncodeErrorKind {
                 )
             }
             EncodeErrorKind::Unsupported(what) => write!(f, "unsupported: {what}"),
+            EncodeErrorKind::NotInPhoenix(why) => write!(f, "not storable in Phoenix: {why}"),
         }
     }
 }

@@ -15,6 +15,15 @@ pub(crate) const PAD: u8 = 0x00;
 /// The padding of content padded to a `width` in text keys.
 pub(crate) const TEXT_PAD: u8 = b' ';
 
+/// Apache Phoenix (`#[rowkey(phoenix)]`): the byte after a variable-length column that another
+/// follows, when that column is ascending or NULL.
+pub(crate) const PHOENIX_SEPARATOR: u8 = 0x00;
+/// Apache Phoenix: the byte after a non-NULL descending variable-length column, also when it is
+/// the last column of the key.
+pub(crate) const PHOENIX_DESC_SEPARATOR: u8 = 0xFF;
+/// Apache Phoenix: the padding of a `CHAR(n)` column (a space, as in text keys).
+pub(crate) const PHOENIX_CHAR_PAD: u8 = TEXT_PAD;
+
 /// The tag of `None`; it sorts before every `Some`.
 pub(crate) const NONE: u8 = 0x00;
 /// The tag of `Some`.

@@ -72,6 +72,7 @@ pub mod lock;
 #[cfg(feature = "alloc")]
 pub mod merge;
 mod num;
+pub mod phoenix;
 mod prefix;
 #[doc(hidden)]
 pub mod private;

@@ -15,6 +15,7 @@ pub const TEXT: &str = "text";
 pub const DELIMITER: &str = "delimiter";
 pub const MAX_LEN: &str = "max_len";
 pub const TAG: &str = "tag";
+pub const PHOENIX: &str = "phoenix";
 
 pub const BUCKETS: &str = "buckets";
 pub const HASH: &str = "hash";
@@ -25,7 +26,7 @@ pub const UPPER: &str = "upper";
 pub const FIELD_KEYS: &[&str] = &[WIDTH, DESC, REVERSE, UNIT, FORMAT, SALT, HASH_PREFIX];
 
 /// Keys accepted on the struct or enum.
-pub const CONTAINER_KEYS: &[&str] = &[TAG, SALT, TEXT, DELIMITER, MAX_LEN, CRATE];
+pub const CONTAINER_KEYS: &[&str] = &[TAG, SALT, TEXT, DELIMITER, MAX_LEN, PHOENIX, CRATE];
 
 /// Keys accepted on an enum variant.
 pub const VARIANT_KEYS: &[&str] = &[TAG];

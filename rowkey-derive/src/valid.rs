@@ -13,11 +13,64 @@ pub fn check_struct(cx: &Ctxt, s: &Struct) {
     let text = s.text().is_some();
     check_field_count(cx, s);
     for field in &s.fields {
-        check_field(cx, field, text);
+        check_field(cx, field, text, s.attrs.phoenix.is_some());
     }
     check_prefix(cx, s);
     check_delimiter(cx, s);
     check_text(cx, s);
+    check_phoenix(cx, s);
+}
+
+/// What Phoenix's primary key cannot hold, that syntax tells (the column types of the fields
+/// are checked against their `SHAPE`s, in expand/checks.rs).
+fn check_phoenix(cx: &Ctxt, s: &Struct) {
+    if s.attrs.phoenix.is_none() {
+        return;
+    }
+    if let Some(text) = s.attrs.text {
+        cx.error(
+            text,
+            "a Phoenix layout is Phoenix's bytes: `text` does not apply",
+        );
+    }
+    if let Some(tag) = &s.attrs.tag {
+        cx.error(tag.span, "a Phoenix key starts with its first column (after the salt byte): `tag` does not apply");
+    }
+    if let Some(salt) = &s.attrs.salt {
+        if let Some(hash) = salt.hash.filter(|h| h.value != SaltHash::Java) {
+            cx.error(hash.span, "Phoenix's salt byte is `abs(h % N)` of Java's `Arrays.hashCode` of the key after it: leave `hash` out (it is \"java\")");
+        }
+    }
+    for field in &s.fields {
+        let a = &field.attrs;
+        if let Some(span) = a.reverse {
+            cx.error(
+                span,
+                "Phoenix stores no column reversed: `reverse` does not apply to a Phoenix layout",
+            );
+        }
+        if let Some(salt) = a.salt {
+            cx.error(
+                salt.span,
+                "Phoenix salts the whole key: put `salt(buckets = N)` on the struct",
+            );
+        }
+        if let Some(hash) = a.hash_prefix {
+            cx.error(hash.span, "Phoenix has no hash prefix: its keys start with the first column, or the salt byte (`salt(buckets = N)` on the struct)");
+        }
+        if let Some(unit) = a.unit {
+            cx.error(
+                unit.span,
+                "a Phoenix layout has no time columns yet: key the time as an `i64` count (BIGINT)",
+            );
+        }
+        if let Some(format) = &a.format {
+            cx.error(
+                format.span,
+                "`format` applies to text layouts, and a Phoenix layout is Phoenix's bytes",
+            );
+        }
+    }
 }
 
 /// An enum key: each variant's fields as a struct's, without a prefix component.
@@ -40,7 +93,7 @@ pub fn check_keyed(cx: &Ctxt, e: &KeyedEnum) {
         let text = s.text().is_some();
         check_field_count(cx, s);
         for field in &s.fields {
-            check_field(cx, field, text);
+            check_field(cx, field, text, false);
             let why = "an enum key cannot have a salt or hash prefix: its tag comes first, so each variant's keys sit together (salt a struct key instead)";
             if let Some(salt) = field.attrs.salt {
                 cx.error(salt.span, why);
@@ -304,7 +357,8 @@ fn mod_source_problem(sources: &[&Field], whole_key: bool) -> Option<String> {
     }
 }
 
-fn check_field(cx: &Ctxt, field: &Field, text: bool) {
+/// `phoenix`: the field is a column of a Phoenix layout, whose content is never escaped.
+fn check_field(cx: &Ctxt, field: &Field, text: bool, phoenix: bool) {
     let attrs = &field.attrs;
     // The scan builder's state for this field has a method named after it, and every state has
     // the plan methods: the two cannot share a name.
@@ -374,7 +428,7 @@ fn check_field(cx: &Ctxt, field: &Field, text: bool) {
         }
     }
     check_format(cx, field, kind, text);
-    check_borrowed(cx, field, kind, text);
+    check_borrowed(cx, field, kind, text || phoenix);
     check_static_cow(cx, field.ty);
     check_hashed_len(cx, field.ty);
 }
@@ -507,7 +561,8 @@ fn check_static_cow(cx: &Ctxt, ty: &syn::Type) {
 }
 
 /// `&str` and `&[u8]` borrow from the key, so their stored bytes must be the content itself.
-fn check_borrowed(cx: &Ctxt, field: &Field, kind: &TypeKind, text: bool) {
+/// `unescaped`: a text or Phoenix layout, where content another field follows is stored as it is.
+fn check_borrowed(cx: &Ctxt, field: &Field, kind: &TypeKind, unescaped: bool) {
     let (TypeKind::Str { borrowed: true } | TypeKind::Bytes { borrowed: true }) = kind else {
         return;
     };
@@ -516,7 +571,7 @@ fn check_borrowed(cx: &Ctxt, field: &Field, kind: &TypeKind, text: bool) {
         Some("its bytes are inverted by `desc`")
     } else if attrs.reverse.is_some() {
         Some("its bytes are reversed")
-    } else if attrs.width.is_none() && !field.last && !text {
+    } else if attrs.width.is_none() && !field.last && !unescaped {
         Some("it is not the last field, so its content is escaped")
     } else {
         None

@@ -48,7 +48,56 @@ fn run(class: &str, args: impl Iterator<Item = String>) -> String {
         env!("CARGO_MANIFEST_DIR"),
         fnv1a(&args.join("\n"))
     );
-    let committed = std::fs::read_to_string(&file).ok();
+    checked(&file, || Some(run_jdk(class, &args, None)))
+}
+
+/// What `tests/java/<class>.java` prints (with no arguments) on the classpath Maven resolves from
+/// `tests/java/<pom_dir>/pom.xml`: checked against `tests/java/vectors/<class>.txt` as [`run`]
+/// checks, and the committed answer alone where there is no JDK or Maven (or, without
+/// `ROWKEY_REQUIRE_JDK`, no way to Maven Central).
+pub fn run_on_maven(class: &str, pom_dir: &str) -> String {
+    let file = format!(
+        "{}/tests/java/vectors/{class}.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    checked(&file, || {
+        let classpath = maven_classpath(pom_dir)?;
+        Some(run_jdk(class, &[], Some(&classpath)))
+    })
+}
+
+/// The classpath of `tests/java/<pom_dir>/pom.xml`, resolved by `mvn dependency:build-classpath`
+/// (cached in the target directory), or `None` when Maven cannot give it.
+fn maven_classpath(pom_dir: &str) -> Option<String> {
+    let out =
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("classpath-{pom_dir}.txt"));
+    if let Ok(cp) = std::fs::read_to_string(&out) {
+        return Some(cp);
+    }
+    let pom = format!(
+        "{}/tests/java/{pom_dir}/pom.xml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let status = Command::new("mvn")
+        .args(["-q", "-B", "-f", &pom, "dependency:build-classpath"])
+        .arg(format!("-Dmdep.outputFile={}", out.display()))
+        .status();
+    match status {
+        Ok(s) if s.success() => std::fs::read_to_string(&out).ok(),
+        _ => {
+            assert!(
+                std::env::var_os("ROWKEY_REQUIRE_JDK").is_none(),
+                "ROWKEY_REQUIRE_JDK is set but Maven could not resolve {pom}"
+            );
+            None
+        }
+    }
+}
+
+/// The answer `compute` gives (`None`: it cannot run here), checked against the committed
+/// `file`, or the committed answer where it cannot run.
+fn checked(file: &str, compute: impl FnOnce() -> Option<String>) -> String {
+    let committed = std::fs::read_to_string(file).ok();
     let has_jdk = Command::new("javac")
         .arg("-version")
         .output()
@@ -66,10 +115,13 @@ fn run(class: &str, args: impl Iterator<Item = String>) -> String {
             )
         });
     }
-    let answer = run_jdk(class, &args);
+    let Some(answer) = compute() else {
+        eprintln!("no Maven here: checking against the committed answers in {file}");
+        return committed.unwrap_or_else(|| panic!("{file} is missing"));
+    };
     if std::env::var("ROWKEY_JAVA_VECTORS").as_deref() == Ok("update") {
         std::fs::create_dir_all(std::path::Path::new(&file).parent().unwrap()).unwrap();
-        std::fs::write(&file, &answer).unwrap();
+        std::fs::write(file, &answer).unwrap();
     } else {
         match committed {
             Some(c) => assert_eq!(
@@ -92,18 +144,23 @@ fn fnv1a(text: &str) -> u64 {
     })
 }
 
-/// Compiles `tests/java/<class>.java` and runs it with `args`.
-fn run_jdk(class: &str, args: &[String]) -> String {
+/// Compiles `tests/java/<class>.java` and runs it with `args`, on `classpath` besides its own.
+fn run_jdk(class: &str, args: &[String], classpath: Option<&str>) -> String {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("java-{class}"));
     std::fs::create_dir_all(&dir).unwrap();
     let source = format!("{}/tests/java/{class}.java", env!("CARGO_MANIFEST_DIR"));
+    let libs = classpath.map(str::trim).unwrap_or_default();
+    let own = match libs {
+        "" => dir.to_str().unwrap().to_string(),
+        libs => format!("{}:{libs}", dir.display()),
+    };
     let javac = Command::new("javac")
-        .args(["-d", dir.to_str().unwrap(), &source])
+        .args(["-cp", &own, "-d", dir.to_str().unwrap(), &source])
         .status()
         .expect("javac (a JDK 17: .ci/servers/install.sh installs openjdk-17-jdk-headless)");
     assert!(javac.success(), "javac {source} failed");
     let out = Command::new("java")
-        .args(["-cp", dir.to_str().unwrap(), class])
+        .args(["-cp", &own, class])
         .args(args)
         .output()
         .expect("java");

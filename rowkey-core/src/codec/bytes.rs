@@ -15,7 +15,7 @@ use super::escape::{
     decode_escaped, encode_escaped, escape_zero_free, escaped_len, first_zero, TERMINATOR,
 };
 use super::pad::{encode_padded, strip, PAD, TEXT_PAD};
-use super::{invert, out_prefix, take, unsupported_text};
+use super::{invert, out_prefix, phoenix, take, unsupported_text};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::field::{DecodeField, FieldMode, FieldShape, KeyField, ValueKind};
 use crate::sink::ValueSink;
@@ -23,7 +23,11 @@ use crate::sink::ValueSink;
 /// A binary field neither padded, reversed nor inverted: its content is stored as is, or escaped.
 #[inline(always)]
 fn plain(mode: FieldMode) -> bool {
-    !mode.is_text() && mode.width().is_none() && !mode.is_reverse() && !mode.is_desc()
+    !mode.is_text()
+        && !mode.is_phoenix()
+        && mode.width().is_none()
+        && !mode.is_reverse()
+        && !mode.is_desc()
 }
 
 /// Whether the stored bytes are the content itself: a plain field in the last position. The
@@ -66,6 +70,9 @@ fn invalid_utf8(valid_up_to: usize) -> DecodeError {
 
 #[inline]
 fn bytes_len(content: &[u8], mode: FieldMode) -> usize {
+    if mode.is_phoenix() {
+        return phoenix::content_len(content, mode);
+    }
     match mode.width() {
         Some(w) => w,
         None if mode.escapes() => escaped_len(content),
@@ -97,6 +104,9 @@ pub(crate) fn decode_bytes(
     input: &[u8],
     mode: FieldMode,
 ) -> Result<(Bytes<'_>, usize), DecodeError> {
+    if mode.is_phoenix() {
+        return phoenix::decode_content(input, false, mode);
+    }
     match mode.width() {
         Some(w) => {
             let stored = take(input, w)?;
@@ -107,7 +117,7 @@ pub(crate) fn decode_bytes(
             if mode.is_desc() {
                 content.invert_in_place();
             }
-            content.strip_padding();
+            content.strip_padding(PAD);
             if mode.is_reverse() {
                 content.reverse_in_place();
             }
@@ -227,6 +237,9 @@ fn decode_text_str(input: &[u8], mode: FieldMode) -> Result<(Bytes<'_>, usize), 
 
 #[inline]
 fn str_len(s: &str, mode: FieldMode) -> usize {
+    if mode.is_phoenix() {
+        return phoenix::content_len(s.as_bytes(), mode);
+    }
     match (mode.is_text(), mode.width()) {
         (true, Some(w)) => w,
         (true, None) => s.len(),
@@ -236,7 +249,9 @@ fn str_len(s: &str, mode: FieldMode) -> usize {
 
 #[inline]
 fn encode_str(s: &str, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
-    if mode.is_text() {
+    if mode.is_phoenix() {
+        phoenix::encode_content(s.as_bytes(), true, out, mode)
+    } else if mode.is_text() {
         encode_text_str(s, out, mode)
     } else {
         encode_bytes(s.as_bytes(), out, mode)
@@ -244,7 +259,9 @@ fn encode_str(s: &str, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeE
 }
 
 fn decode_str(input: &[u8], mode: FieldMode) -> Result<(Bytes<'_>, usize), DecodeError> {
-    if mode.is_text() {
+    if mode.is_phoenix() {
+        phoenix::decode_content(input, true, mode)
+    } else if mode.is_text() {
         decode_text_str(input, mode)
     } else {
         decode_bytes(input, mode)
@@ -256,6 +273,9 @@ fn decode_str(input: &[u8], mode: FieldMode) -> Result<(Bytes<'_>, usize), Decod
 fn encode_raw_bytes(b: &[u8], out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
     if mode.is_text() {
         return Err(unsupported_text());
+    }
+    if mode.is_phoenix() {
+        return phoenix::encode_content(b, false, out, mode);
     }
     encode_bytes(b, out, mode)
 }

@@ -8,7 +8,7 @@ use crate::error::DecodeError;
 #[cfg(not(feature = "alloc"))]
 use crate::error::DecodeErrorKind;
 #[cfg(feature = "alloc")]
-use crate::format::{invert, strip_padding, PAD};
+use crate::format::{invert, strip_padding};
 
 /// Decoded content: borrowed from the key when the stored bytes are the content itself.
 pub(crate) enum Bytes<'k> {
@@ -43,7 +43,7 @@ impl NoVec {
     pub(crate) fn push(&mut self, _: u8) {}
     pub(crate) fn reverse_in_place(&mut self) {}
     pub(crate) fn invert_in_place(&mut self) {}
-    pub(crate) fn strip_padding(&mut self) {}
+    pub(crate) fn strip_padding(&mut self, _pad: u8) {}
 }
 
 #[cfg(feature = "alloc")]
@@ -56,7 +56,7 @@ pub(crate) trait BufExt {
     fn from_slice(src: &[u8]) -> Self;
     fn reverse_in_place(&mut self);
     fn invert_in_place(&mut self);
-    fn strip_padding(&mut self);
+    fn strip_padding(&mut self, pad: u8);
 }
 
 #[cfg(feature = "alloc")]
@@ -70,8 +70,8 @@ impl BufExt for Vec<u8> {
     fn invert_in_place(&mut self) {
         invert(self);
     }
-    fn strip_padding(&mut self) {
-        let end = strip_padding(self, PAD).len();
+    fn strip_padding(&mut self, pad: u8) {
+        let end = strip_padding(self, pad).len();
         self.truncate(end);
     }
 }

@@ -69,6 +69,12 @@ macro_rules! unsigned {
                 if w < SIZE && (*self >> (8 * w)) != 0 {
                     return Err(too_wide(w));
                 }
+                // Phoenix's UNSIGNED_* types hold the values of the signed type of their size.
+                if mode.is_phoenix() && *self > <$t>::MAX >> 1 {
+                    return Err(super::phoenix::not_in_phoenix(
+                        "Phoenix's UNSIGNED_TINYINT, UNSIGNED_SMALLINT, UNSIGNED_INT and UNSIGNED_LONG hold 0 up to the signed maximum of their size (i32::MAX for UNSIGNED_INT)",
+                    ));
+                }
                 let v = if mode.is_desc() { !*self } else { *self };
                 put_int(v.to_be_bytes(), v.to_le_bytes(), w, out, mode)
             }
@@ -90,6 +96,12 @@ macro_rules! unsigned {
                 };
                 // `desc` stored the complement of the low w bytes.
                 let v = if mode.is_desc() { !v & (<$t>::MAX >> (8 * (SIZE - w))) } else { v };
+                if mode.is_phoenix() && v > <$t>::MAX >> 1 {
+                    return Err(DecodeError::new(
+                        DecodeErrorKind::Invalid("a Phoenix UNSIGNED value above the signed maximum of its size"),
+                        0,
+                    ));
+                }
                 Ok((v, w))
             }
         }
@@ -191,7 +203,7 @@ macro_rules! pointer_sized {
 pointer_sized!(usize => u64, isize => i64);
 
 macro_rules! float {
-    ($($t:ty => $bits:ty),*) => {$(
+    ($($t:ty => $bits:ty, $nan:expr),*) => {$(
         impl KeyField for $t {
             const SHAPE: FieldShape = FieldShape::fixed(core::mem::size_of::<$t>()).reversible().with_form(Form::Float);
 
@@ -209,9 +221,12 @@ macro_rules! float {
                     return Err(unsupported_width());
                 }
                 const SIGN: $bits = 1 << (<$bits>::BITS - 1);
-                let bits = self.to_bits();
+                // Phoenix writes Java's `doubleToLongBits`, whose NaN is the one canonical NaN.
+                let bits = if mode.is_phoenix() && self.is_nan() { $nan } else { self.to_bits() };
                 // Negative values: flip every bit (larger magnitudes sort first); others: the sign bit.
                 let ordered = if bits & SIGN != 0 { !bits } else { bits | SIGN };
+                // Phoenix's FLOAT and DOUBLE add one to that (PDouble.encodeDouble).
+                let ordered = if mode.is_phoenix() { ordered.wrapping_add(1) } else { ordered };
                 let v = if mode.is_desc() { !ordered } else { ordered };
                 put_int(v.to_be_bytes(), v.to_le_bytes(), core::mem::size_of::<$t>(), out, mode)
             }
@@ -227,6 +242,7 @@ macro_rules! float {
                     _ => <$bits>::from_be_bytes(take_int(input, SIZE, mode)?),
                 };
                 let ordered = if mode.is_desc() { !stored } else { stored };
+                let ordered = if mode.is_phoenix() { ordered.wrapping_sub(1) } else { ordered };
                 let bits = if ordered & SIGN != 0 { ordered ^ SIGN } else { !ordered };
                 Ok((<$t>::from_bits(bits), SIZE))
             }
@@ -234,7 +250,8 @@ macro_rules! float {
     )*};
 }
 
-float!(f32 => u32, f64 => u64);
+// Java's canonical NaNs: `Float.floatToIntBits(NaN)` and `Double.doubleToLongBits(NaN)`.
+float!(f32 => u32, 0x7fc0_0000, f64 => u64, 0x7ff8_0000_0000_0000);
 
 impl KeyField for bool {
     const SHAPE: FieldShape = FieldShape::fixed(1).with_form(Form::Bool);

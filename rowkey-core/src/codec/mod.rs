@@ -14,6 +14,7 @@ mod fixed;
 pub(crate) mod hex;
 pub(crate) mod option;
 pub(crate) mod pad;
+pub(crate) mod phoenix;
 pub(crate) mod text;
 #[cfg(feature = "uuid")]
 mod uuid;

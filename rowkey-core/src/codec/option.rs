@@ -1,11 +1,13 @@
 //! `Option<T>`: a tag byte, `00` for `None` and `01` for `Some`, then the value. `None` sorts first.
+//! In a `#[rowkey(phoenix)]` key, a nullable column: `None` is no bytes at all (Phoenix's NULL),
+//! `Some` the value alone.
 
 use super::{put, take_into};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::field::{DecodeField, FieldMode, FieldShape, KeyField};
 use crate::sink::ValueSink;
 
-use crate::format::{NONE, SOME};
+use crate::format::{NONE, PHOENIX_SEPARATOR, SOME};
 
 /// The tag is a fixed-width field of its own: `desc` inverts it, `reverse` has nothing to reverse.
 const fn tag_mode(mode: FieldMode) -> FieldMode {
@@ -22,14 +24,20 @@ impl<T: KeyField> KeyField for Option<T> {
 
     #[inline]
     fn field_len(&self, mode: FieldMode) -> usize {
+        let tag = usize::from(!mode.is_phoenix());
         match self {
-            None => 1,
-            Some(v) => 1 + v.field_len(mode),
+            None => tag,
+            Some(v) => tag + v.field_len(mode),
         }
     }
 
     #[inline]
     fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+        if mode.is_phoenix() {
+            // Every Phoenix type with a NULL writes its values non-empty (an empty string is
+            // refused), so `None` and `Some` stay apart.
+            return self.as_ref().map_or(Ok(0), |v| v.encode(out, mode));
+        }
         match self {
             None => put(&[NONE], out, tag_mode(mode)),
             Some(v) => {
@@ -78,6 +86,18 @@ pub(crate) fn decode_option<'k, T>(
     mode: FieldMode,
     decode: impl FnOnce(&'k [u8], FieldMode) -> Result<(T, usize), DecodeError>,
 ) -> Result<(Option<T>, usize), DecodeError> {
+    if mode.is_phoenix() {
+        // NULL: nothing, then the separator (`00` even when descending) or the key's end.
+        let null = match input.first() {
+            None => true,
+            Some(&b) => mode.is_delimited() && b == PHOENIX_SEPARATOR,
+        };
+        return if null {
+            Ok((None, 0))
+        } else {
+            decode(input, mode).map(|(v, n)| (Some(v), n))
+        };
+    }
     let mut tag = [0u8];
     take_into(input, &mut tag, tag_mode(mode))?;
     match tag[0] {

@@ -5,6 +5,7 @@
 use core::fmt;
 
 use crate::field::mode::FieldMode;
+use crate::field::phoenix::column;
 use crate::field::shape::{FieldShape, Form, TextRule, WidthRule};
 
 /// How one segment of a key is written, as `K::LAYOUT` shows it: computed when the program
@@ -168,8 +169,28 @@ impl Encoding {
     }
 }
 
+impl Encoding {
+    /// A column of a Phoenix layout: its Phoenix type, as Phoenix writes it.
+    fn phoenix(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Ok(column) = column(self.shape, self.mode) else {
+            return f.write_str("no Phoenix column type");
+        };
+        write!(f, "Phoenix {}", column.ty)?;
+        if column.nullable {
+            f.write_str(", nullable")?;
+        }
+        if self.mode.is_desc() {
+            f.write_str(", DESC (every byte inverted)")?;
+        }
+        Ok(())
+    }
+}
+
 impl fmt::Display for Encoding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.mode.is_phoenix() {
+            return self.phoenix(f);
+        }
         if self.mode.is_text() {
             self.text(f)?;
         } else {

@@ -140,6 +140,9 @@ pub struct Layout {
     /// field (`#[rowkey(salt(buckets = N))]` on the struct), rather than from the value bytes of
     /// `prefix_sources` (`salt` on fields).
     pub whole_key_salt: bool,
+    /// Whether the key is Apache Phoenix's primary key of its fields' columns
+    /// (`#[rowkey(phoenix)]`): Phoenix's separators, NULLs and encodings.
+    pub phoenix: bool,
     /// The fields, in key order.
     pub segments: &'static [Segment],
     /// The length of every key, when it is fixed.
@@ -162,6 +165,7 @@ impl Layout {
             prefix: Prefix::None,
             prefix_sources: &[],
             whole_key_salt: false,
+            phoenix: false,
             segments: &[],
             fixed_len: None,
             variants: &[],
@@ -174,6 +178,15 @@ impl Layout {
     pub(crate) const fn with_text(self, delimiter: &'static str) -> Layout {
         Layout {
             text: Some(delimiter),
+            ..self
+        }
+    }
+
+    /// The same layout as Apache Phoenix's primary key.
+    #[must_use]
+    pub(crate) const fn with_phoenix(self) -> Layout {
+        Layout {
+            phoenix: true,
             ..self
         }
     }
@@ -384,6 +397,7 @@ impl Layout {
     /// The line that names the key, its format and length, then the table's header.
     fn fmt_heading(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let format = match self.text {
+            None if self.phoenix => "Apache Phoenix primary key",
             None => "binary",
             Some("") => "text, no delimiter",
             Some(_) => "text",

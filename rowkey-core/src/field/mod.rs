@@ -6,6 +6,7 @@
 //! mode checks fold away and each field compiles to the straight-line code of its one position.
 
 pub(crate) mod mode;
+pub(crate) mod phoenix;
 pub(crate) mod shape;
 
 pub use mode::FieldMode;

@@ -27,6 +27,8 @@ pub struct FieldMode {
     unit: TimeUnit,
     /// A chrono time's `format` (strftime syntax), written instead of its count in text layouts.
     format: Option<&'static str>,
+    /// Apache Phoenix's bytes for the column type the field maps to (`#[rowkey(phoenix)]`).
+    phoenix: bool,
 }
 
 /// Who chooses the salt bucket of a key: the salt function, or the writer.
@@ -62,6 +64,7 @@ impl FieldMode {
         text: None,
         unit: TimeUnit::Millis,
         format: None,
+        phoenix: false,
     };
 
     /// A field that other fields follow, ascending, natural width.
@@ -84,6 +87,7 @@ impl FieldMode {
         text: None,
         unit: TimeUnit::Millis,
         format: None,
+        phoenix: false,
     };
 
     /// The same mode with a fixed `width` (`0` means the natural width).
@@ -309,6 +313,7 @@ impl FieldMode {
             text: self.text,
             unit: self.unit,
             format: self.format,
+            phoenix: self.phoenix,
             ..FieldMode::LAST.with_width(self.width)
         }
     }
@@ -382,7 +387,34 @@ impl FieldMode {
     /// ```
     #[inline]
     pub const fn escapes(self) -> bool {
-        self.width == 0 && self.is_delimited() && self.text.is_none()
+        self.width == 0 && self.is_delimited() && self.text.is_none() && !self.phoenix
+    }
+
+    /// The same mode in Apache Phoenix's bytes (`#[rowkey(phoenix)]`): the generated code's.
+    #[inline]
+    #[must_use]
+    pub(crate) const fn with_phoenix(self) -> Self {
+        FieldMode {
+            phoenix: true,
+            ..self
+        }
+    }
+
+    /// Whether the field is written as Apache Phoenix writes its column (`#[rowkey(phoenix)]`):
+    /// variable-length content bare, with the separators between columns written by the key
+    /// around it, and numbers in Phoenix's encodings.
+    ///
+    /// ```
+    /// use rowkey::{FieldMode, RowKey};
+    /// #[derive(RowKey)]
+    /// #[rowkey(phoenix)]
+    /// struct Row { host: String, ts: i64 }
+    /// assert!(Row::LAYOUT.segments[0].encoding.mode().is_phoenix());
+    /// assert!(!FieldMode::LAST.is_phoenix());
+    /// ```
+    #[inline]
+    pub const fn is_phoenix(self) -> bool {
+        self.phoenix
     }
 
     /// The mode of a field declared with `inner` inside a nested key placed with `self`.
@@ -401,6 +433,7 @@ impl FieldMode {
             text: inner.text,
             unit: inner.unit,
             format: inner.format,
+            phoenix: inner.phoenix,
         }
     }
 
@@ -412,6 +445,7 @@ impl FieldMode {
             text: self.text,
             unit: self.unit,
             format: self.format,
+            phoenix: self.phoenix,
             ..FieldMode::LAST
         }
     }

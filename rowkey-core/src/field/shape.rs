@@ -408,8 +408,6 @@ impl FieldShape {
         FieldShape { value, ..self }
     }
 
-    #[cfg(feature = "lock")]
-    #[cfg_attr(not(feature = "std"), allow(dead_code))]
     pub(crate) const fn value(self) -> ValueKind {
         self.value
     }

@@ -36,6 +36,11 @@ impl LayoutBuilder {
         LayoutBuilder(self.0.with_whole_key_salt())
     }
 
+    /// As Apache Phoenix's primary key.
+    pub const fn with_phoenix(self) -> Self {
+        LayoutBuilder(self.0.with_phoenix())
+    }
+
     /// With its fields (last: the fixed length is computed from them and what stands before).
     pub const fn with_segments(self, segments: &'static [Segment]) -> Self {
         LayoutBuilder(self.0.with_segments(segments))

@@ -3,7 +3,7 @@
 use crate::describe::explain::Explained;
 use crate::describe::layout::Layout;
 use crate::field::KeyField;
-use crate::walk::{Fields, Visit};
+use crate::walk::{phoenix, Fields, Visit};
 
 /// A value to show in `explain`: `Debug` when the type has it, a placeholder otherwise (chosen by
 /// method resolution: `(&Show(&v)).show()` finds `ShowDebug` first, then `ShowOpaque` by autoref).
@@ -64,15 +64,35 @@ pub fn explain_record<F: Fields, const N: usize>(
     fields: &F,
     shown: [alloc::string::String; N],
 ) -> Explained {
-    struct Lens<const N: usize> {
+    /// Where each field's bytes lie, found as the walk writes them: after the text delimiter
+    /// before it, or after Phoenix's separators held back (a NULL column has no bytes).
+    struct Spans<const N: usize> {
         layout: &'static Layout,
-        lens: [usize; N],
+        at: usize,
+        columns: phoenix::Columns,
+        spans: [(usize, usize); N],
     }
-    impl<const N: usize> Visit for Lens<N> {
+    impl<const N: usize> Visit for Spans<N> {
         type Error = core::convert::Infallible;
         fn field<T: KeyField + ?Sized>(&mut self, i: usize, value: &T) -> Result<(), Self::Error> {
-            if let Some(len) = self.lens.get_mut(i) {
-                *len = value.field_len(self.layout.segments[i].encoding.mode());
+            let mode = self.layout.segments[i].encoding.mode();
+            let len = value.field_len(mode);
+            let start = if self.layout.phoenix {
+                match len {
+                    0 => self.at,
+                    _ => self.at.saturating_add(self.columns.held_len()),
+                }
+            } else {
+                let delimiter = self.layout.delimiter_before(i).map_or(0, str::len);
+                self.at.saturating_add(delimiter)
+            };
+            if len > 0 || !self.layout.phoenix {
+                self.at = start.saturating_add(len);
+            }
+            self.columns
+                .after(self.at, len, phoenix::variable::<T>(mode), mode);
+            if let Some(span) = self.spans.get_mut(i) {
+                *span = (start, len);
             }
             Ok(())
         }
@@ -88,16 +108,18 @@ pub fn explain_record<F: Fields, const N: usize>(
         explained.push_prefix(layout.prefix, bytes);
         at += prefix;
     }
-    let mut lens = Lens {
+    let mut spans = Spans {
         layout,
-        lens: [0; N],
+        at,
+        columns: phoenix::Columns::default(),
+        spans: [(0, 0); N],
     };
-    let Ok(()) = fields.visit(0, &mut lens);
-    for (i, (len, value)) in lens.lens.into_iter().zip(shown).enumerate() {
-        at = at.saturating_add(layout.delimiter_before(i).map_or(0, str::len));
-        let bytes = key.get(at..at.saturating_add(len)).unwrap_or_default();
+    let Ok(()) = fields.visit(0, &mut spans);
+    for (i, ((start, len), value)) in spans.spans.into_iter().zip(shown).enumerate() {
+        let bytes = key
+            .get(start..start.saturating_add(len))
+            .unwrap_or_default();
         explained.push(layout.segments[i].name, bytes, value);
-        at = at.saturating_add(len);
     }
     explained
 }

@@ -39,6 +39,7 @@ pub use crate::describe::layout::{Layout, Order, Segment};
 pub use crate::error::{DecodeError, EncodeError};
 pub use crate::field::{DecodeField, FieldMode, FieldShape, KeyField, TextRule};
 pub use crate::key::{DecodeKey, DecodeSaltedKey, RowKey, SaltedKey};
+pub use crate::phoenix::PhoenixKey;
 pub use crate::prefix::{HashPrefix, Prefix, Salt, SaltHash};
 #[cfg(feature = "alloc")]
 pub use crate::scan::{
@@ -69,6 +70,20 @@ pub const PLAN_METHODS: &[&str] = &[
 #[cold]
 pub fn unknown_tag(name: &'static str) -> DecodeError {
     DecodeError::new(DecodeErrorKind::UnknownTag { name }, 0).in_key(name)
+}
+
+/// A field mode in Apache Phoenix's bytes (`#[rowkey(phoenix)]`).
+pub const fn phoenix_mode(mode: FieldMode) -> FieldMode {
+    mode.with_phoenix()
+}
+
+/// Why Phoenix cannot hold a field of `shape` placed with `mode` as a primary-key column, if it
+/// cannot: the derive's check of each field of a Phoenix layout.
+pub const fn phoenix_refusal(shape: FieldShape, mode: FieldMode) -> Option<&'static str> {
+    match crate::field::phoenix::column(shape, mode) {
+        Ok(_) => None,
+        Err(why) => Some(why),
+    }
 }
 
 /// The shape of type `T`, for checks in const context.

@@ -13,6 +13,7 @@ use crate::field::{DecodeField, FieldMode, KeyField};
 use crate::sink::ValueSink;
 
 pub(crate) mod frame;
+pub(crate) mod phoenix;
 use frame::Sources;
 
 /// What the walk does at each field of a key, given in key order with its index.
@@ -148,12 +149,23 @@ pub fn encoded_len<F: Fields>(layout: &'static Layout, mode: FieldMode, fields: 
         layout: &'static Layout,
         mode: FieldMode,
         len: usize,
+        columns: phoenix::Columns,
     }
     impl Visit for Len {
         type Error = core::convert::Infallible;
         #[inline(always)]
         fn field<T: KeyField + ?Sized>(&mut self, i: usize, value: &T) -> Result<(), Self::Error> {
-            self.len += value.field_len(self.mode.nest(mode_of(self.layout, i)));
+            let mode = self.mode.nest(mode_of(self.layout, i));
+            let n = value.field_len(mode);
+            if !self.layout.phoenix {
+                self.len += n;
+                return Ok(());
+            }
+            if n > 0 {
+                self.len += self.columns.held_len() + n;
+            }
+            self.columns
+                .after(self.len, n, phoenix::variable::<T>(mode), mode);
             Ok(())
         }
     }
@@ -161,8 +173,12 @@ pub fn encoded_len<F: Fields>(layout: &'static Layout, mode: FieldMode, fields: 
         layout,
         mode,
         len: layout.around_fields(),
+        columns: phoenix::Columns::default(),
     };
     let Ok(()) = fields.visit(0, &mut len);
+    if layout.phoenix {
+        return len.columns.len().unwrap_or(len.len);
+    }
     len.len
 }
 
@@ -179,6 +195,7 @@ pub fn encode<F: Fields>(
         w: &'w mut KeyWriter<'o>,
         layout: &'static Layout,
         mode: FieldMode,
+        columns: phoenix::Columns,
     }
     impl Visit for Write<'_, '_> {
         type Error = EncodeError;
@@ -188,20 +205,35 @@ pub fn encode<F: Fields>(
                 self.w.delimiter(d)?;
             }
             let mode = self.mode.nest(mode_of(self.layout, i));
-            self.w
-                .field(value, mode, self.layout.name, self.layout.segments[i].name)
+            let (key, field) = (self.layout.name, self.layout.segments[i].name);
+            if !self.layout.phoenix {
+                return self.w.field(value, mode, key, field);
+            }
+            // The separators held back go in front of a column with a value, and nowhere else.
+            let held = self.columns.held_len();
+            let n = self.w.field_beyond(held, value, mode, key, field)?;
+            if n > 0 {
+                self.columns.write_held(self.w.gap_mut(held));
+                self.w.advance(held + n);
+            }
+            self.columns
+                .after(self.w.written(), n, phoenix::variable::<T>(mode), mode);
+            Ok(())
         }
     }
     let mut w = KeyWriter::new(out);
     frame::open(layout, &mut w)?;
-    fields.visit(
-        0,
-        &mut Write {
-            w: &mut w,
-            layout,
-            mode,
-        },
-    )?;
+    let mut write = Write {
+        w: &mut w,
+        layout,
+        mode,
+        columns: phoenix::Columns::default(),
+    };
+    fields.visit(0, &mut write)?;
+    if layout.phoenix {
+        let columns = write.columns;
+        phoenix::finish(&columns, &mut w).map_err(|e| e.in_key(layout.name))?;
+    }
     frame::close(layout, &mut w, mode, &SourcesOf { layout, fields })?;
     Ok(w.written())
 }
@@ -218,6 +250,7 @@ pub fn decode<'k, F: DecodeFields<'k>>(
         r: &'r mut KeyReader<'k>,
         layout: &'static Layout,
         mode: FieldMode,
+        columns: phoenix::Columns,
     }
     impl<'k> Read<'k> for ReadFields<'_, 'k> {
         #[inline(always)]
@@ -226,20 +259,32 @@ pub fn decode<'k, F: DecodeFields<'k>>(
                 self.r.delimiter(d)?;
             }
             let mode = self.mode.nest(mode_of(self.layout, i));
-            self.r
-                .field(mode, self.layout.name, self.layout.segments[i].name)
+            let (key, field) = (self.layout.name, self.layout.segments[i].name);
+            if !self.layout.phoenix {
+                return self.r.field(mode, key, field);
+            }
+            phoenix::read_separator(&self.columns, self.r).map_err(|e| e.in_key(key))?;
+            let start = self.r.pos();
+            let value = self.r.field(mode, key, field)?;
+            let end = self.r.pos();
+            self.columns
+                .after(end, end - start, phoenix::variable::<T>(mode), mode);
+            Ok(value)
         }
     }
     let mut r = KeyReader::new(input);
     let prefix = frame::open_read(layout, &mut r)?;
-    let fields = F::read(
-        0,
-        &mut ReadFields {
-            r: &mut r,
-            layout,
-            mode,
-        },
-    )?;
+    let mut read = ReadFields {
+        r: &mut r,
+        layout,
+        mode,
+        columns: phoenix::Columns::default(),
+    };
+    let fields = F::read(0, &mut read)?;
+    if layout.phoenix {
+        let columns = read.columns;
+        phoenix::read_separator(&columns, &mut r).map_err(|e| e.in_key(layout.name))?;
+    }
     let sources = SourcesOf {
         layout,
         fields: &fields,

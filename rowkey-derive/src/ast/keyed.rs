@@ -64,6 +64,9 @@ impl<'a> KeyedEnum<'a> {
         data: &'a syn::DataEnum,
         attrs: ContainerAttrs,
     ) -> Option<Self> {
+        if let Some(phoenix) = attrs.phoenix {
+            cx.error(phoenix, super::PHOENIX_STRUCTS);
+        }
         if let Some(salt) = &attrs.salt {
             cx.error(salt.span, "`salt` on an enum key is not supported: each variant's keys sit together behind its tag; salt a struct key instead");
         }

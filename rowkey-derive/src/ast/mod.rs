@@ -140,6 +140,9 @@ impl Struct<'_> {
     }
 }
 
+/// Why `phoenix` stands on structs alone.
+pub(crate) const PHOENIX_STRUCTS: &str = "`phoenix` applies to structs: a Phoenix table's primary key is a list of columns, the fields of a struct";
+
 /// The delimiter of a text layout: `text` alone means an empty one, the segments concatenated.
 fn text_of(attrs: &ContainerAttrs) -> Option<String> {
     attrs.text.map(|_| {
@@ -156,7 +159,12 @@ fn prefix_of(attrs: &ContainerAttrs, fields: &[Field]) -> Prefix {
     if let Some(salt) = &attrs.salt {
         return Prefix::Salt {
             buckets: salt.buckets.value as u16,
-            hash: salt.hash_kind(),
+            // Phoenix's salt byte is Java's `Arrays.hashCode` (valid.rs refuses another hash).
+            hash: if attrs.phoenix.is_some() {
+                SaltHash::Java
+            } else {
+                salt.hash_kind()
+            },
             sources: Sources::WholeKey,
         };
     }
@@ -332,6 +340,9 @@ impl<'a> Enum<'a> {
     ) -> Self {
         // A fieldless enum is a one-byte field; the layout it sits in decides its format and
         // prefix, so these mean nothing here.
+        if let Some(phoenix) = attrs.phoenix {
+            cx.error(phoenix, PHOENIX_STRUCTS);
+        }
         if let Some(salt) = &attrs.salt {
             cx.error(salt.span, "`salt` has no meaning on a fieldless enum, which is one field of a key: put it on the struct, or on the field that holds the enum");
         }

@@ -16,8 +16,8 @@ use crate::ctxt::Ctxt;
 
 use crate::symbol::{
     BUCKETS, CONTAINER_KEYS, CRATE, DELIMITER, DESC, FIELD_KEYS, FORMAT, HASH, HASH_PREFIX,
-    HASH_PREFIX_KEYS, LEN, MAX_LEN, REVERSE, ROWKEY, SALT, SALT_KEYS, TAG, TEXT, UNIT, UPPER,
-    WIDTH,
+    HASH_PREFIX_KEYS, LEN, MAX_LEN, PHOENIX, REVERSE, ROWKEY, SALT, SALT_KEYS, TAG, TEXT, UNIT,
+    UPPER, WIDTH,
 };
 
 mod tag;
@@ -90,6 +90,8 @@ pub struct ContainerAttrs {
     pub salt: Option<SaltAttr>,
     /// `text`: the text format.
     pub text: Option<Span>,
+    /// `phoenix`: Apache Phoenix's primary key.
+    pub phoenix: Option<Span>,
     /// `delimiter = "s"`.
     pub delimiter: Option<Spanned<String>>,
     /// `max_len = N`: the longest key allowed.
@@ -207,6 +209,7 @@ pub fn container_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
                 }
             }
             TEXT => flag(cx, &mut out.text, meta, key)?,
+            PHOENIX => flag(cx, &mut out.phoenix, meta, key)?,
             TAG => {
                 if let Some(tag) = tag_attr(cx, meta)? {
                     set_once(cx, &mut out.tag, tag, meta, key);

@@ -12,6 +12,7 @@ pub fn expand(s: &Struct, p: &syn::Ident) -> TokenStream {
         return TokenStream::new();
     };
     let mut checks = field_checks(s, p);
+    checks.extend(phoenix_checks(s, p));
     let keys = format!("`{}` keys", crate::unraw::unraw(&s.original.ident));
     let fixed = quote!(<#concrete as #p::RowKey>::FIXED_LEN);
     checks.push(row_limit(s.original, &s.attrs, &concrete, &keys, fixed, p));
@@ -80,6 +81,28 @@ pub fn field_checks(s: &Struct, p: &syn::Ident) -> Vec<TokenStream> {
         }
     }
     checks
+}
+
+/// For a Phoenix layout, the check that each field is a column Phoenix can hold, decided by the
+/// runtime from the field type's `SHAPE` and its mode; the error (on the field's type) says why.
+fn phoenix_checks(s: &Struct, p: &syn::Ident) -> Vec<TokenStream> {
+    if s.attrs.phoenix.is_none() {
+        return Vec::new();
+    }
+    s.fields
+        .iter()
+        .enumerate()
+        .map(|(i, field)| {
+            let ty = replace_lifetimes(field.ty);
+            let mode = super::mode_ref(s, i);
+            let span = syn::spanned::Spanned::span(field.ty);
+            quote_spanned! {span=>
+                if let #p::Some(why) = #p::phoenix_refusal(#p::shape::<#ty>(), #mode) {
+                    ::core::panic!("{}", why);
+                }
+            }
+        })
+        .collect()
 }
 
 /// The check that keys of fixed length `fixed` (an expression of type `Option<usize>`, from the

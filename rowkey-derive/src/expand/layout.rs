@@ -102,6 +102,7 @@ fn lead(s: &Struct) -> usize {
 /// The `Layout` of `s` as a constant expression named `name`.
 pub fn layout_value(s: &Struct, p: &syn::Ident, name: &str) -> TokenStream {
     let text = s.text().map(|d| quote!(.with_text(#d)));
+    let phoenix = s.attrs.phoenix.map(|_| quote!(.with_phoenix()));
     let tag = s.tag.as_ref().map(|t| {
         let t = super::tag_expr(t, p);
         quote!(.with_tag(#t))
@@ -147,6 +148,7 @@ pub fn layout_value(s: &Struct, p: &syn::Ident, name: &str) -> TokenStream {
     quote! {
         #p::LayoutBuilder::new(#name)
             #text
+            #phoenix
             #tag
             #with_prefix
             #whole_key

@@ -94,9 +94,18 @@ fn expand_struct(s: &Struct, p: &syn::Ident) -> TokenStream {
     let salted = prefix::salted_key_traits(s, p);
     let scan = scan::expand(s, p);
     let modes = modes_def(s, p);
+    let phoenix = s.attrs.phoenix.map(|_| {
+        let ident = &s.original.ident;
+        let (impl_generics, ty_generics, where_clause) = s.original.generics.split_for_impl();
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics #p::PhoenixKey for #ident #ty_generics #where_clause {}
+        }
+    });
     quote! {
         #layout
         #modes
+        #phoenix
         #encode
         #decode
         #key
@@ -129,7 +138,15 @@ fn modes_name(s: &Struct) -> syn::Ident {
 pub fn modes_def(s: &Struct, p: &syn::Ident) -> TokenStream {
     let name = modes_name(s);
     let n = s.fields.len();
-    let modes = s.fields.iter().map(|f| field_mode(f, p));
+    let phoenix = s.attrs.phoenix.is_some();
+    let modes = s.fields.iter().map(|f| {
+        let mode = field_mode(f, p);
+        if phoenix {
+            quote!(#p::phoenix_mode(#mode))
+        } else {
+            mode
+        }
+    });
     quote!(const #name: [#p::FieldMode; #n] = [#(#modes),*];)
 }
 

@@ -1,0 +1,144 @@
+//! Apache Phoenix's bytes for the columns of a `#[rowkey(phoenix)]` key: variable-length content
+//! (`VARCHAR`, `CHAR(n)`, `VARBINARY`) bare, as Phoenix stores it, with the separators between
+//! columns left to the key walk (`walk/phoenix.rs`), and the value rules Phoenix keeps: an empty
+//! string is NULL, a separator cannot stand inside content another column follows, `CHAR` holds
+//! single-byte characters padded with spaces. The numeric encodings sit with their types
+//! (`fixed.rs`): integers as in the binary format, `UNSIGNED_*` limited to the signed range,
+//! `FLOAT` and `DOUBLE` plus one.
+
+#[cfg(feature = "alloc")]
+use super::content::BufExt;
+use super::content::{owned, Buf, Bytes};
+use super::{invert, out_prefix, take};
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::field::FieldMode;
+use crate::format::{strip_padding, PHOENIX_CHAR_PAD, PHOENIX_DESC_SEPARATOR, PHOENIX_SEPARATOR};
+
+#[cold]
+pub(crate) fn not_in_phoenix(why: &'static str) -> EncodeError {
+    EncodeError::new(EncodeErrorKind::NotInPhoenix(why))
+}
+
+#[cold]
+fn invalid(why: &'static str, at: usize) -> DecodeError {
+    DecodeError::new(DecodeErrorKind::Invalid(why), at)
+}
+
+/// The bytes `content` takes: its `width` (`CHAR(n)`), or its length.
+#[inline]
+pub(crate) fn content_len(content: &[u8], mode: FieldMode) -> usize {
+    mode.width().unwrap_or(content.len())
+}
+
+/// Writes string (`text`) or byte-string content as Phoenix stores it in `mode`.
+pub(crate) fn encode_content(
+    content: &[u8],
+    text: bool,
+    out: &mut [u8],
+    mode: FieldMode,
+) -> Result<usize, EncodeError> {
+    if content.is_empty() {
+        return Err(not_in_phoenix(
+            "an empty string or byte string is NULL to Phoenix: a NOT NULL column refuses it, and a nullable one (Option) stores None",
+        ));
+    }
+    let n = match mode.width() {
+        Some(w) => {
+            if !text {
+                return Err(not_in_phoenix(
+                    "Phoenix's BINARY(n) is a byte array, [u8; N]",
+                ));
+            }
+            if !content.is_ascii() {
+                return Err(not_in_phoenix(
+                    "Phoenix's CHAR(n) holds single-byte (ASCII) characters",
+                ));
+            }
+            if content.len() > w {
+                return Err(EncodeError::new(EncodeErrorKind::TooWide { width: w }));
+            }
+            if content.last() == Some(&PHOENIX_CHAR_PAD) {
+                return Err(EncodeError::new(EncodeErrorKind::EndsWithPad));
+            }
+            let dst = out_prefix(out, w)?;
+            let (body, pad) = dst.split_at_mut(content.len());
+            body.copy_from_slice(content);
+            pad.fill(PHOENIX_CHAR_PAD);
+            w
+        }
+        None => {
+            if !text && mode.is_delimited() {
+                return Err(not_in_phoenix(
+                    "Phoenix's VARBINARY is the last column, ascending: nothing marks its end",
+                ));
+            }
+            if mode.is_delimited() && content.contains(&PHOENIX_SEPARATOR) {
+                return Err(not_in_phoenix(
+                    "a VARCHAR that another column follows, or a DESC one, cannot hold U+0000: it is Phoenix's separator",
+                ));
+            }
+            out_prefix(out, content.len())?.copy_from_slice(content);
+            content.len()
+        }
+    };
+    if mode.is_desc() {
+        invert(&mut out[..n]);
+    }
+    Ok(n)
+}
+
+/// The end of a variable-length column's content in `input`: the whole input for the last
+/// ascending column, else the separator after it (or the end of a key whose trailing NULLs
+/// Phoenix left out).
+#[inline]
+pub(crate) fn content_end(input: &[u8], mode: FieldMode) -> usize {
+    if !mode.is_delimited() {
+        return input.len();
+    }
+    let separator = if mode.is_desc() {
+        PHOENIX_DESC_SEPARATOR
+    } else {
+        PHOENIX_SEPARATOR
+    };
+    input
+        .iter()
+        .position(|&b| b == separator)
+        .unwrap_or(input.len())
+}
+
+/// Reads string (`text`) or byte-string content Phoenix stored in `mode`, without the separator
+/// after it (the key walk's). Empty content is NULL, which only an `Option` holds.
+pub(crate) fn decode_content(
+    input: &[u8],
+    text: bool,
+    mode: FieldMode,
+) -> Result<(Bytes<'_>, usize), DecodeError> {
+    let (stored, used) = match mode.width() {
+        Some(w) => (take(input, w)?, w),
+        None => {
+            let end = content_end(input, mode);
+            (&input[..end], end)
+        }
+    };
+    if stored.is_empty() {
+        return Err(invalid(
+            "NULL in a NOT NULL Phoenix column (an Option field holds it)",
+            0,
+        ));
+    }
+    let pad = if text && mode.width().is_some() {
+        Some(PHOENIX_CHAR_PAD)
+    } else {
+        None
+    };
+    if !mode.is_desc() {
+        let content = pad.map_or(stored, |p| strip_padding(stored, p));
+        return Ok((Bytes::Borrowed(content), used));
+    }
+    let mut content = Buf::from_slice(stored);
+    content.invert_in_place();
+    if let Some(p) = pad {
+        content.strip_padding(p);
+    }
+    Ok((owned(content)?, used))
+}

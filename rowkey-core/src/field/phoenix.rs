@@ -1,0 +1,136 @@
+//! The Phoenix column type a field is: the one mapping from a field type's [`FieldShape`] and
+//! its mode to Apache Phoenix's primary-key columns, which the derive's compile-time check, the
+//! DDL (`rowkey::phoenix::ddl`) and `LAYOUT`'s words read.
+
+use super::shape::{Form, ValueKind, WidthRule};
+use super::{FieldMode, FieldShape};
+
+/// A Phoenix column type, as a primary-key column holds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ColumnType {
+    Int { bytes: usize, signed: bool },
+    Float,
+    Double,
+    Boolean,
+    Varchar,
+    Char(usize),
+    Binary(usize),
+    Varbinary,
+}
+
+/// A primary-key column: its type and whether it is nullable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Column {
+    pub(crate) ty: ColumnType,
+    pub(crate) nullable: bool,
+}
+
+/// The Phoenix column a field of `shape` placed with `mode` is, or why Phoenix cannot hold it.
+/// The one home of the mapping: the derive's compile-time check, [`ddl`] and the lock read it.
+pub(crate) const fn column(shape: FieldShape, mode: FieldMode) -> Result<Column, &'static str> {
+    if mode.is_reverse() {
+        return Err(
+            "Phoenix stores no column reversed: `reverse` does not apply to a Phoenix layout",
+        );
+    }
+    if mode.is_text() {
+        return Err("a Phoenix layout is Phoenix's bytes, not a text layout");
+    }
+    let nullable = match shape.tags() {
+        0 => false,
+        1 => true,
+        _ => return Err("a Phoenix column has one NULL: `Option<Option<T>>` would need two"),
+    };
+    let ty = match shape.form() {
+        Form::Int => {
+            let WidthRule::Narrow { max } = shape.width_rule() else {
+                return Err("Phoenix has no column type for this field type");
+            };
+            if mode.width().is_some() {
+                return Err("Phoenix's integer columns have their full size: `width` does not apply");
+            }
+            if max > 8 {
+                return Err("Phoenix has no 128-bit integer column: use i64, u64 or DECIMAL");
+            }
+            ColumnType::Int {
+                bytes: max,
+                signed: shape.is_signed(),
+            }
+        }
+        Form::Float => match shape.fixed_len(FieldMode::LAST) {
+            Some(4) => ColumnType::Float,
+            _ => ColumnType::Double,
+        },
+        Form::Bool => ColumnType::Boolean,
+        Form::ByteArray => match shape.fixed_len(FieldMode::LAST) {
+            Some(n) => ColumnType::Binary(n),
+            None => return Err("Phoenix has no column type for this field type"),
+        },
+        Form::Content => match (shape.value(), mode.width()) {
+            (ValueKind::Str, Some(n)) => ColumnType::Char(n),
+            (ValueKind::Str, None) => ColumnType::Varchar,
+            (_, Some(_)) => {
+                return Err("Phoenix's BINARY(n) is a byte array field, `[u8; N]`: `width` does not apply to byte strings")
+            }
+            (_, None) => {
+                if mode.is_delimited() {
+                    return Err("Phoenix's VARBINARY can only be the last column, ascending: nothing marks where it ends");
+                }
+                ColumnType::Varbinary
+            }
+        },
+        _ => {
+            return Err("Phoenix has no column type for this field type (integers, floats, bool, strings, byte strings and byte arrays have one)")
+        }
+    };
+    if nullable && ty.fixed_len().is_some() {
+        return Err("Phoenix cannot hold a nullable fixed-width column in a primary key: its NULL would have no bytes among fixed-width ones");
+    }
+    Ok(Column { ty, nullable })
+}
+
+impl ColumnType {
+    /// The bytes every value takes, for fixed-width types.
+    pub(crate) const fn fixed_len(self) -> Option<usize> {
+        match self {
+            ColumnType::Int { bytes, .. } => Some(bytes),
+            ColumnType::Float => Some(4),
+            ColumnType::Double => Some(8),
+            ColumnType::Boolean => Some(1),
+            ColumnType::Char(n) | ColumnType::Binary(n) => Some(n),
+            ColumnType::Varchar | ColumnType::Varbinary => None,
+        }
+    }
+}
+
+impl core::fmt::Display for ColumnType {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let name = match self {
+            ColumnType::Int {
+                bytes: 1,
+                signed: true,
+            } => "TINYINT",
+            ColumnType::Int {
+                bytes: 2,
+                signed: true,
+            } => "SMALLINT",
+            ColumnType::Int {
+                bytes: 4,
+                signed: true,
+            } => "INTEGER",
+            ColumnType::Int { signed: true, .. } => "BIGINT",
+            ColumnType::Int { bytes: 1, .. } => "UNSIGNED_TINYINT",
+            ColumnType::Int { bytes: 2, .. } => "UNSIGNED_SMALLINT",
+            ColumnType::Int { bytes: 4, .. } => "UNSIGNED_INT",
+            ColumnType::Int { .. } => "UNSIGNED_LONG",
+            ColumnType::Float => "FLOAT",
+            ColumnType::Double => "DOUBLE",
+            ColumnType::Boolean => "BOOLEAN",
+            ColumnType::Varchar => "VARCHAR",
+            ColumnType::Char(n) => return write!(f, "CHAR({n})"),
+            ColumnType::Binary(n) => return write!(f, "BINARY({n})"),
+            ColumnType::Varbinary => "VARBINARY",
+        };
+        f.write_str(name)
+    }
+}

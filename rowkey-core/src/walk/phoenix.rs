@@ -1,0 +1,230 @@
+//! Apache Phoenix's rules between the columns of a key (`#[rowkey(phoenix)]`), as Phoenix's
+//! `PTableImpl.newKey` applies them: a variable-length column is followed by a separator, `00`
+//! when it is ascending or NULL and `FF` when it is descending; the NULL columns at the end of a
+//! key are left out with the separators before them; and a key whose last column present is
+//! descending and variable-length ends with `FF`. The columns themselves are written bare by their
+//! codecs (`codec/phoenix.rs`); every walk through a key, derived or read from a schema, keeps
+//! these rules through [`Columns`] alone.
+
+use crate::cursor::{KeyReader, KeyWriter};
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
+use crate::field::{FieldMode, KeyField};
+use crate::format::{PHOENIX_DESC_SEPARATOR, PHOENIX_SEPARATOR};
+
+/// Where a walk stands among a Phoenix key's columns. A writer holds back the separators after
+/// the last non-NULL column until another non-NULL column comes (trailing NULLs take no bytes,
+/// not even for a moment: the key is written into a buffer of its length).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Columns {
+    /// The separator after the last column met, if it is variable-length: what a reader
+    /// expects before the next column.
+    pending: Option<u8>,
+    /// The separator after the last non-NULL column, not written yet.
+    held: Option<u8>,
+    /// The NULL columns since, whose `00`s are not written yet either.
+    nulls: usize,
+    /// Where the key ends when no later column has a value: after the last non-NULL column, and
+    /// whether Phoenix's trailing `FF` follows it.
+    end: Option<(usize, bool)>,
+}
+
+/// Whether a column of type `T` is variable-length in `mode`: it takes a separator after it.
+#[inline(always)]
+pub(crate) fn variable<T: KeyField + ?Sized>(mode: FieldMode) -> bool {
+    T::SHAPE.fixed_len(mode).is_none()
+}
+
+/// The separator after a variable-length column, NULL (empty) or not, in `mode`.
+#[inline(always)]
+const fn separator(null: bool, mode: FieldMode) -> u8 {
+    if mode.is_desc() && !null {
+        PHOENIX_DESC_SEPARATOR
+    } else {
+        PHOENIX_SEPARATOR
+    }
+}
+
+impl Columns {
+    /// The separators held back: the bytes a non-NULL column written next stands after.
+    #[inline(always)]
+    pub(crate) fn held_len(&self) -> usize {
+        usize::from(self.held.is_some()) + self.nulls
+    }
+
+    /// Writes the separators held back into `out` (of [`held_len`](Columns::held_len) bytes).
+    #[inline(always)]
+    pub(crate) fn write_held(&self, out: &mut [u8]) {
+        let zeros = match (self.held, out.split_first_mut()) {
+            (Some(first), Some((at, rest))) => {
+                *at = first;
+                rest
+            }
+            _ => out,
+        };
+        zeros.fill(PHOENIX_SEPARATOR);
+    }
+
+    /// A column of `len` bytes (`0` for a variable-length one: NULL) ended at `pos`; `variable`
+    /// says whether its length varies.
+    #[inline(always)]
+    pub(crate) fn after(&mut self, pos: usize, len: usize, variable: bool, mode: FieldMode) {
+        let null = variable && len == 0;
+        self.pending = if variable {
+            Some(separator(null, mode))
+        } else {
+            None
+        };
+        if null {
+            self.nulls += 1;
+        } else {
+            self.held = self.pending;
+            self.nulls = 0;
+            self.end = Some((pos, variable && mode.is_desc()));
+        }
+    }
+
+    /// Where a written key ends, and whether `FF` follows there; an error when every column is
+    /// NULL, which Phoenix refuses.
+    #[inline(always)]
+    pub(crate) fn end(&self) -> Result<(usize, bool), EncodeError> {
+        self.end.ok_or_else(|| {
+            crate::codec::phoenix::not_in_phoenix(
+                "Phoenix's primary key may not be NULL in every column",
+            )
+        })
+    }
+
+    /// The length of a key whose columns were measured: its end, and the trailing `FF`; `None`
+    /// when every column is NULL (writing it is the error).
+    #[inline(always)]
+    pub(crate) fn len(&self) -> Option<usize> {
+        self.end.map(|(end, ff)| end + usize::from(ff))
+    }
+
+    /// Reading: checks the separator before the next column, if one is due and the key goes on,
+    /// and gives the bytes it takes. A due `FF` is never left out: a key that ends without it
+    /// was not written by Phoenix.
+    #[inline(always)]
+    pub(crate) fn read_separator(&self, rest: &[u8], at: usize) -> Result<usize, DecodeError> {
+        match (self.pending, rest.first()) {
+            (None, _) => Ok(0),
+            (Some(PHOENIX_DESC_SEPARATOR), None) => Err(DecodeError::new(
+                DecodeErrorKind::Invalid("a descending Phoenix column without the FF after it"),
+                at,
+            )),
+            (Some(_), None) => Ok(0),
+            (Some(expected), Some(&found)) if found == expected => Ok(1),
+            (Some(_), Some(_)) => Err(DecodeError::new(
+                DecodeErrorKind::Invalid("not the separator Phoenix writes after this column"),
+                at,
+            )),
+        }
+    }
+}
+
+/// Ends a written Phoenix key: leaves out its trailing NULLs, and writes the `FF` after a
+/// descending variable-length last column.
+#[inline(always)]
+pub(crate) fn finish(columns: &Columns, w: &mut KeyWriter<'_>) -> Result<(), EncodeError> {
+    let (end, ff) = columns.end()?;
+    w.truncate(end);
+    if ff {
+        w.byte(PHOENIX_DESC_SEPARATOR)?;
+    }
+    Ok(())
+}
+
+/// Reads the separator due before the next column (or at the key's end) with `r`.
+#[inline(always)]
+pub(crate) fn read_separator(columns: &Columns, r: &mut KeyReader<'_>) -> Result<(), DecodeError> {
+    let n = columns.read_separator(r.rest(), r.pos())?;
+    r.skip(n);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A column as the tests give it: variable-length or not, its mode, its length (0: NULL).
+    type Column = (bool, FieldMode, usize);
+
+    /// Measures columns the way the writer does: a non-NULL column stands after the separators
+    /// held back.
+    fn measure(columns: &[Column]) -> Columns {
+        let mut c = Columns::default();
+        let mut pos = 0;
+        for &(variable, mode, len) in columns {
+            if len > 0 {
+                pos += c.held_len() + len;
+            }
+            c.after(pos, len, variable, mode);
+        }
+        c
+    }
+
+    #[test]
+    fn trailing_nulls_are_left_out_and_a_descending_last_column_ends_with_ff() {
+        let asc = FieldMode::INNER;
+        let desc = FieldMode::INNER.with_desc();
+        let cases: &[(&[Column], (usize, bool))] = &[
+            // 'x', NULL: 78
+            (&[(true, asc, 1), (true, asc, 0)], (1, false)),
+            // DESC 'y', NULL: 86 FF
+            (&[(true, desc, 1), (true, asc, 0)], (1, true)),
+            // NULL, 4-byte int: 00 xx xx xx xx
+            (&[(true, asc, 0), (false, asc, 4)], (5, false)),
+            // 'ab', NULL, NULL
+            (
+                &[(true, asc, 2), (true, desc, 0), (true, asc, 0)],
+                (2, false),
+            ),
+            // 'a', NULL, DESC NULL, 'b': 61 00 00 00 62
+            (
+                &[
+                    (true, asc, 1),
+                    (true, asc, 0),
+                    (true, desc, 0),
+                    (true, asc, 1),
+                ],
+                (5, false),
+            ),
+        ];
+        for (columns, want) in cases {
+            assert_eq!(measure(columns).end().unwrap(), *want, "{columns:?}");
+        }
+        assert!(measure(&[(true, asc, 0)]).end().is_err());
+    }
+
+    #[test]
+    fn held_separators_are_the_last_columns_then_a_00_per_null() {
+        let desc = FieldMode::INNER.with_desc();
+        let c = measure(&[
+            (true, desc, 2),
+            (true, desc, 0),
+            (true, FieldMode::INNER, 0),
+        ]);
+        let mut out = [0x55; 3];
+        c.write_held(&mut out);
+        assert_eq!(
+            out,
+            [PHOENIX_DESC_SEPARATOR, PHOENIX_SEPARATOR, PHOENIX_SEPARATOR]
+        );
+        // A reader expects 00 after the NULL column, even a descending one.
+        let c = measure(&[(true, desc, 0)]);
+        assert_eq!(c.read_separator(&[0x00], 0).unwrap(), 1);
+        assert!(c.read_separator(&[0xFF], 0).is_err());
+    }
+
+    #[test]
+    fn a_descending_column_is_never_read_without_its_ff() {
+        let c = measure(&[(true, FieldMode::INNER.with_desc(), 2)]);
+        assert_eq!(c.read_separator(&[0xFF], 3).unwrap(), 1);
+        assert_eq!(
+            c.read_separator(&[], 3).map_err(|e| e.kind()),
+            Err(DecodeErrorKind::Invalid(
+                "a descending Phoenix column without the FF after it"
+            ))
+        );
+    }
+}

@@ -1,0 +1,254 @@
+// The oracle of Apache Phoenix's row keys for tests/phoenix_vectors.rs: creates each table below
+// through Phoenix's connectionless driver (`jdbc:phoenix:none`, no cluster), UPSERTs values into
+// it, and prints the row key Phoenix builds for each row, as Phoenix's own RowKeySchemaTest reads
+// them (the uncommitted mutations of the connection). Edge values first (each type's minimum and
+// maximum, 0, -0.0, NaN, infinities, one-character and long strings, NULL in every nullable
+// column), then random ones from a fixed seed, so the output is the same on every run.
+//
+// Output: one line per table, `#TABLE<TAB>name<TAB>DDL` (newlines in the DDL as \n), then one
+// line per row: `name<TAB>value<TAB>...<TAB>key in hex`, or `!` and the exception's class for
+// values Phoenix refuses (it takes no NaN or infinity through a bound FLOAT or DOUBLE). Values: `~` for NULL; integers in
+// decimal; FLOAT and DOUBLE as the hex of Java's raw bits (`floatToRawIntBits`,
+// `doubleToRawLongBits` of the value bound); BOOLEAN as true or false; strings and bytes in hex.
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Random;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.util.Pair;
+import org.apache.phoenix.util.PhoenixRuntime;
+
+public class PhoenixKeys {
+    record Col(String name, String type, int width, boolean desc, boolean nullable) {
+        String sql() {
+            String t = width > 0 ? type + "(" + width + ")" : type;
+            return "    \"" + name + "\" " + t + (nullable ? "" : " NOT NULL");
+        }
+    }
+
+    record Table(String name, int buckets, List<Col> cols) {
+        String ddl() {
+            StringBuilder s = new StringBuilder("CREATE TABLE " + name + " (\n");
+            StringBuilder pk = new StringBuilder();
+            for (Col c : cols) {
+                s.append(c.sql()).append(",\n");
+                if (pk.length() > 0) pk.append(", ");
+                pk.append('"').append(c.name).append('"').append(c.desc ? " DESC" : "");
+            }
+            s.append("    CONSTRAINT PK PRIMARY KEY (").append(pk).append(")\n) ");
+            if (buckets > 0) s.append("SALT_BUCKETS = ").append(buckets).append(", ");
+            return s.append("COLUMN_ENCODED_BYTES = 0").toString();
+        }
+    }
+
+    /// A column spec: NAME:TYPE[:WIDTH][:DESC][:NULL].
+    static Col col(String spec) {
+        String[] p = spec.split(":");
+        int width = 0;
+        boolean desc = false, nullable = false;
+        for (int i = 2; i < p.length; i++) {
+            if (p[i].equals("DESC")) desc = true;
+            else if (p[i].equals("NULL")) nullable = true;
+            else width = Integer.parseInt(p[i]);
+        }
+        return new Col(p[0], p[1], width, desc, nullable);
+    }
+
+    static Table table(String name, int buckets, String... cols) {
+        List<Col> list = new ArrayList<>();
+        for (String c : cols) list.add(col(c));
+        return new Table(name, buckets, list);
+    }
+
+    static final Table[] TABLES = {
+        table("INTS", 0, "A:TINYINT", "B:SMALLINT", "C:INTEGER", "D:BIGINT"),
+        table("INTS_DESC", 0, "A:TINYINT:DESC", "B:SMALLINT:DESC", "C:INTEGER:DESC", "D:BIGINT:DESC"),
+        table("UINTS", 0, "A:UNSIGNED_TINYINT", "B:UNSIGNED_SMALLINT:DESC", "C:UNSIGNED_INT", "D:UNSIGNED_LONG:DESC"),
+        table("UINTS_FLIP", 0, "A:UNSIGNED_TINYINT:DESC", "B:UNSIGNED_SMALLINT", "C:UNSIGNED_INT:DESC", "D:UNSIGNED_LONG"),
+        table("FLOATS", 0, "A:FLOAT", "B:DOUBLE", "C:FLOAT:DESC", "D:DOUBLE:DESC"),
+        table("BOOLS", 0, "A:BOOLEAN", "B:BOOLEAN:DESC", "C:INTEGER"),
+        table("STRS", 0, "A:VARCHAR", "B:VARCHAR:DESC", "C:VARCHAR:NULL", "D:VARCHAR:DESC:NULL"),
+        table("STRS_LAST_DESC", 0, "A:VARCHAR:DESC", "B:VARCHAR:DESC"),
+        table("NULL_COLUMNS", 0, "A:VARCHAR:NULL", "B:VARCHAR:DESC:NULL", "C:INTEGER", "D:VARCHAR:NULL", "E:VARCHAR:DESC:NULL", "F:VARCHAR:NULL"),
+        table("CHARS", 0, "A:CHAR:4", "B:CHAR:3:DESC", "C:VARCHAR"),
+        table("BINS", 0, "A:BINARY:4", "B:BINARY:2:DESC", "C:VARBINARY"),
+        table("SALTED", 8, "A:VARCHAR", "B:BIGINT:DESC", "C:VARCHAR:DESC:NULL"),
+        table("SALTED_WIDE", 256, "A:INTEGER", "B:VARCHAR:NULL"),
+        table("MIXED", 3, "A:VARCHAR:DESC", "B:INTEGER", "C:VARCHAR:DESC:NULL", "D:DOUBLE", "E:BOOLEAN:DESC"),
+    };
+
+    static final int RANDOM_ROWS = 1000;
+    static final Random RNG = new Random(20261127L);
+    static final String[] PIECES = {"a", "b", "z", "A", "0", " ", "-", "~", "\u007f", "é", "ß", "日本", "😀", "\u0001", "\uffff"};
+
+    public static void main(String[] args) throws Exception {
+        try (Connection conn = DriverManager.getConnection("jdbc:phoenix:none")) {
+            conn.setAutoCommit(false);
+            StringBuilder out = new StringBuilder();
+            for (Table t : TABLES) {
+                String ddl = t.ddl();
+                conn.createStatement().execute(ddl);
+                out.append("#TABLE\t").append(t.name).append('\t').append(ddl.replace("\n", "\\n")).append('\n');
+                StringBuilder marks = new StringBuilder();
+                for (int i = 0; i < t.cols.size(); i++) marks.append(i == 0 ? "?" : ", ?");
+                String upsert = "UPSERT INTO " + t.name + " VALUES (" + marks + ")";
+                int edges = 0;
+                for (Col c : t.cols) edges = Math.max(edges, edgeCount(c));
+                for (int row = 0; row < edges + RANDOM_ROWS; row++) {
+                    Object[] values = new Object[t.cols.size()];
+                    for (int i = 0; i < values.length; i++) {
+                        Col c = t.cols.get(i);
+                        values[i] = row < edges ? edge(c, (row + i) % edgeCount(c)) : random(c);
+                    }
+                    if (allNull(values)) continue;
+                    String refused = null;
+                    try (PreparedStatement ps = conn.prepareStatement(upsert)) {
+                        for (int i = 0; i < values.length; i++) bind(ps, i + 1, t.cols.get(i), values[i]);
+                        ps.executeUpdate();
+                    } catch (Exception e) {
+                        refused = e.getClass().getSimpleName();
+                    }
+                    if (refused != null) {
+                        conn.rollback();
+                        out.append(t.name);
+                        for (int i = 0; i < values.length; i++) out.append('\t').append(show(t.cols.get(i), values[i]));
+                        out.append("\t!").append(refused).append('\n');
+                        continue;
+                    }
+                    Iterator<Pair<byte[], List<Cell>>> it = PhoenixRuntime.getUncommittedDataIterator(conn);
+                    Cell cell = it.next().getSecond().get(0);
+                    byte[] key = java.util.Arrays.copyOfRange(cell.getRowArray(), cell.getRowOffset(), cell.getRowOffset() + cell.getRowLength());
+                    conn.rollback();
+                    out.append(t.name);
+                    for (int i = 0; i < values.length; i++) out.append('\t').append(show(t.cols.get(i), values[i]));
+                    out.append('\t').append(hex(key)).append('\n');
+                }
+            }
+            System.out.print(out);
+        }
+    }
+
+    static boolean allNull(Object[] values) {
+        for (Object v : values) if (v != null) return false;
+        return true;
+    }
+
+    static int edgeCount(Col c) {
+        return switch (c.type) {
+            case "FLOAT", "DOUBLE" -> 12;
+            case "BOOLEAN" -> 2;
+            default -> c.nullable ? 6 : 5;
+        };
+    }
+
+    static Object edge(Col c, int i) {
+        if (c.nullable && i == 5) return null;
+        return switch (c.type) {
+            case "TINYINT" -> new byte[] {Byte.MIN_VALUE, Byte.MAX_VALUE, 0, -1, 1}[i % 5];
+            case "SMALLINT" -> new short[] {Short.MIN_VALUE, Short.MAX_VALUE, 0, -1, 1}[i % 5];
+            case "INTEGER" -> new int[] {Integer.MIN_VALUE, Integer.MAX_VALUE, 0, -1, 1}[i % 5];
+            case "BIGINT" -> new long[] {Long.MIN_VALUE, Long.MAX_VALUE, 0, -1, 1}[i % 5];
+            case "UNSIGNED_TINYINT" -> new byte[] {0, Byte.MAX_VALUE, 1, 0x40, 2}[i % 5];
+            case "UNSIGNED_SMALLINT" -> new short[] {0, Short.MAX_VALUE, 1, 0x4000, 2}[i % 5];
+            case "UNSIGNED_INT" -> new int[] {0, Integer.MAX_VALUE, 1, 0x40000000, 2}[i % 5];
+            case "UNSIGNED_LONG" -> new long[] {0, Long.MAX_VALUE, 1, 0x4000000000000000L, 2}[i % 5];
+            case "FLOAT" -> new float[] {0f, -0f, Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY,
+                Float.MAX_VALUE, -Float.MAX_VALUE, Float.MIN_VALUE, -Float.MIN_VALUE, 1f, -1f, Float.MIN_NORMAL}[i];
+            case "DOUBLE" -> new double[] {0d, -0d, Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY,
+                Double.MAX_VALUE, -Double.MAX_VALUE, Double.MIN_VALUE, -Double.MIN_VALUE, 1d, -1d, Double.MIN_NORMAL}[i];
+            case "BOOLEAN" -> i == 0;
+            case "VARCHAR" -> new String[] {"a", "\u007f", "😀", "x".repeat(300), "日本語の文字列"}[i % 5];
+            case "CHAR" -> new String[] {"a", "~".repeat(c.width), "A b", "0", "z"}[i % 5].substring(0, Math.min(c.width, new String[] {"a", "~".repeat(c.width), "A b", "0", "z"}[i % 5].length()));
+            case "BINARY" -> fill(c.width, new int[] {0x00, 0xff, 0x01, 0x80, 0x7f}[i % 5]);
+            case "VARBINARY" -> new byte[][] {{0}, {(byte) 0xff}, {0, 0}, fill(100, 0x55), {1, 0, (byte) 0xff}}[i % 5];
+            default -> throw new IllegalArgumentException(c.type);
+        };
+    }
+
+    static byte[] fill(int n, int b) {
+        byte[] out = new byte[n];
+        java.util.Arrays.fill(out, (byte) b);
+        return out;
+    }
+
+    static Object random(Col c) {
+        if (c.nullable && RNG.nextInt(4) == 0) return null;
+        return switch (c.type) {
+            case "TINYINT" -> (byte) RNG.nextInt();
+            case "SMALLINT" -> (short) RNG.nextInt();
+            case "INTEGER" -> RNG.nextInt(3) == 0 ? RNG.nextInt(200) - 100 : RNG.nextInt();
+            case "BIGINT" -> RNG.nextInt(3) == 0 ? (long) RNG.nextInt(200) - 100 : RNG.nextLong();
+            case "UNSIGNED_TINYINT" -> (byte) RNG.nextInt(128);
+            case "UNSIGNED_SMALLINT" -> (short) RNG.nextInt(32768);
+            case "UNSIGNED_INT" -> RNG.nextInt() & Integer.MAX_VALUE;
+            case "UNSIGNED_LONG" -> RNG.nextLong() & Long.MAX_VALUE;
+            case "FLOAT" -> RNG.nextBoolean() ? Float.intBitsToFloat(RNG.nextInt()) : (RNG.nextFloat() - 0.5f) * 1000f;
+            case "DOUBLE" -> RNG.nextBoolean() ? Double.longBitsToDouble(RNG.nextLong()) : (RNG.nextDouble() - 0.5) * 1e6;
+            case "BOOLEAN" -> RNG.nextBoolean();
+            case "VARCHAR" -> randomString(1 + RNG.nextInt(12));
+            case "CHAR" -> randomAscii(1 + RNG.nextInt(c.width));
+            case "BINARY" -> randomBytes(c.width);
+            case "VARBINARY" -> randomBytes(1 + RNG.nextInt(16));
+            default -> throw new IllegalArgumentException(c.type);
+        };
+    }
+
+    static String randomString(int pieces) {
+        StringBuilder s = new StringBuilder();
+        for (int i = 0; i < pieces; i++) s.append(PIECES[RNG.nextInt(PIECES.length)]);
+        return s.toString();
+    }
+
+    static String randomAscii(int n) {
+        StringBuilder s = new StringBuilder();
+        for (int i = 0; i < n; i++) s.append((char) (0x21 + RNG.nextInt(0x5e)));
+        return s.toString();
+    }
+
+    static byte[] randomBytes(int n) {
+        byte[] b = new byte[n];
+        RNG.nextBytes(b);
+        return b;
+    }
+
+    static void bind(PreparedStatement ps, int i, Col c, Object v) throws Exception {
+        if (v == null) {
+            ps.setNull(i, c.type.equals("VARBINARY") ? Types.VARBINARY : Types.VARCHAR);
+            return;
+        }
+        switch (c.type) {
+            case "TINYINT", "UNSIGNED_TINYINT" -> ps.setByte(i, (Byte) v);
+            case "SMALLINT", "UNSIGNED_SMALLINT" -> ps.setShort(i, (Short) v);
+            case "INTEGER", "UNSIGNED_INT" -> ps.setInt(i, (Integer) v);
+            case "BIGINT", "UNSIGNED_LONG" -> ps.setLong(i, (Long) v);
+            case "FLOAT" -> ps.setFloat(i, (Float) v);
+            case "DOUBLE" -> ps.setDouble(i, (Double) v);
+            case "BOOLEAN" -> ps.setBoolean(i, (Boolean) v);
+            case "VARCHAR", "CHAR" -> ps.setString(i, (String) v);
+            case "BINARY", "VARBINARY" -> ps.setBytes(i, (byte[]) v);
+            default -> throw new IllegalArgumentException(c.type);
+        }
+    }
+
+    static String show(Col c, Object v) {
+        if (v == null) return "~";
+        return switch (c.type) {
+            case "FLOAT" -> String.format("%08x", Float.floatToRawIntBits((Float) v));
+            case "DOUBLE" -> String.format("%016x", Double.doubleToRawLongBits((Double) v));
+            case "VARCHAR", "CHAR" -> hex(((String) v).getBytes(StandardCharsets.UTF_8));
+            case "BINARY", "VARBINARY" -> hex((byte[]) v);
+            default -> v.toString();
+        };
+    }
+
+    static String hex(byte[] b) {
+        StringBuilder s = new StringBuilder();
+        for (byte x : b) s.append(String.format("%02x", x & 0xff));
+        return s.toString();
+    }
+}
