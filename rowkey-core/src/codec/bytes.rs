@@ -42,6 +42,9 @@ fn stored_as_is(mode: FieldMode) -> bool {
 /// the cases that need no copy, checked inline before the general decoder.
 #[inline(always)]
 fn borrow_content(input: &[u8], mode: FieldMode) -> Option<(&[u8], usize)> {
+    if mode.is_phoenix() {
+        return phoenix::borrow_content(input, mode);
+    }
     if stored_as_is(mode) {
         return Some((input, input.len()));
     }
@@ -295,6 +298,10 @@ macro_rules! content_field {
             #[inline(always)]
             fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
                 let $v = self;
+                if mode.is_phoenix() && !mode.is_text() {
+                    let text = matches!(ValueKind::$value, ValueKind::Str);
+                    return phoenix::encode_content($bytes, text, out, mode);
+                }
                 if stored_as_is(mode) {
                     let content = $bytes;
                     out_prefix(out, content.len())?.copy_from_slice(content);

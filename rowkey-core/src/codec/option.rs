@@ -31,7 +31,7 @@ impl<T: KeyField> KeyField for Option<T> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
         if mode.is_phoenix() {
             // Every Phoenix type with a NULL writes its values non-empty (an empty string is

@@ -9,6 +9,7 @@
 #[cfg(feature = "alloc")]
 use super::content::BufExt;
 use super::content::{owned, Buf, Bytes};
+use super::escape::first_zero;
 use super::{invert, out_prefix, take};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::field::FieldMode;
@@ -30,7 +31,9 @@ pub(crate) fn content_len(content: &[u8], mode: FieldMode) -> usize {
     mode.width().unwrap_or(content.len())
 }
 
-/// Writes string (`text`) or byte-string content as Phoenix stores it in `mode`.
+/// Writes string (`text`) or byte-string content as Phoenix stores it in `mode`. Inlined whole,
+/// so that the mode's checks fold away as the binary format's do.
+#[inline(always)]
 pub(crate) fn encode_content(
     content: &[u8],
     text: bool,
@@ -72,7 +75,7 @@ pub(crate) fn encode_content(
                     "Phoenix's VARBINARY is the last column, ascending: nothing marks its end",
                 ));
             }
-            if mode.is_delimited() && content.contains(&PHOENIX_SEPARATOR) {
+            if mode.is_delimited() && first_zero(content).is_some() {
                 return Err(not_in_phoenix(
                     "a VARCHAR that another column follows, or a DESC one, cannot hold U+0000: it is Phoenix's separator",
                 ));
@@ -90,24 +93,35 @@ pub(crate) fn encode_content(
 /// The end of a variable-length column's content in `input`: the whole input for the last
 /// ascending column, else the separator after it (or the end of a key whose trailing NULLs
 /// Phoenix left out).
-#[inline]
+#[inline(always)]
 pub(crate) fn content_end(input: &[u8], mode: FieldMode) -> usize {
     if !mode.is_delimited() {
         return input.len();
     }
-    let separator = if mode.is_desc() {
-        PHOENIX_DESC_SEPARATOR
+    let found = if mode.is_desc() {
+        input.iter().position(|&b| b == PHOENIX_DESC_SEPARATOR)
     } else {
-        PHOENIX_SEPARATOR
+        first_zero(input)
     };
-    input
-        .iter()
-        .position(|&b| b == separator)
-        .unwrap_or(input.len())
+    found.unwrap_or(input.len())
+}
+
+/// The content of an ascending variable-length column, borrowed from the key, and the bytes it
+/// takes: the decoders' inline path (`None`: NULL, or another mode, for the general one).
+#[inline(always)]
+pub(crate) fn borrow_content(input: &[u8], mode: FieldMode) -> Option<(&[u8], usize)> {
+    if !mode.is_phoenix() || mode.width().is_some() || mode.is_desc() {
+        return None;
+    }
+    match content_end(input, mode) {
+        0 => None,
+        end => Some((&input[..end], end)),
+    }
 }
 
 /// Reads string (`text`) or byte-string content Phoenix stored in `mode`, without the separator
 /// after it (the key walk's). Empty content is NULL, which only an `Option` holds.
+#[inline]
 pub(crate) fn decode_content(
     input: &[u8],
     text: bool,

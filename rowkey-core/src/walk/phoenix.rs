@@ -28,10 +28,12 @@ pub(crate) struct Columns {
     end: Option<(usize, bool)>,
 }
 
-/// Whether a column of type `T` is variable-length in `mode`: it takes a separator after it.
+/// Whether a column of type `T` is variable-length in `mode`: it takes a separator after it. A
+/// `width` makes a string `CHAR(n)`, of fixed length; Phoenix's columns know no other mode that
+/// changes a length, so the rest is the type's, decided when the program compiles.
 #[inline(always)]
 pub(crate) fn variable<T: KeyField + ?Sized>(mode: FieldMode) -> bool {
-    T::SHAPE.fixed_len(mode).is_none()
+    mode.width().is_none() && const { T::SHAPE.fixed_len(FieldMode::LAST).is_none() }
 }
 
 /// The separator after a variable-length column, NULL (empty) or not, in `mode`.
