@@ -274,9 +274,10 @@
 //! type table, the NULL rules and an example are on [`rowkey::phoenix`](crate::phoenix)): `desc`
 //! is `DESC`, `salt(buckets = N)` on the struct is `SALT_BUCKETS = N` (Phoenix's salt byte, Java's
 //! `Arrays.hashCode` of the key after it). A field Phoenix has no column for, a nullable
-//! fixed-width column, `VARBINARY` before the last column or descending, an integer `width`,
-//! `reverse`, hash prefixes, field salts, `text`, `tag`, `unit` and `format` do not compile, with
-//! the reason on the token. A Phoenix layout has no typed scan builder yet, and no lock file.
+//! fixed-width column, `VARBINARY` before the last column or descending, an integer `width`, a
+//! time `unit` other than `"ms"` (`DATE`, `TIME`) or `"ns"` (`TIMESTAMP`), `reverse`, hash
+//! prefixes, field salts, `text`, `tag` and `format` do not compile, with the reason on the
+//! token. A Phoenix layout has no typed scan builder yet, and no lock file.
 //!
 //! ```
 //! use rowkey::RowKey;

@@ -46,13 +46,16 @@ fn row(host: &str, path: &str, port: u32, note: Option<&str>) -> Row {
     }
 }
 
+/// What writing a key gave.
+type Written = Result<Vec<u8>, rowkey::EncodeError>;
+
 #[test]
 fn values_phoenix_cannot_hold_are_errors_that_say_why() {
-    let not_in_phoenix = |r: Result<Vec<u8>, rowkey::EncodeError>| match r.map_err(|e| e.kind()) {
+    let not_in_phoenix = |r: Written| match r.map_err(|e| e.kind()) {
         Err(EncodeErrorKind::NotInPhoenix(why)) => why,
         other => panic!("{other:?}"),
     };
-    let cases: &[(&str, Result<Vec<u8>, rowkey::EncodeError>, &str)] = &[
+    let cases: &[(&str, Written, &str)] = &[
         ("an empty VARCHAR", row("", "p", 1, None).to_vec(), "NULL"),
         ("Some(\"\")", row("h", "p", 1, Some("")).to_vec(), "NULL"),
         (
@@ -100,7 +103,7 @@ fn values_phoenix_cannot_hold_are_errors_that_say_why() {
         let why = not_in_phoenix(result.clone());
         assert!(why.contains(says), "{what}: {why}");
     }
-    let kind = |r: Result<Vec<u8>, rowkey::EncodeError>| r.unwrap_err().kind();
+    let kind = |r: Written| r.unwrap_err().kind();
     let long = Fixed {
         code: "abcd".into(),
         id: 1,

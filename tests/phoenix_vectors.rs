@@ -1,6 +1,6 @@
 //! Apache Phoenix as the oracle of `#[rowkey(phoenix)]` keys: `tests/java/PhoenixKeys.java`
 //! creates the tables below through Phoenix 5.2.1's connectionless driver, UPSERTs edge and random
-//! values, and prints the row key Phoenix builds for each (more than 14,000 keys). Every value is
+//! values, and prints the row key Phoenix builds for each (15,079 keys). Every value is
 //! encoded by rowkey to exactly Phoenix's bytes and every key decoded back to the value, and the
 //! DDL Phoenix ran is the one `rowkey::phoenix::ddl` gives. With a JDK and Maven the answers are
 //! Phoenix's own, checked against the committed `tests/java/vectors/PhoenixKeys.txt`; without
@@ -9,6 +9,9 @@
 #[path = "common/java.rs"]
 mod java;
 
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use chrono::{DateTime, NaiveTime, Utc};
 use java::hex;
 use rowkey::{DecodeKey, RowKey};
 
@@ -68,6 +71,34 @@ impl Token for Vec<u8> {
 impl<const N: usize> Token for [u8; N] {
     fn parse(token: &str) -> Self {
         unhex(token).try_into().unwrap()
+    }
+}
+
+/// Times are printed as nanoseconds since the epoch (UTC); a time of day since midnight.
+fn nanos(token: &str) -> u64 {
+    token.parse().unwrap()
+}
+
+impl Token for SystemTime {
+    fn parse(token: &str) -> Self {
+        UNIX_EPOCH + Duration::from_nanos(nanos(token))
+    }
+}
+
+impl Token for DateTime<Utc> {
+    fn parse(token: &str) -> Self {
+        DateTime::from_timestamp_nanos(nanos(token) as i64)
+    }
+}
+
+impl Token for NaiveTime {
+    fn parse(token: &str) -> Self {
+        let n = nanos(token);
+        NaiveTime::from_num_seconds_from_midnight_opt(
+            (n / 1_000_000_000) as u32,
+            (n % 1_000_000_000) as u32,
+        )
+        .unwrap()
     }
 }
 
@@ -133,6 +164,13 @@ tables! {
     BINS [] { a: [u8; 4], #[rowkey(desc)] b: [u8; 2], c: Vec<u8> }
     SALTED [, salt(buckets = 8)] { a: String, #[rowkey(desc)] b: i64, #[rowkey(desc)] c: Option<String> }
     SALTED_WIDE [, salt(buckets = 256)] { a: i32, b: Option<String> }
+    TIMES [] {
+        a: SystemTime,
+        #[rowkey(desc, unit = "ns")] b: DateTime<Utc>,
+        c: NaiveTime,
+        #[rowkey(unit = "ns")] d: SystemTime,
+        #[rowkey(desc)] e: SystemTime,
+    }
     MIXED [, salt(buckets = 3)] {
         #[rowkey(desc)] a: String, b: i32, #[rowkey(desc)] c: Option<String>, d: f64,
         #[rowkey(desc)] e: bool,
@@ -196,7 +234,7 @@ fn every_key_phoenix_builds_is_the_key_rowkey_writes_and_reads() {
         wrong.len(),
         wrong[..wrong.len().min(10)].join("\n")
     );
-    assert_eq!(tables, 14);
+    assert_eq!(tables, 15);
     assert!(keys >= 10_000, "only {keys} keys");
     // Phoenix takes no NaN or infinity through a bound FLOAT or DOUBLE (it converts the value
     // through BigDecimal); every refused row has one, and no other row does.

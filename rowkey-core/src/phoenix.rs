@@ -10,7 +10,13 @@
 //! | `bool` | `BOOLEAN` |
 //! | `String`, `&str`, `Cow<str>`; with `width = n` | `VARCHAR`; `CHAR(n)` (ASCII) |
 //! | `[u8; N]`; `Vec<u8>`, `&[u8]`, `Cow<[u8]>` | `BINARY(N)`; `VARBINARY` (the last column, ascending) |
+//! | `SystemTime`, chrono `DateTime<Utc>`, `NaiveDateTime` | `DATE` (milliseconds, the default unit); with `unit = "ns"`, `TIMESTAMP` (nanoseconds) |
+//! | chrono `NaiveTime` | `TIME` (milliseconds) |
 //! | `Option<T>` of a variable-length `T` | the column of `T`, nullable |
+//!
+//! A time is written as Phoenix writes a `java.sql.Timestamp`: its milliseconds since the epoch as
+//! a `BIGINT`, then for `TIMESTAMP` the nanoseconds within the millisecond in 4 bytes; times
+//! before 1970 are refused, as in every rowkey layout.
 //!
 //! Phoenix stores an empty string as NULL: a `String` field refuses `""` (its column is
 //! `NOT NULL`), and an `Option<String>` stores `None` where `Some("")` would read back as `None`.

@@ -58,12 +58,6 @@ fn check_phoenix(cx: &Ctxt, s: &Struct) {
         if let Some(hash) = a.hash_prefix {
             cx.error(hash.span, "Phoenix has no hash prefix: its keys start with the first column, or the salt byte (`salt(buckets = N)` on the struct)");
         }
-        if let Some(unit) = a.unit {
-            cx.error(
-                unit.span,
-                "a Phoenix layout has no time columns yet: key the time as an `i64` count (BIGINT)",
-            );
-        }
         if let Some(format) = &a.format {
             cx.error(
                 format.span,

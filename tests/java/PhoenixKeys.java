@@ -9,7 +9,8 @@
 // line per row: `name<TAB>value<TAB>...<TAB>key in hex`, or `!` and the exception's class for
 // values Phoenix refuses (it takes no NaN or infinity through a bound FLOAT or DOUBLE). Values: `~` for NULL; integers in
 // decimal; FLOAT and DOUBLE as the hex of Java's raw bits (`floatToRawIntBits`,
-// `doubleToRawLongBits` of the value bound); BOOLEAN as true or false; strings and bytes in hex.
+// `doubleToRawLongBits` of the value bound); BOOLEAN as true or false; strings and bytes in hex;
+// DATE, TIME and TIMESTAMP as nanoseconds since the epoch (UTC).
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -79,6 +80,7 @@ public class PhoenixKeys {
         table("BINS", 0, "A:BINARY:4", "B:BINARY:2:DESC", "C:VARBINARY"),
         table("SALTED", 8, "A:VARCHAR", "B:BIGINT:DESC", "C:VARCHAR:DESC:NULL"),
         table("SALTED_WIDE", 256, "A:INTEGER", "B:VARCHAR:NULL"),
+        table("TIMES", 0, "A:DATE", "B:TIMESTAMP:DESC", "C:TIME", "D:TIMESTAMP", "E:DATE:DESC"),
         table("MIXED", 3, "A:VARCHAR:DESC", "B:INTEGER", "C:VARCHAR:DESC:NULL", "D:DOUBLE", "E:BOOLEAN:DESC"),
     };
 
@@ -142,6 +144,7 @@ public class PhoenixKeys {
         return switch (c.type) {
             case "FLOAT", "DOUBLE" -> 12;
             case "BOOLEAN" -> 2;
+            case "DATE", "TIME", "TIMESTAMP" -> 6;
             default -> c.nullable ? 6 : 5;
         };
     }
@@ -162,6 +165,10 @@ public class PhoenixKeys {
             case "DOUBLE" -> new double[] {0d, -0d, Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY,
                 Double.MAX_VALUE, -Double.MAX_VALUE, Double.MIN_VALUE, -Double.MIN_VALUE, 1d, -1d, Double.MIN_NORMAL}[i];
             case "BOOLEAN" -> i == 0;
+            // Times as nanoseconds since the epoch; DATE and TIME in whole milliseconds.
+            case "DATE" -> new long[] {0, 1_000_000L, 86_400_000_000_000L, 9_223_372_036_854_000_000L, 1_700_000_000_123_000_000L, 999_000_000L}[i];
+            case "TIME" -> new long[] {0, 1_000_000L, 86_399_999_000_000L, 43_200_000_000_000L, 3_600_000_000_000L, 999_000_000L}[i];
+            case "TIMESTAMP" -> new long[] {0, 1L, 999_999L, 1_000_000L, 1_700_000_000_123_456_789L, 9_223_372_036_854_775_807L}[i];
             case "VARCHAR" -> new String[] {"a", "\u007f", "😀", "x".repeat(300), "日本語の文字列"}[i % 5];
             case "CHAR" -> new String[] {"a", "~".repeat(c.width), "A b", "0", "z"}[i % 5].substring(0, Math.min(c.width, new String[] {"a", "~".repeat(c.width), "A b", "0", "z"}[i % 5].length()));
             case "BINARY" -> fill(c.width, new int[] {0x00, 0xff, 0x01, 0x80, 0x7f}[i % 5]);
@@ -190,6 +197,9 @@ public class PhoenixKeys {
             case "FLOAT" -> RNG.nextBoolean() ? Float.intBitsToFloat(RNG.nextInt()) : (RNG.nextFloat() - 0.5f) * 1000f;
             case "DOUBLE" -> RNG.nextBoolean() ? Double.longBitsToDouble(RNG.nextLong()) : (RNG.nextDouble() - 0.5) * 1e6;
             case "BOOLEAN" -> RNG.nextBoolean();
+            case "DATE" -> (RNG.nextLong() & ((1L << 41) - 1)) * 1_000_000L;
+            case "TIME" -> (long) RNG.nextInt(86_400_000) * 1_000_000L;
+            case "TIMESTAMP" -> RNG.nextLong() & Long.MAX_VALUE;
             case "VARCHAR" -> randomString(1 + RNG.nextInt(12));
             case "CHAR" -> randomAscii(1 + RNG.nextInt(c.width));
             case "BINARY" -> randomBytes(c.width);
@@ -231,6 +241,14 @@ public class PhoenixKeys {
             case "BOOLEAN" -> ps.setBoolean(i, (Boolean) v);
             case "VARCHAR", "CHAR" -> ps.setString(i, (String) v);
             case "BINARY", "VARBINARY" -> ps.setBytes(i, (byte[]) v);
+            case "DATE" -> ps.setDate(i, new java.sql.Date((Long) v / 1_000_000L));
+            case "TIME" -> ps.setTime(i, new java.sql.Time((Long) v / 1_000_000L));
+            case "TIMESTAMP" -> {
+                long nanos = (Long) v;
+                java.sql.Timestamp t = new java.sql.Timestamp(nanos / 1_000_000L);
+                t.setNanos((int) (nanos % 1_000_000_000L));
+                ps.setTimestamp(i, t);
+            }
             default -> throw new IllegalArgumentException(c.type);
         }
     }

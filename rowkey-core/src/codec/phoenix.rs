@@ -13,7 +13,7 @@ use super::escape::first_zero;
 use super::{invert, out_prefix, take};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::field::FieldMode;
-use crate::format::{strip_padding, PHOENIX_CHAR_PAD, PHOENIX_DESC_SEPARATOR, PHOENIX_SEPARATOR};
+use crate::format::{strip_padding, PHOENIX_CHAR_PAD, PHOENIX_DESC_SEPARATOR};
 
 #[cold]
 pub(crate) fn not_in_phoenix(why: &'static str) -> EncodeError {

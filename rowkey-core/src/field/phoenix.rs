@@ -4,6 +4,7 @@
 
 use super::shape::{Form, ValueKind, WidthRule};
 use super::{FieldMode, FieldShape};
+use crate::time::unit::TimeUnit;
 
 /// A Phoenix column type, as a primary-key column holds it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,6 +17,9 @@ pub(crate) enum ColumnType {
     Char(usize),
     Binary(usize),
     Varbinary,
+    Date,
+    Time,
+    Timestamp,
 }
 
 /// A primary-key column: its type and whether it is nullable.
@@ -62,6 +66,17 @@ pub(crate) const fn column(shape: FieldShape, mode: FieldMode) -> Result<Column,
             _ => ColumnType::Double,
         },
         Form::Bool => ColumnType::Boolean,
+        Form::Time => match (shape.value(), mode.unit()) {
+            (ValueKind::NaiveTime, TimeUnit::Millis) => ColumnType::Time,
+            (ValueKind::NaiveTime, _) => {
+                return Err("Phoenix's TIME counts milliseconds: a `NaiveTime` column takes `unit = \"ms\"`, the default")
+            }
+            (_, TimeUnit::Millis) => ColumnType::Date,
+            (_, TimeUnit::Nanos) => ColumnType::Timestamp,
+            _ => {
+                return Err("Phoenix's time columns count milliseconds (DATE, the default) or nanoseconds (TIMESTAMP, `unit = \"ns\"`)")
+            }
+        },
         Form::ByteArray => match shape.fixed_len(FieldMode::LAST) {
             Some(n) => ColumnType::Binary(n),
             None => return Err("Phoenix has no column type for this field type"),
@@ -80,7 +95,7 @@ pub(crate) const fn column(shape: FieldShape, mode: FieldMode) -> Result<Column,
             }
         },
         _ => {
-            return Err("Phoenix has no column type for this field type (integers, floats, bool, strings, byte strings and byte arrays have one)")
+            return Err("Phoenix has no column type for this field type (integers, floats, bool, strings, byte strings, byte arrays and times have one)")
         }
     };
     if nullable && ty.fixed_len().is_some() {
@@ -97,6 +112,8 @@ impl ColumnType {
             ColumnType::Float => Some(4),
             ColumnType::Double => Some(8),
             ColumnType::Boolean => Some(1),
+            ColumnType::Date | ColumnType::Time => Some(8),
+            ColumnType::Timestamp => Some(12),
             ColumnType::Char(n) | ColumnType::Binary(n) => Some(n),
             ColumnType::Varchar | ColumnType::Varbinary => None,
         }
@@ -130,6 +147,9 @@ impl core::fmt::Display for ColumnType {
             ColumnType::Char(n) => return write!(f, "CHAR({n})"),
             ColumnType::Binary(n) => return write!(f, "BINARY({n})"),
             ColumnType::Varbinary => "VARBINARY",
+            ColumnType::Date => "DATE",
+            ColumnType::Time => "TIME",
+            ColumnType::Timestamp => "TIMESTAMP",
         };
         f.write_str(name)
     }

@@ -503,6 +503,9 @@ impl FieldShape {
     /// assert_eq!(<str as KeyField>::SHAPE.fixed_len(FieldMode::LAST), None);
     /// ```
     pub const fn fixed_len(self, mode: FieldMode) -> Option<usize> {
+        if let Some(len) = self.phoenix_time_len(mode) {
+            return Some(len);
+        }
         if let (Some(format), false) = (mode.format(), matches!(self.formats, Takes::Nothing)) {
             return Some(crate::time::strftime::len_of(format));
         }
@@ -521,6 +524,14 @@ impl FieldShape {
         }
     }
 
+    /// A time in a Phoenix layout: `TIMESTAMP` (`unit = "ns"`) takes 12 bytes, the rest 8.
+    const fn phoenix_time_len(self, mode: FieldMode) -> Option<usize> {
+        if !mode.is_phoenix() || !matches!(self.form, Form::Time) {
+            return None;
+        }
+        Some(crate::time::phoenix_len(mode.unit()))
+    }
+
     /// An upper bound of the encoded length in `mode`, when there is one.
     ///
     /// ```
@@ -530,6 +541,9 @@ impl FieldShape {
     /// assert_eq!(<str as KeyField>::SHAPE.max_len(FieldMode::INNER.with_width(8)), Some(8));
     /// ```
     pub const fn max_len(self, mode: FieldMode) -> Option<usize> {
+        if let Some(len) = self.phoenix_time_len(mode) {
+            return Some(len);
+        }
         if mode.is_text() {
             return self.fixed_len(mode);
         }

@@ -17,6 +17,16 @@
 pub(crate) mod strftime;
 pub(crate) mod unit;
 
+/// The bytes of a time in a Phoenix layout counted in `unit`: `TIMESTAMP`'s 12 (milliseconds,
+/// then the nanoseconds within the millisecond) for nanoseconds, `DATE`'s and `TIME`'s 8
+/// (milliseconds) otherwise.
+pub(crate) const fn phoenix_len(unit: unit::TimeUnit) -> usize {
+    match unit {
+        unit::TimeUnit::Nanos => 12,
+        _ => 8,
+    }
+}
+
 // The machinery of the time types, all of which need `std` or `chrono`.
 #[cfg(any(feature = "std", feature = "chrono"))]
 /// A time type: nanoseconds since the Unix epoch (since midnight for a time of day), and back.
@@ -47,6 +57,7 @@ trait TimeValue: Sized {
 }
 #[cfg(any(feature = "std", feature = "chrono"))]
 mod codec {
+    use super::phoenix_codec::{phoenix_decode, phoenix_encode};
     use super::TimeValue;
     use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
     use crate::field::{FieldMode, FieldShape, Form, KeyField};
@@ -89,6 +100,9 @@ mod codec {
     }
 
     pub(super) fn encoded_len(mode: FieldMode) -> usize {
+        if mode.is_phoenix() {
+            return super::phoenix_len(mode.unit());
+        }
         if let Some(format) = mode.format() {
             return crate::time::strftime::len_of(format);
         }
@@ -110,6 +124,9 @@ mod codec {
         if let Some(format) = mode.format() {
             return super::formatted::encode(t, format, out, mode);
         }
+        if mode.is_phoenix() {
+            return phoenix_encode(t, out, mode);
+        }
         let (count, _) = count(t, mode)?;
         let value = stored(count, mode);
         if mode.is_text() {
@@ -130,6 +147,9 @@ mod codec {
         if let Some(format) = mode.format() {
             return super::formatted::decode(input, format, mode);
         }
+        if mode.is_phoenix() {
+            return phoenix_decode(input, mode);
+        }
         let (value, n) = if mode.is_text() {
             i64::decode_field(input, number_mode(mode))?
         } else {
@@ -147,6 +167,75 @@ mod codec {
             invalid("a count the time type does not hold (past its range, or not a whole date)")
         })?;
         Ok((t, n))
+    }
+}
+
+#[cfg(any(feature = "std", feature = "chrono"))]
+mod phoenix_codec {
+    use super::TimeValue;
+    use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+    use crate::field::FieldMode;
+    use crate::time::unit::TimeUnit;
+
+    const NANOS_PER_MILLI: u128 = 1_000_000;
+
+    /// Phoenix's `DATE` and `TIME` (milliseconds; `unit = "ms"`) and `TIMESTAMP` (`unit = "ns"`):
+    /// the milliseconds since the epoch as a `BIGINT` (sign bit flipped, 8 bytes big-endian),
+    /// then for `TIMESTAMP` the nanoseconds within the millisecond, 4 bytes big-endian
+    /// (`PTimestamp.toBytes`); `desc` inverts every byte.
+    pub(in crate::time) fn phoenix_encode<T: TimeValue>(
+        t: &T,
+        out: &mut [u8],
+        mode: FieldMode,
+    ) -> Result<usize, EncodeError> {
+        let nanos = t.nanos()?;
+        let (millis, sub) = (nanos / NANOS_PER_MILLI, nanos % NANOS_PER_MILLI);
+        let millis = i64::try_from(millis).map_err(|_| {
+            EncodeError::new(EncodeErrorKind::Unsupported(
+                "a time whose milliseconds since the epoch do not fit a Java long",
+            ))
+        })?;
+        let mut image = [0u8; 12];
+        image[..8].copy_from_slice(&((millis as u64) ^ (1 << 63)).to_be_bytes());
+        let len =
+            match mode.unit() {
+                TimeUnit::Nanos => {
+                    image[8..].copy_from_slice(&(sub as u32).to_be_bytes());
+                    12
+                }
+                TimeUnit::Millis => 8,
+                _ => return Err(EncodeError::new(EncodeErrorKind::Unsupported(
+                    "a Phoenix time counts milliseconds (DATE, TIME) or nanoseconds (TIMESTAMP)",
+                ))),
+            };
+        crate::codec::put(&image[..len], out, mode)
+    }
+
+    /// Reads what [`phoenix_encode`] writes.
+    pub(in crate::time) fn phoenix_decode<T: TimeValue>(
+        input: &[u8],
+        mode: FieldMode,
+    ) -> Result<(T, usize), DecodeError> {
+        let invalid = |what| DecodeError::new(DecodeErrorKind::Invalid(what), 0);
+        let len = super::phoenix_len(mode.unit());
+        let mut image = [0u8; 12];
+        crate::codec::take_into(input, &mut image[..len], mode)?;
+        let (head, tail) = image.split_at(8);
+        let millis = (u64::from_be_bytes(head.try_into().unwrap_or_default()) ^ (1 << 63)) as i64;
+        let millis = u128::try_from(millis).map_err(|_| invalid("a time before the Unix epoch"))?;
+        let sub = match len {
+            12 => u32::from_be_bytes(tail[..4].try_into().unwrap_or_default()),
+            _ => 0,
+        };
+        if u128::from(sub) >= NANOS_PER_MILLI {
+            return Err(invalid(
+                "a TIMESTAMP with more than 999,999 nanoseconds past its millisecond",
+            ));
+        }
+        let t = T::from_nanos(millis * NANOS_PER_MILLI + u128::from(sub)).ok_or_else(|| {
+            invalid("a count the time type does not hold (past its range, or not a whole date)")
+        })?;
+        Ok((t, len))
     }
 }
 
