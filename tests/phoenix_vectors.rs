@@ -2,7 +2,8 @@
 //! creates the tables below through Phoenix 5.2.1's connectionless driver, UPSERTs edge and random
 //! values, and prints the row key Phoenix builds for each (15,079 keys). Every value is
 //! encoded by rowkey to exactly Phoenix's bytes and every key decoded back to the value, and the
-//! DDL Phoenix ran is the one `rowkey::phoenix::ddl` gives. With a JDK and Maven the answers are
+//! DDL Phoenix ran is the one `rowkey::phoenix::ddl` gives, and the one cell of each table's rows
+//! is `rowkey::phoenix::EMPTY_CELL`. With a JDK and Maven the answers are
 //! Phoenix's own, checked against the committed `tests/java/vectors/PhoenixKeys.txt`; without
 //! them, the committed answers.
 
@@ -205,8 +206,27 @@ fn every_key_phoenix_builds_is_the_key_rowkey_writes_and_reads() {
     let answer = java::run_on_maven("PhoenixKeys", "phoenix");
     let (mut keys, mut refused, mut tables) = (0, Vec::new(), 0);
     let mut wrong = Vec::new();
+    let mut cells = 0;
     for line in answer.lines() {
         let fields: Vec<&str> = line.split('\t').collect();
+        if fields[0] == "#CELLS" {
+            // A row of key columns alone holds Phoenix's empty cell, and nothing else.
+            let cell = rowkey::phoenix::EMPTY_CELL;
+            let want = format!(
+                "{}:{}={}",
+                hex(cell.family),
+                hex(cell.qualifier),
+                hex(cell.value)
+            );
+            assert_eq!(
+                fields[2..],
+                [want.as_str()],
+                "the cells of a row of {}",
+                fields[1]
+            );
+            cells += 1;
+            continue;
+        }
         if fields[0] == "#TABLE" {
             tables += 1;
             assert_eq!(
@@ -235,6 +255,7 @@ fn every_key_phoenix_builds_is_the_key_rowkey_writes_and_reads() {
         wrong[..wrong.len().min(10)].join("\n")
     );
     assert_eq!(tables, 15);
+    assert_eq!(cells, tables);
     assert!(keys >= 10_000, "only {keys} keys");
     // Phoenix takes no NaN or infinity through a bound FLOAT or DOUBLE (it converts the value
     // through BigDecimal); every refused row has one, and no other row does.

@@ -50,6 +50,34 @@
 use crate::field::phoenix::column;
 use crate::key::RowKey;
 
+/// A cell of an HBase row: its column family, qualifier and value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Cell {
+    /// The column family.
+    pub family: &'static [u8],
+    /// The column qualifier.
+    pub qualifier: &'static [u8],
+    /// The value.
+    pub value: &'static [u8],
+}
+
+/// The cell Phoenix writes on every row of a table (`0:_0 = x`, `QueryConstants`' empty column
+/// of the default family, with `COLUMN_ENCODED_BYTES = 0`): a row without it is not a row to
+/// Phoenix's queries. A row written outside Phoenix carries it too (`rowkey-hbase` writes it
+/// with every key of a Phoenix layout).
+///
+/// ```
+/// assert_eq!(rowkey::phoenix::EMPTY_CELL.family, b"0");
+/// assert_eq!(rowkey::phoenix::EMPTY_CELL.qualifier, b"_0");
+/// assert_eq!(rowkey::phoenix::EMPTY_CELL.value, b"x");
+/// ```
+pub const EMPTY_CELL: Cell = Cell {
+    family: b"0",
+    qualifier: b"_0",
+    value: b"x",
+};
+
 /// A key whose layout is Apache Phoenix's primary key: the types deriving `RowKey` with
 /// `#[rowkey(phoenix)]`, for which the derive implements it (asking for the DDL of another
 /// layout does not compile).

@@ -68,6 +68,7 @@ use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
 use std::sync::Arc;
 use std::time::Duration;
 
+use rowkey::phoenix::{PhoenixKey, EMPTY_CELL};
 use rowkey::retry::RetryPolicy;
 use rowkey::{limits, EncodeError, RowKey, Scan};
 use thrift::protocol::{TBinaryInputProtocol, TBinaryOutputProtocol};
@@ -372,23 +373,28 @@ impl HBase {
         // Built for each try (the request takes them): no copy kept for a retry that seldom comes.
         let puts = || -> Vec<TPut> {
             rows.iter()
-                .map(|(key, value)| TPut {
-                    row: key.clone(),
-                    column_values: vec![TColumnValue {
-                        family: family.as_bytes().to_vec(),
-                        qualifier: b"v".to_vec(),
-                        value: value.clone(),
-                        timestamp: None,
-                        tags: None,
-                        type_: None,
-                    }],
-                    timestamp: None,
-                    attributes: None,
-                    durability: None,
-                    cell_visibility: None,
-                })
+                .map(|(key, value)| put(key, family.as_bytes(), b"v", value))
                 .collect()
         };
+        self.put_multiple(table, puts)
+    }
+
+    /// Writes the keys of `rows`, rows of a Phoenix table (`#[rowkey(phoenix)]`, the table made
+    /// from [`rowkey::phoenix::ddl`]), each with Phoenix's empty cell
+    /// ([`rowkey::phoenix::EMPTY_CELL`], `0:_0 = x`) without which Phoenix's queries do not see a
+    /// row, in one `putMultiple` batch. Every key is checked against HBase's row limit first. The
+    /// table's other columns are yours to write ([`put_rows`](Self::put_rows)).
+    pub fn put_phoenix_rows<K: PhoenixKey>(
+        &mut self,
+        table: &str,
+        rows: &[K],
+    ) -> Result<(), Error> {
+        let keys = rows.iter().map(row_key).collect::<Result<Vec<_>, _>>()?;
+        self.put_multiple(table, || phoenix_puts(&keys))
+    }
+
+    /// One `putMultiple` of the puts `puts` builds (once for each try).
+    fn put_multiple(&mut self, table: &str, puts: impl Fn() -> Vec<TPut>) -> Result<(), Error> {
         let table = table.as_bytes();
         self.call(
             |client| client.put_multiple(table.to_vec(), puts()),
@@ -446,6 +452,65 @@ fn connect(addr: SocketAddr, deadline: Duration) -> Result<Client, thrift::Error
 }
 
 /// A key HBase can hold: at most [`MAX_ROW_LENGTH`](rowkey::hbase::MAX_ROW_LENGTH) bytes.
+/// A put of one cell.
+fn put(key: &[u8], family: &[u8], qualifier: &[u8], value: &[u8]) -> TPut {
+    TPut {
+        row: key.to_vec(),
+        column_values: vec![TColumnValue {
+            family: family.to_vec(),
+            qualifier: qualifier.to_vec(),
+            value: value.to_vec(),
+            timestamp: None,
+            tags: None,
+            type_: None,
+        }],
+        timestamp: None,
+        attributes: None,
+        durability: None,
+        cell_visibility: None,
+    }
+}
+
+/// The puts of Phoenix rows with `keys`: each key with Phoenix's empty cell.
+fn phoenix_puts(keys: &[Vec<u8>]) -> Vec<TPut> {
+    let cell = EMPTY_CELL;
+    keys.iter()
+        .map(|key| put(key, cell.family, cell.qualifier, cell.value))
+        .collect()
+}
+
 fn check_row(key: &[u8]) -> Result<(), EncodeError> {
     limits::check(key, rowkey::hbase::MAX_ROW_LENGTH)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(RowKey)]
+    #[rowkey(phoenix)]
+    struct Visit {
+        site: String,
+        at: i64,
+    }
+
+    #[test]
+    fn a_phoenix_row_is_its_key_with_phoenixs_empty_cell() {
+        let key = row_key(&Visit {
+            site: "a".into(),
+            at: 1,
+        })
+        .unwrap();
+        let puts = phoenix_puts(std::slice::from_ref(&key));
+        assert_eq!(puts.len(), 1);
+        assert_eq!(puts[0].row, key);
+        let [cell] = &puts[0].column_values[..] else {
+            panic!("{:?}", puts[0].column_values)
+        };
+        // Phoenix's own bytes (tests/java/vectors/PhoenixKeys.txt, `#CELLS`): 0:_0 = x.
+        assert_eq!(
+            (&cell.family[..], &cell.qualifier[..], &cell.value[..]),
+            (&b"0"[..], &b"_0"[..], &b"x"[..])
+        );
+    }
 }

@@ -5,7 +5,8 @@
 // maximum, 0, -0.0, NaN, infinities, one-character and long strings, NULL in every nullable
 // column), then random ones from a fixed seed, so the output is the same on every run.
 //
-// Output: one line per table, `#TABLE<TAB>name<TAB>DDL` (newlines in the DDL as \n), then one
+// Output: one line per table, `#TABLE<TAB>name<TAB>DDL` (newlines in the DDL as \n), a line
+// `#CELLS<TAB>name<TAB>family:qualifier=value...` (hex) of the cells of its first row, then one
 // line per row: `name<TAB>value<TAB>...<TAB>key in hex`, or `!` and the exception's class for
 // values Phoenix refuses (it takes no NaN or infinity through a bound FLOAT or DOUBLE). Values: `~` for NULL; integers in
 // decimal; FLOAT and DOUBLE as the hex of Java's raw bits (`floatToRawIntBits`,
@@ -101,6 +102,7 @@ public class PhoenixKeys {
                 String upsert = "UPSERT INTO " + t.name + " VALUES (" + marks + ")";
                 int edges = 0;
                 for (Col c : t.cols) edges = Math.max(edges, edgeCount(c));
+                boolean cellsShown = false;
                 for (int row = 0; row < edges + RANDOM_ROWS; row++) {
                     Object[] values = new Object[t.cols.size()];
                     for (int i = 0; i < values.length; i++) {
@@ -123,7 +125,19 @@ public class PhoenixKeys {
                         continue;
                     }
                     Iterator<Pair<byte[], List<Cell>>> it = PhoenixRuntime.getUncommittedDataIterator(conn);
-                    Cell cell = it.next().getSecond().get(0);
+                    List<Cell> cells = it.next().getSecond();
+                    Cell cell = cells.get(0);
+                    if (!cellsShown) {
+                        cellsShown = true;
+                        // The cells of a row with only key columns: Phoenix's empty cell.
+                        out.append("#CELLS\t").append(t.name);
+                        for (Cell c : cells) {
+                            out.append('\t').append(hex(java.util.Arrays.copyOfRange(c.getFamilyArray(), c.getFamilyOffset(), c.getFamilyOffset() + c.getFamilyLength())))
+                                .append(':').append(hex(java.util.Arrays.copyOfRange(c.getQualifierArray(), c.getQualifierOffset(), c.getQualifierOffset() + c.getQualifierLength())))
+                                .append('=').append(hex(java.util.Arrays.copyOfRange(c.getValueArray(), c.getValueOffset(), c.getValueOffset() + c.getValueLength())));
+                        }
+                        out.append('\n');
+                    }
                     byte[] key = java.util.Arrays.copyOfRange(cell.getRowArray(), cell.getRowOffset(), cell.getRowOffset() + cell.getRowLength());
                     conn.rollback();
                     out.append(t.name);
