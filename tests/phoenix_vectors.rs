@@ -1,6 +1,6 @@
 //! Apache Phoenix as the oracle of `#[rowkey(phoenix)]` keys: `tests/java/PhoenixKeys.java`
 //! creates the tables below through Phoenix 5.2.1's connectionless driver, UPSERTs edge and random
-//! values, and prints the row key Phoenix builds for each (15,079 keys). Every value is
+//! values, and prints the row key Phoenix builds for each (15,082 keys). Every value is
 //! encoded by rowkey to exactly Phoenix's bytes and every key decoded back to the value, and the
 //! DDL Phoenix ran is the one `rowkey::phoenix::ddl` gives, and the one cell of each table's rows
 //! is `rowkey::phoenix::EMPTY_CELL`. With a JDK and Maven the answers are

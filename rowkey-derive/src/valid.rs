@@ -24,8 +24,12 @@ pub fn check_struct(cx: &Ctxt, s: &Struct) {
 /// What Phoenix's primary key cannot hold, that syntax tells (the column types of the fields
 /// are checked against their `SHAPE`s, in expand/checks.rs).
 fn check_phoenix(cx: &Ctxt, s: &Struct) {
-    if s.attrs.phoenix.is_none() {
+    let Some(phoenix) = s.attrs.phoenix else {
         return;
+    };
+    let generics = &s.original.generics;
+    if generics.type_params().next().is_some() || generics.const_params().next().is_some() {
+        cx.error(phoenix, "a Phoenix layout's columns are checked when it compiles, and a type parameter's column is not known then: `phoenix` applies to structs without type parameters (lifetimes are fine)");
     }
     if let Some(text) = s.attrs.text {
         cx.error(
