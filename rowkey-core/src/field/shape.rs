@@ -529,7 +529,7 @@ impl FieldShape {
         if !mode.is_phoenix() || !matches!(self.form, Form::Time) {
             return None;
         }
-        Some(crate::time::phoenix_len(mode.unit()))
+        Some(mode.unit().phoenix_len())
     }
 
     /// An upper bound of the encoded length in `mode`, when there is one.

@@ -17,16 +17,6 @@
 pub(crate) mod strftime;
 pub(crate) mod unit;
 
-/// The bytes of a time in a Phoenix layout counted in `unit`: `TIMESTAMP`'s 12 (milliseconds,
-/// then the nanoseconds within the millisecond) for nanoseconds, `DATE`'s and `TIME`'s 8
-/// (milliseconds) otherwise.
-pub(crate) const fn phoenix_len(unit: unit::TimeUnit) -> usize {
-    match unit {
-        unit::TimeUnit::Nanos => 12,
-        _ => 8,
-    }
-}
-
 // The machinery of the time types, all of which need `std` or `chrono`.
 #[cfg(any(feature = "std", feature = "chrono"))]
 /// A time type: nanoseconds since the Unix epoch (since midnight for a time of day), and back.
@@ -101,7 +91,7 @@ mod codec {
 
     pub(super) fn encoded_len(mode: FieldMode) -> usize {
         if mode.is_phoenix() {
-            return super::phoenix_len(mode.unit());
+            return mode.unit().phoenix_len();
         }
         if let Some(format) = mode.format() {
             return crate::time::strftime::len_of(format);
@@ -173,8 +163,10 @@ mod codec {
 #[cfg(any(feature = "std", feature = "chrono"))]
 mod phoenix_codec {
     use super::TimeValue;
+    use crate::buf::{out_prefix, take};
     use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
     use crate::field::FieldMode;
+    use crate::format::invert;
     use crate::time::unit::TimeUnit;
 
     const NANOS_PER_MILLI: u128 = 1_000_000;
@@ -208,7 +200,12 @@ mod phoenix_codec {
                     "a Phoenix time counts milliseconds (DATE, TIME) or nanoseconds (TIMESTAMP)",
                 ))),
             };
-        crate::codec::put(&image[..len], out, mode)
+        let dst = out_prefix(out, len)?;
+        dst.copy_from_slice(&image[..len]);
+        if mode.is_desc() {
+            invert(dst);
+        }
+        Ok(len)
     }
 
     /// Reads what [`phoenix_encode`] writes.
@@ -217,9 +214,12 @@ mod phoenix_codec {
         mode: FieldMode,
     ) -> Result<(T, usize), DecodeError> {
         let invalid = |what| DecodeError::new(DecodeErrorKind::Invalid(what), 0);
-        let len = super::phoenix_len(mode.unit());
+        let len = mode.unit().phoenix_len();
         let mut image = [0u8; 12];
-        crate::codec::take_into(input, &mut image[..len], mode)?;
+        image[..len].copy_from_slice(take(input, len)?);
+        if mode.is_desc() {
+            invert(&mut image[..len]);
+        }
         let (head, tail) = image.split_at(8);
         let millis = (u64::from_be_bytes(head.try_into().unwrap_or_default()) ^ (1 << 63)) as i64;
         let millis = u128::try_from(millis).map_err(|_| invalid("a time before the Unix epoch"))?;

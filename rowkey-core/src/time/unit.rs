@@ -22,6 +22,16 @@ pub enum TimeUnit {
 }
 
 impl TimeUnit {
+    /// The bytes of a time counted in this unit in a Phoenix layout: `TIMESTAMP`'s 12
+    /// (milliseconds, then the nanoseconds within the millisecond) for nanoseconds, `DATE`'s and
+    /// `TIME`'s 8 (milliseconds) otherwise.
+    pub(crate) const fn phoenix_len(self) -> usize {
+        match self {
+            TimeUnit::Nanos => 12,
+            _ => 8,
+        }
+    }
+
     /// Every unit with the name `unit = "..."` gives it, in the order error messages list them.
     pub const ALL: [TimeUnit; 4] = [
         TimeUnit::Seconds,
