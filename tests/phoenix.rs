@@ -229,3 +229,61 @@ fn explain_shows_each_column_of_a_phoenix_key() {
         assert!(shown.contains(line), "{line} in\n{shown}");
     }
 }
+
+#[cfg(feature = "decimal")]
+mod decimal {
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, TestRunner};
+    use rowkey::RowKey;
+    use rust_decimal::Decimal;
+
+    #[derive(RowKey, Debug, Clone, PartialEq)]
+    #[rowkey(phoenix)]
+    struct Price {
+        amount: Decimal,
+        #[rowkey(desc)]
+        other: Option<Decimal>,
+    }
+
+    #[test]
+    fn phoenix_decimals_round_trip_and_sort_by_value() {
+        let decimal = (any::<i64>(), 0u32..=28).prop_map(|(m, s)| Decimal::new(m, s));
+        let rows = (decimal.clone(), proptest::option::of(decimal))
+            .prop_map(|(amount, other)| Price { amount, other });
+        let mut runner = TestRunner::new(Config {
+            cases: super::common::scaled(10_000, 1_000_000) as u32,
+            failure_persistence: None,
+            ..Config::default()
+        });
+        runner
+            .run(&(rows.clone(), rows), |(a, b)| {
+                let (ka, kb) = (a.to_vec().unwrap(), b.to_vec().unwrap());
+                prop_assert_eq!(ka.len(), a.encoded_len());
+                let back = Price::decode(&ka).unwrap();
+                // Equal values, without the trailing zeros Phoenix drops.
+                prop_assert_eq!(back.amount, a.amount);
+                prop_assert_eq!(back.other, a.other);
+                // Phoenix's order: `amount`, then `other` descending, NULL first.
+                let order = a
+                    .amount
+                    .cmp(&b.amount)
+                    .then_with(|| match (a.other, b.other) {
+                        (None, None) => std::cmp::Ordering::Equal,
+                        (None, Some(_)) => std::cmp::Ordering::Less,
+                        (Some(_), None) => std::cmp::Ordering::Greater,
+                        (Some(x), Some(y)) => y.cmp(&x),
+                    });
+                prop_assert_eq!(ka.cmp(&kb), order, "{:?} {:?}", a, b);
+                Ok(())
+            })
+            .unwrap();
+        for len in 0..6 {
+            for seed in 0..5_000u32 {
+                let key: Vec<u8> = (0..len)
+                    .map(|i| (seed.wrapping_mul(2_654_435_761) >> (i * 5)) as u8)
+                    .collect();
+                let _ = Price::decode(&key);
+            }
+        }
+    }
+}

@@ -12,6 +12,7 @@
 //! | `[u8; N]`; `Vec<u8>`, `&[u8]`, `Cow<[u8]>` | `BINARY(N)`; `VARBINARY` (the last column, ascending) |
 //! | `SystemTime`, chrono `DateTime<Utc>`, `NaiveDateTime` | `DATE` (milliseconds, the default unit); with `unit = "ns"`, `TIMESTAMP` (nanoseconds) |
 //! | chrono `NaiveTime` | `TIME` (milliseconds) |
+//! | `rust_decimal::Decimal` (feature `decimal`) | `DECIMAL` (a `Decimal`'s 28 digits; Phoenix's 38 do not fit one) |
 //! | `Option<T>` of a variable-length `T` | the column of `T`, nullable |
 //!
 //! A time is written as Phoenix writes a `java.sql.Timestamp`: its milliseconds since the epoch as

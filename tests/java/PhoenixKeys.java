@@ -11,7 +11,8 @@
 // values Phoenix refuses (it takes no NaN or infinity through a bound FLOAT or DOUBLE). Values: `~` for NULL; integers in
 // decimal; FLOAT and DOUBLE as the hex of Java's raw bits (`floatToRawIntBits`,
 // `doubleToRawLongBits` of the value bound); BOOLEAN as true or false; strings and bytes in hex;
-// DATE, TIME and TIMESTAMP as nanoseconds since the epoch (UTC).
+// DATE, TIME and TIMESTAMP as nanoseconds since the epoch (UTC); DECIMAL in plain decimal
+// without trailing zeros (the value Phoenix stores).
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -82,6 +83,7 @@ public class PhoenixKeys {
         table("SALTED", 8, "A:VARCHAR", "B:BIGINT:DESC", "C:VARCHAR:DESC:NULL"),
         table("SALTED_WIDE", 256, "A:INTEGER", "B:VARCHAR:NULL"),
         table("TIMES", 0, "A:DATE", "B:TIMESTAMP:DESC", "C:TIME", "D:TIMESTAMP", "E:DATE:DESC"),
+        table("DECIMALS", 0, "A:DECIMAL", "B:DECIMAL:DESC", "C:DECIMAL:NULL", "D:DECIMAL:DESC:NULL"),
         table("MIXED", 3, "A:VARCHAR:DESC", "B:INTEGER", "C:VARCHAR:DESC:NULL", "D:DOUBLE", "E:BOOLEAN:DESC"),
     };
 
@@ -159,6 +161,7 @@ public class PhoenixKeys {
             case "FLOAT", "DOUBLE" -> 12;
             case "BOOLEAN" -> 2;
             case "DATE", "TIME", "TIMESTAMP" -> 6;
+            case "DECIMAL" -> 16;
             default -> c.nullable ? 6 : 5;
         };
     }
@@ -191,6 +194,13 @@ public class PhoenixKeys {
             case "DOUBLE" -> new double[] {0d, -0d, Double.MAX_VALUE, -Double.MAX_VALUE, Double.MIN_VALUE,
                 -Double.MIN_VALUE, 1d, -1d, Double.MIN_NORMAL}[i];
             case "BOOLEAN" -> i == 0;
+            // rust_decimal's range: at most 28 digits (a mantissa below 2^96) and 28 places.
+            case "DECIMAL" -> new java.math.BigDecimal[] {java.math.BigDecimal.ZERO, java.math.BigDecimal.ONE,
+                new java.math.BigDecimal("-1"), new java.math.BigDecimal("12.5"), new java.math.BigDecimal("-12.5"),
+                new java.math.BigDecimal("3.14159"), new java.math.BigDecimal("1200"), new java.math.BigDecimal("0.01"), new java.math.BigDecimal("-0.001"),
+                new java.math.BigDecimal("79228162514264337593543950335"), new java.math.BigDecimal("-79228162514264337593543950335"),
+                new java.math.BigDecimal("0.0000000000000000000000000001"), new java.math.BigDecimal("-0.0000000000000000000000000001"),
+                new java.math.BigDecimal("1.5"), new java.math.BigDecimal("99.99"), new java.math.BigDecimal("-100")}[i];
             // Times as nanoseconds since the epoch; DATE and TIME in whole milliseconds.
             case "DATE" -> new long[] {0, 1_000_000L, 86_400_000_000_000L, 9_223_372_036_854_000_000L, 1_700_000_000_123_000_000L, 999_000_000L}[i];
             case "TIME" -> new long[] {0, 1_000_000L, 86_399_999_000_000L, 43_200_000_000_000L, 3_600_000_000_000L, 999_000_000L}[i];
@@ -224,6 +234,7 @@ public class PhoenixKeys {
             case "DOUBLE" -> RNG.nextBoolean() ? Double.longBitsToDouble(RNG.nextLong()) : (RNG.nextDouble() - 0.5) * 1e6;
             case "BOOLEAN" -> RNG.nextBoolean();
             case "DATE" -> (RNG.nextLong() & ((1L << 41) - 1)) * 1_000_000L;
+            case "DECIMAL" -> randomDecimal();
             case "TIME" -> (long) RNG.nextInt(86_400_000) * 1_000_000L;
             case "TIMESTAMP" -> RNG.nextLong() & Long.MAX_VALUE;
             case "VARCHAR" -> randomString(1 + RNG.nextInt(12));
@@ -232,6 +243,13 @@ public class PhoenixKeys {
             case "VARBINARY" -> randomBytes(1 + RNG.nextInt(16));
             default -> throw new IllegalArgumentException(c.type);
         };
+    }
+
+    static java.math.BigDecimal randomDecimal() {
+        int digits = 1 + RNG.nextInt(28);
+        StringBuilder s = new StringBuilder(RNG.nextBoolean() ? "-" : "");
+        for (int i = 0; i < digits; i++) s.append((char) ('0' + RNG.nextInt(10)));
+        return new java.math.BigDecimal(new java.math.BigInteger(s.toString()), RNG.nextInt(29));
     }
 
     static String randomString(int pieces) {
@@ -254,7 +272,11 @@ public class PhoenixKeys {
 
     static void bind(PreparedStatement ps, int i, Col c, Object v) throws Exception {
         if (v == null) {
-            ps.setNull(i, c.type.equals("VARBINARY") ? Types.VARBINARY : Types.VARCHAR);
+            ps.setNull(i, switch (c.type) {
+                case "VARBINARY" -> Types.VARBINARY;
+                case "DECIMAL" -> Types.DECIMAL;
+                default -> Types.VARCHAR;
+            });
             return;
         }
         switch (c.type) {
@@ -267,6 +289,7 @@ public class PhoenixKeys {
             case "BOOLEAN" -> ps.setBoolean(i, (Boolean) v);
             case "VARCHAR", "CHAR" -> ps.setString(i, (String) v);
             case "BINARY", "VARBINARY" -> ps.setBytes(i, (byte[]) v);
+            case "DECIMAL" -> ps.setBigDecimal(i, (java.math.BigDecimal) v);
             case "DATE" -> ps.setDate(i, new java.sql.Date((Long) v / 1_000_000L));
             case "TIME" -> ps.setTime(i, new java.sql.Time((Long) v / 1_000_000L));
             case "TIMESTAMP" -> {
@@ -286,6 +309,7 @@ public class PhoenixKeys {
             case "DOUBLE" -> String.format("%016x", Double.doubleToRawLongBits((Double) v));
             case "VARCHAR", "CHAR" -> hex(((String) v).getBytes(StandardCharsets.UTF_8));
             case "BINARY", "VARBINARY" -> hex((byte[]) v);
+            case "DECIMAL" -> ((java.math.BigDecimal) v).stripTrailingZeros().toPlainString();
             default -> v.toString();
         };
     }

@@ -9,7 +9,10 @@ use crate::time::unit::TimeUnit;
 /// A Phoenix column type, as a primary-key column holds it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum ColumnType {
-    Int { bytes: usize, signed: bool },
+    Int {
+        bytes: usize,
+        signed: bool,
+    },
     Float,
     Double,
     Boolean,
@@ -20,6 +23,8 @@ pub(crate) enum ColumnType {
     Date,
     Time,
     Timestamp,
+    #[cfg(feature = "decimal")]
+    Decimal,
 }
 
 /// A primary-key column: its type and whether it is nullable.
@@ -66,6 +71,8 @@ pub(crate) const fn column(shape: FieldShape, mode: FieldMode) -> Result<Column,
             _ => ColumnType::Double,
         },
         Form::Bool => ColumnType::Boolean,
+        #[cfg(feature = "decimal")]
+        Form::Decimal => ColumnType::Decimal,
         Form::Time => match (shape.value(), mode.unit()) {
             (ValueKind::NaiveTime, TimeUnit::Millis) => ColumnType::Time,
             (ValueKind::NaiveTime, _) => {
@@ -116,6 +123,8 @@ impl ColumnType {
             ColumnType::Timestamp => Some(12),
             ColumnType::Char(n) | ColumnType::Binary(n) => Some(n),
             ColumnType::Varchar | ColumnType::Varbinary => None,
+            #[cfg(feature = "decimal")]
+            ColumnType::Decimal => None,
         }
     }
 }
@@ -150,6 +159,8 @@ impl core::fmt::Display for ColumnType {
             ColumnType::Date => "DATE",
             ColumnType::Time => "TIME",
             ColumnType::Timestamp => "TIMESTAMP",
+            #[cfg(feature = "decimal")]
+            ColumnType::Decimal => "DECIMAL",
         };
         f.write_str(name)
     }
