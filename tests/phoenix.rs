@@ -37,6 +37,12 @@ struct Fixed {
     payload: Vec<u8>,
 }
 
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(phoenix)]
+struct Floats {
+    x: f64,
+}
+
 fn row(host: &str, path: &str, port: u32, note: Option<&str>) -> Row {
     Row {
         host: host.into(),
@@ -152,6 +158,31 @@ fn keys_phoenix_would_not_write_are_refused() {
         Salted::decode(&salted).map_err(|e| e.kind()),
         Err(DecodeErrorKind::WrongSalt { .. })
     ));
+    // Phoenix leaves trailing NULLs out with the 00 before them: 'x' 00 is not its key of
+    // ('x', NULL), though its salt byte (abs((31 * (31 + 'x') + 0) % 4) = 1) is right.
+    assert!(matches!(
+        Salted::decode(&[1, b'x', 0x00]).map_err(|e| e.kind()),
+        Err(DecodeErrorKind::Invalid(why)) if why.contains("trailing NULLs")
+    ));
+    // Nor is a key NULL in every column, or a NaN other than Java's.
+    assert!(Salted::decode(&[1]).is_err());
+    let mut key = Floats { x: f64::NAN }.to_vec().unwrap();
+    assert_eq!(
+        key,
+        (0x7ff8_0000_0000_0000u64 ^ (1 << 63))
+            .wrapping_add(1)
+            .to_be_bytes()
+    );
+    assert!(Floats::decode(&key).unwrap().x.is_nan());
+    key[7] ^= 0x10; // another NaN's bits
+    assert!(matches!(
+        Floats::decode(&key).map_err(|e| e.kind()),
+        Err(DecodeErrorKind::Invalid(why)) if why.contains("NaN")
+    ));
+    // A CHAR of spaces is NULL, and a CHAR holds ASCII alone.
+    assert!(Fixed::decode(b"   \x01\x01").is_err());
+    assert!(Fixed::decode(b"\xc3\xa9 \x01\x01").is_err());
+    assert_eq!(Fixed::decode(b"ab \x01\x01").unwrap().code, "ab");
     // No input makes decoding panic.
     for len in 0..6 {
         for seed in 0..2_000u32 {

@@ -2,7 +2,7 @@
 //! reversed), floats, bools, chars, enums, arrays; escaped strings and bytes inside a key and raw
 //! ones at its end, `desc` and padded ones; `Option`s and nested keys; field salts (md5, java,
 //! mod), whole-key salts and hash prefixes; text layouts with and without a delimiter, with salts,
-//! hash prefixes and `desc` numbers; `Hashed` digests, binary and text; `rust_decimal::Decimal`; `SystemTime` at every unit and chrono's types.
+//! hash prefixes and `desc` numbers; `Hashed` digests, binary and text; `rust_decimal::Decimal`; `SystemTime` at every unit and chrono's types; Phoenix's primary keys.
 //!
 //! The first input byte chooses the mode:
 //! - even: the rest of the input is decoded as every layout. Nothing may panic, and an accepted
@@ -450,6 +450,49 @@ struct Decimals {
     last: rust_decimal::Decimal,
 }
 
+/// Phoenix's primary keys: VARCHAR ascending and DESC (NULL or not, in the middle and last), an
+/// UNSIGNED_INT, DOUBLE, BOOLEAN DESC.
+#[derive(RowKey, Debug)]
+#[rowkey(phoenix)]
+struct PhoenixColumns {
+    host: String,
+    #[rowkey(desc)]
+    path: String,
+    port: u32,
+    note: Option<String>,
+    #[rowkey(desc)]
+    tag: Option<String>,
+    x: f64,
+    #[rowkey(desc)]
+    on: bool,
+}
+
+/// A salted Phoenix key: a nullable DESC VARCHAR first, DECIMAL, CHAR(3), FLOAT DESC, VARBINARY.
+#[derive(RowKey, Debug)]
+#[rowkey(phoenix, salt(buckets = 4))]
+struct PhoenixSalted {
+    #[rowkey(desc)]
+    a: Option<String>,
+    d: rust_decimal::Decimal,
+    #[rowkey(width = 3)]
+    code: String,
+    #[rowkey(desc)]
+    f: f32,
+    bytes: Vec<u8>,
+}
+
+/// Phoenix's DATE and TIMESTAMP DESC, a nullable DESC DECIMAL, a nullable VARCHAR last.
+#[derive(RowKey, Debug)]
+#[rowkey(phoenix)]
+struct PhoenixTimes {
+    a: std::time::SystemTime,
+    #[rowkey(desc, unit = "ns")]
+    b: std::time::SystemTime,
+    #[rowkey(desc)]
+    c: Option<rust_decimal::Decimal>,
+    last: Option<String>,
+}
+
 /// Times: every unit, `desc` and not, in binary and text layouts.
 #[derive(RowKey, Debug)]
 struct Times {
@@ -567,6 +610,12 @@ struct ChronoFormats {
     day: chrono::NaiveDate,
     #[rowkey(format = "%H%M%S")]
     time: chrono::NaiveTime,
+}
+
+pick_struct! {
+    PhoenixColumns { host, path, port, note, tag, x, on }
+    PhoenixSalted { a, d, code, f, bytes }
+    PhoenixTimes { a, b, c, last }
 }
 
 pick_struct! {
@@ -730,6 +779,7 @@ layouts! {
     TextDelim TextPlain TextMulti TextSalt TextMod TextWhole TextHash TextHashUpper TextHashPlain
     Hashes TextHashes Decimals Times TextTimes ChronoTimes
     Entities TextEntities TaggedSalt TaggedText ChronoFormats
+    PhoenixColumns PhoenixSalted PhoenixTimes
 }
 
 fuzz_target!(|data: &[u8]| {

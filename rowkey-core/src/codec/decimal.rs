@@ -162,6 +162,14 @@ fn read_phoenix(input: &[u8], mode: FieldMode) -> Result<(Decimal, usize), Decod
         count += 2;
         at += 1;
     }
+    // Phoenix writes the value without trailing zeros: no `00` pair first or last.
+    let pair = |i: usize| digits[i] * 10 + digits[i + 1];
+    if count == 0 || pair(0) == 0 || pair(count - 2) == 0 {
+        return Err(invalid(
+            "not Phoenix's form of a DECIMAL (a 00 pair first or last)",
+            at,
+        ));
+    }
     // Back to `0.D × 10^E`: no leading or trailing zero digit.
     let mut exponent = 2 * e100;
     let mut first = 0;

@@ -244,6 +244,10 @@ macro_rules! float {
                 let ordered = if mode.is_desc() { !stored } else { stored };
                 let ordered = if mode.is_phoenix() { ordered.wrapping_sub(1) } else { ordered };
                 let bits = if ordered & SIGN != 0 { ordered ^ SIGN } else { !ordered };
+                // Phoenix writes Java's one NaN: another is no value it wrote.
+                if mode.is_phoenix() && <$t>::from_bits(bits).is_nan() && bits != $nan {
+                    return Err(DecodeError::new(DecodeErrorKind::Invalid("a NaN other than Java's, which Phoenix writes"), 0));
+                }
                 Ok((<$t>::from_bits(bits), SIZE))
             }
         }

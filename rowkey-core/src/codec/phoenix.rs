@@ -13,7 +13,7 @@ use super::escape::first_zero;
 use super::{invert, out_prefix, take};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::field::FieldMode;
-use crate::format::{strip_padding, PHOENIX_CHAR_PAD, PHOENIX_DESC_SEPARATOR};
+use crate::format::{PHOENIX_CHAR_PAD, PHOENIX_DESC_SEPARATOR};
 
 #[cold]
 pub(crate) fn not_in_phoenix(why: &'static str) -> EncodeError {
@@ -134,25 +134,34 @@ pub(crate) fn decode_content(
             (&input[..end], end)
         }
     };
-    if stored.is_empty() {
+    // CHAR(n): padded with spaces, ASCII alone. What Phoenix would not write is refused, so
+    // that every key read is the key its value writes.
+    let char_n = text && mode.width().is_some();
+    let byte = |b: u8| if mode.is_desc() { !b } else { b };
+    let kept = if char_n {
+        stored
+            .iter()
+            .rposition(|&b| byte(b) != PHOENIX_CHAR_PAD)
+            .map_or(0, |i| i + 1)
+    } else {
+        stored.len()
+    };
+    if kept == 0 {
         return Err(invalid(
             "NULL in a NOT NULL Phoenix column (an Option field holds it)",
             0,
         ));
     }
-    let pad = if text && mode.width().is_some() {
-        Some(PHOENIX_CHAR_PAD)
-    } else {
-        None
-    };
+    if char_n && !stored.iter().all(|&b| byte(b).is_ascii()) {
+        return Err(invalid(
+            "a Phoenix CHAR holds single-byte (ASCII) characters",
+            0,
+        ));
+    }
     if !mode.is_desc() {
-        let content = pad.map_or(stored, |p| strip_padding(stored, p));
-        return Ok((Bytes::Borrowed(content), used));
+        return Ok((Bytes::Borrowed(&stored[..kept]), used));
     }
-    let mut content = Buf::from_slice(stored);
+    let mut content = Buf::from_slice(&stored[..kept]);
     content.invert_in_place();
-    if let Some(p) = pad {
-        content.strip_padding(p);
-    }
     Ok((owned(content)?, used))
 }

@@ -283,7 +283,7 @@ pub fn decode<'k, F: DecodeFields<'k>>(
     let fields = F::read(0, &mut read)?;
     if layout.phoenix {
         let columns = read.columns;
-        phoenix::read_separator(&columns, &mut r).map_err(|e| e.in_key(layout.name))?;
+        phoenix::read_end(&columns, &mut r).map_err(|e| e.in_key(layout.name))?;
     }
     let sources = SourcesOf {
         layout,

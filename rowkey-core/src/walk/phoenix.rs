@@ -110,6 +110,11 @@ impl Columns {
     pub(crate) fn read_separator(&self, rest: &[u8], at: usize) -> Result<usize, DecodeError> {
         match (self.pending, rest.first()) {
             (None, _) => Ok(0),
+            // Phoenix leaves out the NULLs at the end of a key with the `00`s before them.
+            (Some(PHOENIX_SEPARATOR), Some(&PHOENIX_SEPARATOR)) if rest.len() == 1 => Err(DecodeError::new(
+                DecodeErrorKind::Invalid("a 00 separator at the end of a Phoenix key, which leaves out its trailing NULLs"),
+                at,
+            )),
             (Some(PHOENIX_DESC_SEPARATOR), None) => Err(DecodeError::new(
                 DecodeErrorKind::Invalid("a descending Phoenix column without the FF after it"),
                 at,
@@ -136,12 +141,25 @@ pub(crate) fn finish(columns: &Columns, w: &mut KeyWriter<'_>) -> Result<(), Enc
     Ok(())
 }
 
-/// Reads the separator due before the next column (or at the key's end) with `r`.
+/// Reads the separator due before the next column with `r`.
 #[inline(always)]
 pub(crate) fn read_separator(columns: &Columns, r: &mut KeyReader<'_>) -> Result<(), DecodeError> {
     let n = columns.read_separator(r.rest(), r.pos())?;
     r.skip(n);
     Ok(())
+}
+
+/// Reads the end of a key with `r`: the `FF` after a descending last column; a key NULL in
+/// every column is not one Phoenix writes.
+#[inline(always)]
+pub(crate) fn read_end(columns: &Columns, r: &mut KeyReader<'_>) -> Result<(), DecodeError> {
+    if columns.end.is_none() {
+        return Err(DecodeError::new(
+            DecodeErrorKind::Invalid("a Phoenix key NULL in every column"),
+            r.pos(),
+        ));
+    }
+    read_separator(columns, r)
 }
 
 #[cfg(test)]
@@ -214,8 +232,10 @@ mod tests {
         );
         // A reader expects 00 after the NULL column, even a descending one.
         let c = measure(&[(true, desc, 0)]);
-        assert_eq!(c.read_separator(&[0x00], 0).unwrap(), 1);
-        assert!(c.read_separator(&[0xFF], 0).is_err());
+        assert_eq!(c.read_separator(&[0x00, 0x61], 0).unwrap(), 1);
+        assert!(c.read_separator(&[0xFF, 0x61], 0).is_err());
+        // ... but not a 00 that ends the key: Phoenix leaves it out with the NULLs after it.
+        assert!(c.read_separator(&[0x00], 0).is_err());
     }
 
     #[test]
