@@ -105,7 +105,7 @@ pub fn ddl<K: PhoenixKey>(table: &str) -> alloc::string::String {
     table_ddl(&K::LAYOUT, table)
 }
 
-/// [`ddl`] of a layout (a derived key's, or one read from a lock file).
+/// [`ddl`] of a derived key's layout.
 #[cfg(feature = "alloc")]
 pub(crate) fn table_ddl(layout: &crate::Layout, table: &str) -> alloc::string::String {
     use alloc::string::String;

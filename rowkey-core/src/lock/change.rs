@@ -188,15 +188,16 @@ impl Cx {
     /// Two layouts at the same place; their names are compared by the caller (a key's, a
     /// variant's), or stand for a type name a segment already compares.
     fn layout(&mut self, path: &str, old: &LockedLayout, new: &LockedLayout) {
-        if old.text != new.text {
-            let words = |t: &Option<String>| match t {
+        if (&old.text, old.phoenix) != (&new.text, new.phoenix) {
+            let words = |l: &LockedLayout| match &l.text {
+                None if l.phoenix => String::from("Apache Phoenix's primary key"),
                 None => String::from("binary"),
                 Some(d) => format!("text joined by {d:?}"),
             };
             self.push(
                 ChangeKind::FormatChanged,
                 path,
-                format!("format {}, was {}", words(&new.text), words(&old.text)),
+                format!("format {}, was {}", words(new), words(old)),
             );
         }
         if (&old.tag, &old.tag_delimiter) != (&new.tag, &new.tag_delimiter) {

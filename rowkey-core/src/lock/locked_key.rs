@@ -36,6 +36,8 @@ pub(crate) struct LockedLayout {
     pub(crate) name: String,
     /// The text format's delimiter; `None` for the binary format.
     pub(crate) text: Option<String>,
+    /// Apache Phoenix's primary key (`format=phoenix`).
+    pub(crate) phoenix: bool,
     pub(crate) tag: Vec<u8>,
     pub(crate) tag_delimiter: String,
     pub(crate) prefix: Prefix,
@@ -99,6 +101,7 @@ impl LockedLayout {
         LockedLayout {
             name: layout.name.to_owned(),
             text: layout.text.map(ToOwned::to_owned),
+            phoenix: layout.phoenix,
             tag: layout.tag.bytes().to_vec(),
             tag_delimiter: layout.tag.delimiter().to_owned(),
             prefix: layout.prefix,
@@ -264,6 +267,7 @@ impl<'a> Writer<'a> {
 
     fn layout(&mut self, depth: usize, l: &LockedLayout) {
         let format = match &l.text {
+            None if l.phoenix => String::from("phoenix"),
             None => String::from("binary"),
             Some(d) => alloc::format!("text delimiter={d:?}"),
         };

@@ -46,7 +46,7 @@
 //! line, `keyword key=value ...`, nested layouts indented:
 //!
 //! - `key name= limit= samples=`: the key type, its `max_len`, how many samples follow the layout.
-//! - `layout name= format=binary|text [delimiter=] fixed_len= segments= variants=`, then `tag
+//! - `layout name= format=binary|text|phoenix [delimiter=] fixed_len= segments= variants=`, then `tag
 //!   bytes= delimiter=`, `prefix kind=none|salt|hash` (a salt's `buckets= hash=md5|java|mod
 //!   text=yes|no over=key|fields`, a hash prefix's `len= text=no|lower|upper`, and their
 //!   `sources=`), then the `segments` segment blocks and the `variants` layout blocks of an
@@ -140,9 +140,6 @@ pub enum LockError {
         /// Why.
         error: EncodeError,
     },
-    /// The layout is of a kind lock files do not hold yet (a Phoenix layout, `#[rowkey(phoenix)]`):
-    /// what.
-    Unsupported(&'static str),
     /// `ROWKEY_LOCK=update` could not write the file.
     Write {
         /// The lock file's path.
@@ -278,13 +275,6 @@ pub fn render<K: RowKey>(samples: &[K]) -> Result<String, LockError> {
 
 /// `K`'s layout and limit, and the keys of `samples`.
 fn locked_key<K: RowKey>(samples: &[K]) -> Result<LockedKey, LockError> {
-    // A lock file read back as a binary layout would decode a Phoenix key wrongly: refused, not
-    // written, until lock files say which layouts are Phoenix's.
-    if K::LAYOUT.phoenix {
-        return Err(LockError::Unsupported(
-            "a Phoenix layout (#[rowkey(phoenix)]) has no lock file yet",
-        ));
-    }
     let keys = samples
         .iter()
         .enumerate()
@@ -376,7 +366,6 @@ fn list(f: &mut fmt::Formatter<'_>, changes: &[Change]) -> fmt::Result {
 impl fmt::Display for LockError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            LockError::Unsupported(what) => write!(f, "layout lock: {what}"),
             LockError::Missing { path } => {
                 write!(f, "layout lock {} is missing: ", path.display())?;
                 if std::env::var_os("CI").is_some() {

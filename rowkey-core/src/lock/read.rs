@@ -197,6 +197,7 @@ impl<'a> Reader<'a> {
         Ok(LockedLayout {
             name: head.name,
             text: head.text,
+            phoenix: head.phoenix,
             tag,
             tag_delimiter,
             prefix,
@@ -219,19 +220,21 @@ impl<'a> Reader<'a> {
             ));
         }
         let name = l.text("name")?;
-        let text = match l.word("format")? {
-            "binary" => None,
-            "text" => Some(l.text("delimiter")?),
+        let (text, phoenix) = match l.word("format")? {
+            "binary" => (None, false),
+            "phoenix" => (None, true),
+            "text" => (Some(l.text("delimiter")?), false),
             other => {
                 return Err(error(
                     l.line,
-                    format!("unknown format `{other}`: expected `binary` or `text`"),
+                    format!("unknown format `{other}`: expected `binary`, `text` or `phoenix`"),
                 ))
             }
         };
         let head = LayoutHead {
             name,
             text,
+            phoenix,
             fixed_len: l.opt_number("fixed_len")?,
             segments: l.number("segments")?,
             variants: l.number("variants")?,
@@ -361,6 +364,7 @@ struct KeyLine {
 struct LayoutHead {
     name: String,
     text: Option<String>,
+    phoenix: bool,
     fixed_len: Option<usize>,
     segments: usize,
     variants: usize,
