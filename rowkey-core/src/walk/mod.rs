@@ -156,16 +156,11 @@ pub fn encoded_len<F: Fields>(layout: &'static Layout, mode: FieldMode, fields: 
         #[inline(always)]
         fn field<T: KeyField + ?Sized>(&mut self, i: usize, value: &T) -> Result<(), Self::Error> {
             let mode = self.mode.nest(mode_of(self.layout, i));
-            let n = value.field_len(mode);
-            if !self.layout.phoenix {
-                self.len += n;
-                return Ok(());
+            if self.layout.phoenix {
+                phoenix::measure_column(&mut self.columns, &mut self.len, value, mode);
+            } else {
+                self.len += value.field_len(mode);
             }
-            if n > 0 {
-                self.len += self.columns.held_len() + n;
-            }
-            self.columns
-                .after(self.len, n, phoenix::variable::<T>(mode), mode);
             Ok(())
         }
     }
@@ -206,19 +201,11 @@ pub fn encode<F: Fields>(
             }
             let mode = self.mode.nest(mode_of(self.layout, i));
             let (key, field) = (self.layout.name, self.layout.segments[i].name);
-            if !self.layout.phoenix {
-                return self.w.field(value, mode, key, field);
+            if self.layout.phoenix {
+                phoenix::write_column(&mut self.columns, self.w, value, mode, key, field)
+            } else {
+                self.w.field(value, mode, key, field)
             }
-            // The separators held back go in front of a column with a value, and nowhere else.
-            let held = self.columns.held_len();
-            let n = self.w.field_beyond(held, value, mode, key, field)?;
-            if n > 0 {
-                self.columns.write_held(self.w.gap_mut(held));
-                self.w.advance(held + n);
-            }
-            self.columns
-                .after(self.w.written(), n, phoenix::variable::<T>(mode), mode);
-            Ok(())
         }
     }
     let mut w = KeyWriter::new(out);
@@ -260,16 +247,11 @@ pub fn decode<'k, F: DecodeFields<'k>>(
             }
             let mode = self.mode.nest(mode_of(self.layout, i));
             let (key, field) = (self.layout.name, self.layout.segments[i].name);
-            if !self.layout.phoenix {
-                return self.r.field(mode, key, field);
+            if self.layout.phoenix {
+                phoenix::read_column(&mut self.columns, self.r, mode, key, field)
+            } else {
+                self.r.field(mode, key, field)
             }
-            phoenix::read_separator(&self.columns, self.r).map_err(|e| e.in_key(key))?;
-            let start = self.r.pos();
-            let value = self.r.field(mode, key, field)?;
-            let end = self.r.pos();
-            self.columns
-                .after(end, end - start, phoenix::variable::<T>(mode), mode);
-            Ok(value)
         }
     }
     let mut r = KeyReader::new(input);

@@ -8,7 +8,7 @@
 
 use crate::cursor::{KeyReader, KeyWriter};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
-use crate::field::{FieldMode, KeyField};
+use crate::field::{DecodeField, FieldMode, KeyField};
 use crate::format::{PHOENIX_DESC_SEPARATOR, PHOENIX_SEPARATOR};
 
 /// Where a walk stands among a Phoenix key's columns. A writer holds back the separators after
@@ -127,6 +127,64 @@ impl Columns {
             )),
         }
     }
+}
+
+// The steps of one column, out of line (`#[inline]`, not `always`): a derived key's walk is
+// inlined whole, and with these inside it the test key of 128 fields (tests/wide_keys.rs) took
+// more than 15 minutes to compile, against about 3 out of line (reading alone inlined: also
+// more than 15).
+
+/// Measures one column of `value` in `mode` into `len`, the key's length so far.
+#[inline]
+pub(crate) fn measure_column<T: KeyField + ?Sized>(
+    columns: &mut Columns,
+    len: &mut usize,
+    value: &T,
+    mode: FieldMode,
+) {
+    let n = value.field_len(mode);
+    if n > 0 {
+        *len += columns.held_len() + n;
+    }
+    columns.after(*len, n, variable::<T>(mode), mode);
+}
+
+/// Writes one column with `w`: the separators held back go in front of a column with a value,
+/// and nowhere else.
+#[inline]
+pub(crate) fn write_column<T: KeyField + ?Sized>(
+    columns: &mut Columns,
+    w: &mut KeyWriter<'_>,
+    value: &T,
+    mode: FieldMode,
+    key: &'static str,
+    field: &'static str,
+) -> Result<(), EncodeError> {
+    let held = columns.held_len();
+    let n = w.field_beyond(held, value, mode, key, field)?;
+    if n > 0 {
+        columns.write_held(w.gap_mut(held));
+        w.advance(held + n);
+    }
+    columns.after(w.written(), n, variable::<T>(mode), mode);
+    Ok(())
+}
+
+/// Reads one column with `r`, after the separator due before it.
+#[inline]
+pub(crate) fn read_column<'k, T: DecodeField<'k>>(
+    columns: &mut Columns,
+    r: &mut KeyReader<'k>,
+    mode: FieldMode,
+    key: &'static str,
+    field: &'static str,
+) -> Result<T, DecodeError> {
+    read_separator(columns, r).map_err(|e| e.in_key(key))?;
+    let start = r.pos();
+    let value = r.field(mode, key, field)?;
+    let end = r.pos();
+    columns.after(end, end - start, variable::<T>(mode), mode);
+    Ok(value)
 }
 
 /// Ends a written Phoenix key: leaves out its trailing NULLs, and writes the `FF` after a
