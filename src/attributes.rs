@@ -277,8 +277,9 @@
 //! fixed-width column, `VARBINARY` before the last column or descending, an integer `width`, a
 //! time `unit` other than `"ms"` (`DATE`, `TIME`) or `"ns"` (`TIMESTAMP`), `reverse`, hash
 //! prefixes, field salts, `text`, `tag` and `format` do not compile, with the reason on the
-//! token. A Phoenix layout has no typed scan builder yet; its lock file says `format=phoenix`,
-//! which `rowkey::schema` does not read yet.
+//! token. `K::scan()` plans Phoenix keys, trailing NULLs and all; a nullable `desc` column has
+//! no `_range` (Phoenix puts NULL first). Its lock file says `format=phoenix`, which
+//! `rowkey::schema` does not read yet.
 //!
 //! ```
 //! use rowkey::RowKey;

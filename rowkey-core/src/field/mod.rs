@@ -285,6 +285,9 @@ pub(crate) fn beyond_by_shape<T: KeyField + ?Sized>(
         Err(e) if matches!(e.kind(), EncodeErrorKind::BufferTooSmall { .. }) => return None,
         Err(_) => {}
     }
+    if mode.is_phoenix() {
+        return phoenix::beyond(value, mode);
+    }
     let natural = value.encode(&mut buf, mode.natural());
     if mode.is_text() {
         // A text number that does not fit its digits has more of them, or is negative (which

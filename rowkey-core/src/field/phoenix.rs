@@ -3,7 +3,10 @@
 //! DDL (`rowkey::phoenix::ddl`) and `LAYOUT`'s words read.
 
 use super::shape::{Form, ValueKind, WidthRule};
-use super::{FieldMode, FieldShape};
+use core::cmp::Ordering;
+
+use super::{FieldMode, FieldShape, KeyField};
+use crate::sink::ValueSink;
 use crate::time::unit::TimeUnit;
 
 /// A Phoenix column type, as a primary-key column holds it.
@@ -25,6 +28,48 @@ pub(crate) enum ColumnType {
     Timestamp,
     #[cfg(feature = "decimal")]
     Decimal,
+}
+
+/// Where `value`, which its Phoenix column refuses, lies among the values the column stores, for
+/// scan planning ([`KeyField::beyond_width`]): an `UNSIGNED_*` value above the signed maximum is
+/// above them all, and an empty string or byte string, NULL to Phoenix, below every value of a
+/// NOT NULL column. (In a nullable one it lies right after NULL: see [`after_null`].) Other
+/// refusals have no place.
+pub(crate) fn beyond<T: KeyField + ?Sized>(value: &T, mode: FieldMode) -> Option<Ordering> {
+    let column = column(T::SHAPE, mode).ok()?;
+    match column.ty {
+        ColumnType::Int { signed: false, .. } => Some(Ordering::Greater),
+        ColumnType::Varchar | ColumnType::Varbinary | ColumnType::Char(_)
+            if !column.nullable && content_len(value, mode) == Some(0) =>
+        {
+            Some(Ordering::Less)
+        }
+        _ => None,
+    }
+}
+
+/// Whether `value`, which its Phoenix column refuses, is an empty `Some` of a nullable column:
+/// after NULL and before every value the column stores, so that NULL stands in for it in a scan's
+/// bounds (`>= Some("")` is `> NULL`, `<= Some("")` is `<= NULL`).
+#[cfg(feature = "alloc")]
+pub(crate) fn after_null<T: KeyField + ?Sized>(value: &T, mode: FieldMode) -> bool {
+    column(T::SHAPE, mode).is_ok_and(|c| c.nullable)
+        // The tag `Option` feeds a hash, and no content after it.
+        && content_len(value, mode) == Some(1)
+}
+
+/// The bytes a value feeds a hash with: its content, after an `Option`'s tag.
+fn content_len<T: KeyField + ?Sized>(value: &T, mode: FieldMode) -> Option<usize> {
+    /// Counts the bytes of a value's content.
+    struct Count(usize);
+    impl ValueSink for Count {
+        fn write(&mut self, bytes: &[u8]) {
+            self.0 += bytes.len();
+        }
+    }
+    let mut content = Count(0);
+    value.value_bytes(mode, &mut content).ok()?;
+    Some(content.0)
 }
 
 /// A primary-key column: its type and whether it is nullable.

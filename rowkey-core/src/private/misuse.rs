@@ -56,3 +56,15 @@ pub trait UnorderedFormatHasNoRange: sealed::Sealed {
     /// No value of a type that implements this exists.
     fn impossible(self) -> core::convert::Infallible;
 }
+
+/// The bound on `_range` of a nullable descending column of a Phoenix key.
+#[diagnostic::on_unimplemented(
+    message = "a nullable `desc` column of a Phoenix key has no `_range` scan: Phoenix stores NULL first, where the descending order of `Option` puts `None` last",
+    label = "this `Option` field is `desc` in a `#[rowkey(phoenix)]` key",
+    note = "bind it by value (`.field(Some(v))`, `.field(None)`) or by a list (`.field_in([..])`)",
+    note = "for range scans, make the column ascending, or NOT NULL (a field that is not an `Option`)"
+)]
+pub trait PhoenixDescNullHasNoRange: sealed::Sealed {
+    /// No value of a type that implements this exists.
+    fn impossible(self) -> core::convert::Infallible;
+}

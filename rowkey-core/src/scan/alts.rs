@@ -6,6 +6,7 @@ use alloc::vec::Vec;
 use super::byte_order::cmp_short;
 use super::keybuf::KeyBuf;
 use crate::field::{FieldMode, KeyField};
+use crate::walk::phoenix::plan_separator;
 
 /// One combination of the values bound so far: the key body they fix, and the value bytes of the
 /// prefix sources among them, hashed when the prefix is needed. (Bytes, not a running hash: an
@@ -16,6 +17,9 @@ pub(crate) struct Alt {
     pub(crate) sources: KeyBuf,
     /// Whether a source was fed (text layouts join sources with the delimiter).
     pub(crate) fed: bool,
+    /// The bytes at the end of `body` a key leaves out when the columns after them are NULL
+    /// (Phoenix's separators before trailing NULLs; none in other formats).
+    pub(crate) held: u8,
 }
 
 /// The alternatives of a plan: one inline (no allocation for plans without IN lists), or many.
@@ -42,7 +46,15 @@ impl Alt {
             body,
             sources: KeyBuf::new(),
             fed: false,
+            held: 0,
         }
+    }
+
+    /// The body as the shortest key with these fields would start: without the held bytes.
+    #[inline]
+    pub(crate) fn shortest(&self) -> &[u8] {
+        let body = self.body.as_slice();
+        &body[..body.len() - usize::from(self.held)]
     }
 }
 
@@ -80,7 +92,8 @@ pub(crate) fn sorted_distinct(alts: Vec<Alt>) -> Vec<Alt> {
     keys.iter().filter_map(|k| slots[k.2].take()).collect()
 }
 
-/// Encodes `value` onto the alternative's body and, for a prefix source, feeds its value bytes.
+/// Encodes `value` onto the alternative's body (in a Phoenix key, with the separator a key that
+/// goes on has after it) and, for a prefix source, feeds its value bytes.
 #[inline(always)]
 pub(crate) fn append<T: KeyField + ?Sized>(
     alt: &mut Alt,
@@ -97,6 +110,13 @@ pub(crate) fn append<T: KeyField + ?Sized>(
     }
     if mode.is_text() && mode.is_delimited() {
         alt.body.extend(mode.delimiter().as_bytes());
+    }
+    if mode.is_phoenix() {
+        let (separator, held) = plan_separator::<T>(n, mode);
+        if let Some(b) = separator {
+            alt.body.push(b);
+        }
+        alt.held = held.after(alt.held);
     }
     if source {
         if alt.fed && mode.is_text() {

@@ -9,7 +9,9 @@ use core::ops::Bound;
 use super::keybuf::{KeyBuf, INLINE};
 use crate::codec::escape::escape_prefix;
 use crate::codec::pad::PAD;
-use crate::field::{FieldMode, KeyField};
+use crate::field::{phoenix, FieldMode, KeyField};
+use crate::format::{PHOENIX_CHAR_PAD, PHOENIX_SEPARATOR};
+use crate::walk::phoenix::{plan_separator, Held};
 
 /// How a range on the next field's bytes ends on one side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,20 +34,32 @@ pub(crate) struct EncodedRange {
     split: usize,
     lower: Edge,
     upper: Edge,
+    /// What each bound holds back at its end, as a Phoenix key may leave it out
+    /// ([`Held`]; nothing in other formats).
+    held: [Held; 2],
 }
 
 impl EncodedRange {
-    /// The range from `lower` to `upper` (an `Open` edge's bytes are ignored).
+    /// The range from `lower` to `upper` (an `Open` edge's bytes are ignored), bounds of content:
+    /// each holds back nothing, or when it is empty what the bytes before it hold.
     pub(crate) fn new(lower: (Edge, &[u8]), upper: (Edge, &[u8])) -> EncodedRange {
         let mut bytes = KeyBuf::new();
         bytes.extend(lower.1);
         let split = bytes.len();
         bytes.extend(upper.1);
+        let held = |b: &[u8]| {
+            if b.is_empty() {
+                Held::Add(0)
+            } else {
+                Held::NONE
+            }
+        };
         EncodedRange {
             bytes,
             split,
             lower: lower.0,
             upper: upper.0,
+            held: [held(lower.1), held(upper.1)],
         }
     }
 
@@ -66,6 +80,12 @@ impl EncodedRange {
     pub(crate) fn upper(&self) -> (Edge, &[u8]) {
         (self.upper, &self.bytes.as_slice()[self.split..])
     }
+
+    /// What the lower and upper bounds hold back at their ends.
+    #[inline(always)]
+    pub(crate) fn held(&self) -> [Held; 2] {
+        self.held
+    }
 }
 
 /// A range on a field in encoded space, from bounds in the field's own order, and whether its
@@ -79,15 +99,16 @@ pub(crate) fn range_tail<T: KeyField + ?Sized>(
 ) -> Option<(EncodedRange, [bool; 2])> {
     let [(first, first_is_lower), (second, second_is_lower)] = in_byte_order(start, end, mode);
     let mut bytes = KeyBuf::new();
-    let (lower, lo_widened) = encode_bound(first, mode, first_is_lower, &mut bytes)?;
+    let (lower, lo_widened, lo_held) = encode_bound(first, mode, first_is_lower, &mut bytes)?;
     let split = bytes.len();
-    let (upper, hi_widened) = encode_bound(second, mode, second_is_lower, &mut bytes)?;
+    let (upper, hi_widened, hi_held) = encode_bound(second, mode, second_is_lower, &mut bytes)?;
     Some((
         EncodedRange {
             bytes,
             split,
             lower,
             upper,
+            held: [lo_held, hi_held],
         },
         [lo_widened, hi_widened],
     ))
@@ -109,8 +130,9 @@ pub(crate) fn in_byte_order<'a, T: ?Sized>(
 }
 
 /// Appends a value bound, encoded with the field's mode, to `out`, and tells how it bounds the
-/// bytes and whether it was dropped for want of a place; `None` when nothing can match it.
-/// `lower` says which side of the range it is in the field's own order.
+/// bytes, whether it was dropped for want of a place, and what it holds back (a Phoenix column's
+/// separator, written as in a key that goes on); `None` when nothing can match it. `lower` says
+/// which side of the range it is in the field's own order.
 ///
 /// A value the field cannot store is placed by [`KeyField::beyond_width`] (below or above every
 /// stored value: the bound drops out, or nothing matches) or [`KeyField::encode_stand_in`] (right
@@ -122,9 +144,9 @@ pub(crate) fn encode_bound<T: KeyField + ?Sized>(
     mode: FieldMode,
     lower: bool,
     out: &mut KeyBuf,
-) -> Option<(Edge, bool)> {
+) -> Option<(Edge, bool, Held)> {
     let (Bound::Included(v) | Bound::Excluded(v)) = bound else {
-        return Some((Edge::Open, false));
+        return Some((Edge::Open, false, Held::Add(0)));
     };
     let at = out.len();
     let n = v.field_len(mode);
@@ -133,10 +155,24 @@ pub(crate) fn encode_bound<T: KeyField + ?Sized>(
             Bound::Included(_) => Edge::Included,
             _ => Edge::Excluded,
         };
-        return Some((edge, false));
+        let (separator, held) = plan_separator::<T>(n, mode);
+        if let Some(b) = separator {
+            out.push(b);
+        }
+        return Some((edge, false, held));
     }
     out.truncate(at);
-    place_unstorable(v, n, mode, lower, out)
+    let (edge, widened) = place_unstorable(v, n, mode, lower, out)?;
+    // A stand-in is a stored value: written as one, separator and all.
+    let mut held = Held::Add(0);
+    if edge != Edge::Open {
+        let (separator, stand_in) = plan_separator::<T>(out.len() - at, mode);
+        if let Some(b) = separator {
+            out.push(b);
+        }
+        held = stand_in;
+    }
+    Some((edge, widened, held))
 }
 
 /// The bound for a value `v` the field cannot store (`n`: its stored width), placed among the
@@ -156,6 +192,21 @@ fn place_unstorable<T: KeyField + ?Sized>(
             return Some((Edge::Open, false))
         }
         (Some(_), _) => return None,
+        // In Phoenix's columns the one stand-in is NULL, for an empty `Some` (NULL to Phoenix,
+        // which stores no empty value): the bytes of NULL are none. Other bounds are dropped.
+        (None, _) if mode.is_phoenix() => {
+            if !phoenix::after_null(v, mode) {
+                return Some((Edge::Open, true));
+            }
+            return Some((
+                if lower {
+                    Edge::Excluded
+                } else {
+                    Edge::Included
+                },
+                false,
+            ));
+        }
         (None, _) => {}
     }
     // Room for the natural encoding and the stored width: a stand-in is built from the one and
@@ -189,10 +240,22 @@ fn place_unstorable<T: KeyField + ?Sized>(
 /// Its bounds are partial encodings: "at or before E" must take every key that starts with E.
 pub(crate) fn prefix_range(prefix: &[u8], mode: FieldMode) -> Option<EncodedRange> {
     let flip = if mode.is_desc() { 0xFF } else { 0x00 };
+    let (pad, phoenix) = if mode.is_phoenix() {
+        (PHOENIX_CHAR_PAD, true)
+    } else {
+        (PAD, false)
+    };
     let Some(width) = mode.width() else {
         let mut stored = KeyBuf::new();
         if mode.escapes() {
             escape_prefix(prefix, flip, |b| stored.push(b));
+        } else if phoenix {
+            // Phoenix's content is bare, inverted when descending; a column another follows, or
+            // a descending one, holds no separator byte.
+            if (mode.is_delimited() || mode.is_desc()) && prefix.contains(&PHOENIX_SEPARATOR) {
+                return None;
+            }
+            prefix.iter().for_each(|b| stored.push(b ^ flip));
         } else {
             stored.extend(prefix);
         }
@@ -203,7 +266,7 @@ pub(crate) fn prefix_range(prefix: &[u8], mode: FieldMode) -> Option<EncodedRang
     }
     let mut stored = KeyBuf::new();
     prefix.iter().for_each(|b| stored.push(b ^ flip));
-    if prefix.last() != Some(&PAD) {
+    if prefix.last() != Some(&pad) {
         // Padded content starts with the prefix exactly when its padded bytes do.
         return Some(EncodedRange::starting_with(stored.as_slice()));
     }
@@ -216,8 +279,8 @@ pub(crate) fn prefix_range(prefix: &[u8], mode: FieldMode) -> Option<EncodedRang
     let mut after_padding = stored.clone();
     let mut all_padding = stored;
     for i in 0..rest {
-        after_padding.push(if i + 1 == rest { PAD + 1 } else { PAD } ^ flip);
-        all_padding.push(PAD ^ flip);
+        after_padding.push(if i + 1 == rest { pad + 1 } else { pad } ^ flip);
+        all_padding.push(pad ^ flip);
     }
     let n = prefix.len();
     Some(if mode.is_desc() {

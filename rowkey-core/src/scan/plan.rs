@@ -18,6 +18,7 @@ use super::text_segments::{self, TextFilter, TextPrefix};
 use crate::field::{FieldMode, KeyField};
 use crate::prefix::{Prefix, Salt};
 use crate::sink::ValueSink;
+use crate::walk::phoenix::Held;
 
 /// The constraint after the bound run of fields.
 #[derive(Clone)]
@@ -194,7 +195,10 @@ impl FieldPlan {
             };
             return;
         }
-        if let (Alts::One(alt), Prefix::None) = (&mut self.alts, layout.prefix) {
+        // (Not a Phoenix key's: its range ends leave out the separators a key may not have.)
+        if let (Alts::One(alt), Prefix::None, false) =
+            (&mut self.alts, layout.prefix, mode.is_phoenix())
+        {
             // The common plan: its one range, finished now.
             let [(first, first_is_lower), (second, second_is_lower)] =
                 in_byte_order(start, end, mode);
@@ -209,12 +213,12 @@ impl FieldPlan {
             let ends = encode_bound(first, mode, first_is_lower, lo).and_then(|lower| {
                 encode_bound(second, mode, second_is_lower, hi).map(|upper| (lower, upper))
             });
-            let ends = ends.filter(|((lower, _), (upper, _))| {
+            let ends = ends.filter(|((lower, ..), (upper, ..))| {
                 let last = !mode.is_delimited();
                 close_range(lo, *lower, hi, *upper, last, layout.fixed)
             });
             match ends {
-                Some(((_, lo_widened), (_, hi_widened))) => {
+                Some(((_, lo_widened, _), (_, hi_widened, _))) => {
                     if lo_widened || hi_widened {
                         let dropped = by_value_order([lo_widened, hi_widened], first_is_lower);
                         self.widened =
@@ -428,6 +432,13 @@ fn range_of(alt: &Alt, tail: &Tail, point: bool, fixed: bool, prefix: &[u8]) -> 
             k
         }
     };
+    // An end taken as it is (a start, or an excluded stop) is where the shortest key at it
+    // starts: without the bytes held back at its end (a Phoenix key leaves out the separators
+    // before its trailing NULLs). An end past a key keeps them: the longer keys come after.
+    let shortest = |k: &mut KeyBuf, held: Held| {
+        let held = usize::from(held.after(alt.held));
+        k.truncate(k.len() - held);
+    };
     // The first key after the complete key in `k`: `k 00`, or, when no key is longer, its
     // increment.
     let after_key = |k: &mut KeyBuf| {
@@ -443,22 +454,34 @@ fn range_of(alt: &Alt, tail: &Tail, point: bool, fixed: bool, prefix: &[u8]) -> 
         // Without a bound on the next field the range cannot be empty: stop is past start, or
         // open.
         Tail::Open | Tail::TextFilter { .. } => {
-            let start = head();
+            let mut start = head();
             let mut stop = start.clone();
+            shortest(&mut start, Held::Add(0));
             match tail {
-                Tail::Open if point => after_key(&mut stop),
+                // The whole key, as the key is written.
+                Tail::Open if point => {
+                    stop = start.clone();
+                    after_key(&mut stop);
+                }
                 _ => stop.advance_to_next_prefix(),
             }
             return Some(KeyRange::from_bufs(start, stop));
         }
         Tail::Range { range, last } => (range, *last),
     };
+    let [lo_held, hi_held] = range.held();
     let (lower, lo) = range.lower();
     let mut start = head();
     start.extend(lo);
+    if lower != Edge::Excluded {
+        shortest(&mut start, lo_held);
+    }
     let (upper, hi) = range.upper();
     let mut stop = head();
     stop.extend(hi);
+    if upper == Edge::Excluded {
+        shortest(&mut stop, hi_held);
+    }
     close_range(&mut start, lower, &mut stop, upper, last, fixed)
         .then(|| KeyRange::from_bufs(start, stop))
 }
@@ -511,7 +534,7 @@ fn close_range(
 fn prefix_of(layout: &ScanLayout, alt: &Alt) -> KeyBuf {
     match layout.prefix {
         Prefix::Salt(salt) if layout.whole_key => {
-            salt_prefix(layout, salt, salt.bucket_of(alt.body.as_slice()))
+            salt_prefix(layout, salt, salt.bucket_of(alt.shortest()))
         }
         Prefix::Salt(salt) => {
             let mut h = salt.hasher();

@@ -129,6 +129,59 @@ impl Columns {
     }
 }
 
+/// What binding a column does to a scan plan's *held* bytes: the separators at the end of the
+/// bytes bound so far that a key leaves out when every column after them is NULL. A plan writes
+/// every separator as the key would if it went on; its ranges start where the shortest such key
+/// does, the held bytes left out (`scan/plan.rs`).
+#[cfg(feature = "alloc")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Held {
+    /// The column has a value: the bytes held are its own separator's, if a key may end after it
+    /// without that separator.
+    Set(u8),
+    /// The column is NULL: its `00` (if any) is held after those held before it.
+    Add(u8),
+}
+
+#[cfg(feature = "alloc")]
+impl Held {
+    /// A bound that holds nothing back of its own: a fixed-width column, or none at all.
+    pub(crate) const NONE: Held = Held::Set(0);
+
+    /// The bytes held after this column, `before` having been held before it.
+    #[inline(always)]
+    pub(crate) const fn after(self, before: u8) -> u8 {
+        match self {
+            Held::Set(n) => n,
+            Held::Add(n) => before.saturating_add(n),
+        }
+    }
+}
+
+/// For scan planning, the separator a plan writes after a bound column of `len` bytes (`0` for a
+/// NULL variable-length one) in `mode`, and what it holds back. The separator is the one a key
+/// that goes on has there; the last column has none, save the `FF` that ends a descending one.
+#[cfg(feature = "alloc")]
+#[inline(always)]
+pub(crate) fn plan_separator<T: KeyField + ?Sized>(
+    len: usize,
+    mode: FieldMode,
+) -> (Option<u8>, Held) {
+    if !mode.is_phoenix() || !variable::<T>(mode) {
+        return (None, Held::NONE);
+    }
+    let null = len == 0;
+    let separator = separator(null, mode);
+    match (null, mode.is_delimited()) {
+        // A descending column's FF is written whether the key ends after it or not.
+        (false, _) if mode.is_desc() => (Some(separator), Held::NONE),
+        (false, true) => (Some(separator), Held::Set(1)),
+        (false, false) => (None, Held::NONE),
+        (true, true) => (Some(separator), Held::Add(1)),
+        (true, false) => (None, Held::Add(0)),
+    }
+}
+
 // The steps of one column, out of line (`#[inline]`, not `always`): a derived key's walk is
 // inlined whole, and with these inside it the test key of 128 fields (tests/wide_keys.rs) took
 // more than 15 minutes to compile, against about 3 out of line (reading alone inlined: also

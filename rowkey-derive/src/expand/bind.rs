@@ -32,6 +32,7 @@ fn arg_of(field: &Field) -> Arg {
 /// `where` clause; they are generic then, and inline into their callers without `#[inline]`.
 pub fn field_methods(
     field: &Field,
+    phoenix: bool,
     mode: &TokenStream,
     p: &syn::Ident,
     next: &TokenStream,
@@ -47,7 +48,8 @@ pub fn field_methods(
         done,
         inline: bound.is_none().then(|| quote!(#[inline])),
         bound: bound.cloned().unwrap_or_default(),
-        ordered: keeps_order(field),
+        ordered: keeps_order(field, phoenix),
+        phoenix,
     };
     let equality = methods.equality();
     let range = methods.range();
@@ -62,12 +64,19 @@ pub fn field_methods(
 }
 
 /// A reversed field gave up its order, and so did a time written in a format that does not
-/// sort as times do (`%d%m%Y`, `%y`): only equality and IN lists apply.
-fn keeps_order(field: &Field) -> bool {
+/// sort as times do (`%d%m%Y`, `%y`), and a nullable descending Phoenix column (Phoenix puts
+/// NULL first, where the reversed order of `Option` puts it last): only equality and IN lists
+/// apply.
+fn keeps_order(field: &Field, phoenix: bool) -> bool {
     let format_ordered = field.attrs.format.as_ref().map_or(true, |f| {
         rowkey_core::private::timefmt::spec(&f.value).is_ok_and(|s| s.is_ordered())
     });
-    field.attrs.reverse.is_none() && format_ordered
+    field.attrs.reverse.is_none() && format_ordered && !phoenix_desc_null(field, phoenix)
+}
+
+/// Whether the field is a nullable descending column of a Phoenix key.
+fn phoenix_desc_null(field: &Field, phoenix: bool) -> bool {
+    phoenix && field.attrs.desc.is_some() && matches!(field.kind, TypeKind::Option(_))
 }
 
 /// What `_prefix` takes: strings and bytes have one, other types none.
@@ -102,6 +111,8 @@ struct Methods<'a> {
     bound: TokenStream,
     /// Whether the field kept its order, so ranges and prefixes apply (`keeps_order`).
     ordered: bool,
+    /// Whether the key is a Phoenix key.
+    phoenix: bool,
 }
 
 impl Methods<'_> {
@@ -302,6 +313,8 @@ impl Methods<'_> {
         let (no_range, with_prefix) = if self.field.attrs.reverse.is_some() {
             let has_prefix = prefix_arg(&self.field.kind).is_some();
             (quote!(#p::ReverseHasNoRange), has_prefix)
+        } else if phoenix_desc_null(self.field, self.phoenix) {
+            (quote!(#p::PhoenixDescNullHasNoRange), false)
         } else {
             (quote!(#p::UnorderedFormatHasNoRange), false)
         };
