@@ -211,6 +211,73 @@ impl Case for Versioned {
     }
 }
 
+/// Apache Phoenix's primary key (`#[rowkey(phoenix)]`): separators, a DESC VARCHAR, UNSIGNED_INT,
+/// a DESC DOUBLE, a TIMESTAMP to the nanosecond, and nullable columns that end the key when NULL.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(phoenix, salt(buckets = 4))]
+struct PhoenixRow {
+    host: String,
+    #[rowkey(desc)]
+    path: String,
+    port: u32,
+    #[rowkey(desc)]
+    score: f64,
+    #[rowkey(unit = "ns")]
+    at: SystemTime,
+    #[rowkey(desc)]
+    label: Option<String>,
+    note: Option<String>,
+}
+
+impl Case for PhoenixRow {
+    fn values(&self) -> Vec<(String, Value)> {
+        let at = self.at.duration_since(UNIX_EPOCH).unwrap().as_nanos();
+        let opt = |s: &Option<String>| s.clone().map_or(Value::Null, Value::Str);
+        vec![
+            v("host", Value::Str(self.host.clone())),
+            v("path", Value::Str(self.path.clone())),
+            v("port", Value::Unsigned(self.port.into())),
+            v("score", Value::Float(self.score)),
+            v("at", Value::Unsigned(at)),
+            v("label", opt(&self.label)),
+            v("note", opt(&self.note)),
+        ]
+    }
+}
+
+fn phoenix_row() -> impl Strategy<Value = PhoenixRow> {
+    let word = "[a-c\\/é]{1,4}";
+    (
+        (
+            word,
+            word,
+            0u32..=i32::MAX as u32,
+            prop_oneof![
+                any::<f64>().prop_filter("not NaN", |f| !f.is_nan()),
+                Just(-0.0),
+                Just(0.0)
+            ],
+        ),
+        (
+            0u64..4_000_000_000,
+            0u32..1_000_000_000,
+            prop::option::of(word),
+            prop::option::of(word),
+        ),
+    )
+        .prop_map(
+            |((host, path, port, score), (secs, nanos, label, note))| PhoenixRow {
+                host,
+                path,
+                port,
+                score,
+                at: UNIX_EPOCH + Duration::new(secs, nanos),
+                label,
+                note,
+            },
+        )
+}
+
 fn schema_of<K: RowKey>(samples: &[K]) -> Schema {
     let text = rowkey::lock::render(samples).expect("samples encode");
     Schema::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"))
@@ -334,6 +401,40 @@ proptest! {
             &schema,
             &[("user_id", Condition::Range(Bound::Excluded(Value::Unsigned(lo.unsigned_abs().into())), Bound::Unbounded))],
             EventKey::scan().user_id_range((Bound::Excluded(lo.unsigned_abs()), Bound::Unbounded)).into(),
+            &keys,
+        )?;
+    }
+
+    #[test]
+    fn phoenix_keys_match_the_derive(k in phoenix_row(), others in prop::collection::vec(phoenix_row(), 8), p in "[a-c]{0,2}", port in 0u32..=i32::MAX as u32) {
+        let schema = schema_of(std::slice::from_ref(&k));
+        same_key(&schema, &k)?;
+        for o in &others {
+            same_key(&schema, o)?;
+        }
+        let keys: Vec<Vec<u8>> = others.iter().chain([&k]).map(|o| o.to_vec().unwrap()).collect();
+        let host = || ("host", eq(Value::Str(k.host.clone())));
+        same_plan(&schema, &[host()], PhoenixRow::scan().host(&k.host).into(), &keys)?;
+        same_plan(&schema, &[host(), ("path", Condition::Prefix(p.as_bytes().to_vec()))], PhoenixRow::scan().host(&k.host).path_prefix(&p).into(), &keys)?;
+        same_plan(
+            &schema,
+            &[host(), ("path", eq(Value::Str(k.path.clone()))), ("port", Condition::Range(Bound::Included(Value::Unsigned(port.into())), Bound::Unbounded))],
+            PhoenixRow::scan().host(&k.host).path(&k.path).port_range(port..).into(),
+            &keys,
+        )?;
+        let at = k.at.duration_since(UNIX_EPOCH).unwrap().as_nanos();
+        same_plan(
+            &schema,
+            &[
+                host(),
+                ("path", eq(Value::Str(k.path.clone()))),
+                ("port", eq(Value::Unsigned(k.port.into()))),
+                ("score", eq(Value::Float(k.score))),
+                ("at", eq(Value::Unsigned(at))),
+                ("label", Condition::In(vec![Value::Null, k.label.clone().map_or(Value::Null, Value::Str)])),
+                ("note", eq(k.note.clone().map_or(Value::Null, Value::Str))),
+            ],
+            PhoenixRow::scan().host(&k.host).path(&k.path).port(k.port).score(k.score).at(k.at).label_in([None, k.label.clone()]).note(k.note.clone()).into(),
             &keys,
         )?;
     }

@@ -18,7 +18,7 @@ use crate::describe::explain::Explained;
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::field::FieldMode;
 use crate::prefix::Prefix;
-use crate::walk::frame;
+use crate::walk::{frame, phoenix};
 
 /// One field as decoding found it: where it starts, its length, and its value as `Debug` shows it
 /// (when asked).
@@ -156,9 +156,14 @@ fn read_fields<'s, const SHOW: bool>(
 ) -> Result<Vec<Row>, DecodeError> {
     let mut rows = Vec::new();
     let mut shown = String::new();
+    // A Phoenix key's columns: the separator due before each, as the derived walk reads them.
+    let mut columns = phoenix::Columns::default();
     for (i, field) in node.fields.iter().enumerate() {
         if let Some(delimiter) = frame::delimiter_before(node, i) {
             r.delimiter(delimiter)?;
+        }
+        if node.phoenix {
+            phoenix::read_separator(&columns, r).map_err(|e| e.in_key(key))?;
         }
         let at = r.pos();
         let rest = input.get(at..).unwrap_or_default();
@@ -182,6 +187,9 @@ fn read_fields<'s, const SHOW: bool>(
         .map_err(|e| e.in_field(key, field.name, at))?;
         // The reader moves past the field by taking the bytes it read.
         r.take(n)?;
+        if node.phoenix {
+            columns.after(r.pos(), n, field.variable, field.placed);
+        }
         if SHOW {
             rows.push(Row {
                 name: field.name,
@@ -190,6 +198,9 @@ fn read_fields<'s, const SHOW: bool>(
                 shown: core::mem::take(&mut shown),
             });
         }
+    }
+    if node.phoenix {
+        phoenix::read_end(&columns, r).map_err(|e| e.in_key(key))?;
     }
     Ok(rows)
 }

@@ -25,6 +25,7 @@ use crate::prefix::Prefix;
 use crate::sink::ValueSink;
 use crate::tag::Tag;
 use crate::walk::frame::{self, Frame, Sources};
+use crate::walk::phoenix;
 
 /// A key's values by slot.
 pub(crate) type Slots<'v> = [Option<&'v Value>];
@@ -227,9 +228,58 @@ pub(crate) fn encode_record(
     };
     let mut w = KeyWriter::new(out);
     frame::open(node, &mut w)?;
-    encode_fields(node, slots, &mut w, mode, placed, key)?;
+    if node.phoenix {
+        encode_columns(node, slots, &mut w, key)?;
+    } else {
+        encode_fields(node, slots, &mut w, mode, placed, key)?;
+    }
     frame::close(node, &mut w, mode, &SlotSources { node, slots })?;
     Ok(w.written())
+}
+
+/// Writes the columns of a Phoenix key (`node.phoenix`, a struct of plain fields at the root),
+/// each with the derived walk's step (`walk::phoenix::write_column`), then ends the key as
+/// Phoenix does.
+fn encode_columns(
+    node: &Node,
+    slots: &Slots<'_>,
+    w: &mut KeyWriter<'_>,
+    key: &'static str,
+) -> Result<(), EncodeError> {
+    /// Writes one typed value as a Phoenix column.
+    struct Column<'c, 'w, 'o> {
+        columns: &'c mut phoenix::Columns,
+        w: &'w mut KeyWriter<'o>,
+        mode: FieldMode,
+        key: &'static str,
+        field: &'static str,
+    }
+    impl Run for Column<'_, '_, '_> {
+        type Out = Result<(), EncodeError>;
+        fn run<T: KeyField + Debug>(self, values: &[T]) -> Self::Out {
+            let [v] = values else {
+                return Err(unfit(String::new()));
+            };
+            phoenix::write_column(self.columns, self.w, v, self.mode, self.key, self.field)
+        }
+    }
+    let mut columns = phoenix::Columns::default();
+    for field in &node.fields {
+        let value = slots
+            .get(field.leaf)
+            .copied()
+            .flatten()
+            .ok_or_else(|| unfit(String::new()))?;
+        let run = Column {
+            columns: &mut columns,
+            w: &mut *w,
+            mode: field.placed,
+            key,
+            field: field.name,
+        };
+        with_typed(field, &[value], run).map_err(unfit)??;
+    }
+    phoenix::finish(&columns, w).map_err(|e| e.in_key(key))
 }
 
 /// [`encode_record`] of a plain node written where it stands: its fields one after another, each

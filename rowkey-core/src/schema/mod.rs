@@ -197,14 +197,6 @@ impl Schema {
     }
 
     fn of(key: &LockedKey) -> Result<Schema, SchemaError> {
-        // Phoenix's separators and trailing NULLs are the derived walk's alone so far: a schema
-        // that read such a key with the binary format's rules would read it wrongly.
-        if key.layout.phoenix {
-            return Err(SchemaError::unsupported(format!(
-                "`{}` is Apache Phoenix's primary key (format=phoenix), which rowkey::schema does not read yet",
-                key.layout.name
-            )));
-        }
         // A lock of format 1 writes a whole-key salt (`salt(buckets = N)`) and a salt over every
         // field in order alike; the samples tell them apart, and without samples the whole-key
         // salt, the common form, is taken. Format 2 says which (`over=`).

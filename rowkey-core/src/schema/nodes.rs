@@ -49,6 +49,9 @@ pub(crate) struct Node {
     pub(crate) scan: &'static ScanLayout,
     /// Only fields one after another: no tag, prefix, delimiter, variant or nested key.
     pub(crate) plain: bool,
+    /// Apache Phoenix's primary key (`format=phoenix`): its columns walked with Phoenix's
+    /// separators and trailing NULLs (`walk/phoenix.rs`), as a derived Phoenix key's are.
+    pub(crate) phoenix: bool,
 }
 
 /// One field: its name, the type it stands for, and how it is placed.
@@ -72,6 +75,8 @@ pub(crate) struct Field {
     pub(crate) placed: FieldMode,
     /// `reverse`, or a chrono format that does not sort as times do: equality and IN lists only.
     pub(crate) ordered: bool,
+    /// Whether its length varies in `mode`: in a Phoenix key, a separator follows it.
+    pub(crate) variable: bool,
 }
 
 /// Writes one value of a field in `mode`; `false` when it does not fit the field (then `error` is
@@ -204,7 +209,15 @@ impl Node {
         }
         let mut fields = Vec::with_capacity(l.segments.len());
         for s in &l.segments {
-            fields.push(Field::of(s, text, &l.name)?);
+            let mut f = Field::of(s, text, &l.name)?;
+            if l.phoenix {
+                f.mode = f.mode.with_phoenix();
+                f.placed = f.mode;
+                // Phoenix stores NULL first in a DESC column, where the descending order of
+                // `Option` puts `None` last: no ranges there, as in the derived builder.
+                f.ordered &= !(f.optional && f.mode.is_desc());
+            }
+            fields.push(f);
         }
         let sources = l
             .sources
@@ -234,9 +247,11 @@ impl Node {
             && tag.is_none()
             && text.is_none()
             && matches!(l.prefix, Prefix::None)
+            && !l.phoenix
             && !fields.iter().any(|f| matches!(f.kind, Kind::Record(_)));
         Ok(Node {
             plain,
+            phoenix: l.phoenix,
             name,
             key_name: enum_name.unwrap_or(name),
             is_variant: enum_name.is_some(),
@@ -416,6 +431,7 @@ impl Field {
             mode,
             placed: mode,
             ordered,
+            variable: false,
         })
     }
 }

@@ -91,9 +91,24 @@ pub(crate) fn pick_codecs(node: &mut Node) {
         match &mut f.kind {
             // A nested key is the walk's: its codec stays the one that refuses.
             Kind::Record(child) => pick_codecs(child),
-            kind => f.codec = codec_of(kind, f.optional).unwrap_or(Codec::REFUSE),
+            kind => {
+                f.codec = codec_of(kind, f.optional).unwrap_or(Codec::REFUSE);
+                f.variable = variable_of(kind, f.mode);
+            }
         }
     }
+}
+
+/// Whether a field of `kind` varies in length in `mode` (see [`Field::variable`]).
+fn variable_of(kind: &Kind, mode: FieldMode) -> bool {
+    struct Variable(FieldMode);
+    impl Visit for Variable {
+        type Out = bool;
+        fn visit<F: FieldType>(self) -> bool {
+            crate::walk::phoenix::variable::<F::Write<'static>>(self.0)
+        }
+    }
+    dispatch(kind, Variable(mode)).unwrap_or(true)
 }
 
 /// The [`Codec`] of a field of `kind`; `None` for a nested key.

@@ -58,11 +58,23 @@ impl Server {
 
     /// A call of the control endpoint (`GET` or `POST`, a path with its query), its answer.
     pub fn control(&self, method: &str, path: &str) -> String {
+        self.call(method, path, "")
+    }
+
+    /// SQL through Apache Phoenix on the cluster (`POST /phoenix`: lines of `exec`, `prepare`
+    /// and `row`, as `.ci/servers/hbase/src/main/java/rowkey/servers/PhoenixSql.java` says), its
+    /// answer.
+    pub fn phoenix(&self, body: &str) -> String {
+        self.call("POST", "/phoenix", body)
+    }
+
+    fn call(&self, method: &str, path: &str, body: &str) -> String {
         let mut stream = TcpStream::connect(&self.control).expect("the control endpoint");
         write!(
             stream,
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
-            self.control
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            self.control,
+            body.len()
         )
         .unwrap();
         let mut response = String::new();
@@ -90,5 +102,13 @@ impl Rng {
 
     pub fn below(&mut self, n: u64) -> u64 {
         self.next() % n
+    }
+
+    pub fn index(&mut self, n: usize) -> usize {
+        self.below(n as u64) as usize
+    }
+
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.index(items.len())]
     }
 }

@@ -65,6 +65,9 @@ import org.apache.hadoop.hbase.thrift2.ThriftServer;
  *       region that splits at its middle key once a store is over BYTES ({@code
  *       ConstantSizeRegionSplitPolicy}), its memstores flushed at an eighth of that; {@code GET /store-sizes?table=T}: {@code START<TAB>BYTES},
  *       each region's store files;
+ *   <li>{@code POST /phoenix}: SQL through Apache Phoenix's JDBC driver, the body's statements
+ *       and their answer as {@link PhoenixSql} says (Phoenix's server side is on the cluster's
+ *       class path);
  *   <li>{@code GET /health}: {@code ok}.
  * </ul>
  *
@@ -82,6 +85,7 @@ public final class HBaseServer {
   private int thriftPort;
   private Path thriftLog;
   private Process thrift;
+  private PhoenixSql phoenix;
 
   private HBaseServer(HBaseTestingUtility util, MiniHBaseCluster cluster) {
     this.util = util;
@@ -136,6 +140,7 @@ public final class HBaseServer {
     // Thrift2 in a JVM of its own, as it runs beside a real cluster: restarting it cuts its
     // connections and forgets its scanners, as a restart does.
     server.zkPort = util.getZkCluster().getClientPort();
+    server.phoenix = new PhoenixSql(server.zkPort);
     server.thriftPort = thriftPort;
     server.thriftLog = data.resolve("thrift.log");
     server.startThrift();
@@ -271,6 +276,9 @@ public final class HBaseServer {
                 createAutoSplit(
                     table(q), need(q, "family"), Long.parseLong(need(q, "max-filesize")));
             case "GET /store-sizes" -> storeSizes(table(q));
+            case "POST /phoenix" ->
+                phoenix.run(
+                    new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
             default -> throw new IllegalArgumentException("no such call: " + method + " " + path);
           };
     } catch (IllegalArgumentException e) {
