@@ -278,8 +278,9 @@
 //! time `unit` other than `"ms"` (`DATE`, `TIME`) or `"ns"` (`TIMESTAMP`), `reverse`, hash
 //! prefixes, field salts, `text`, `tag` and `format` do not compile, with the reason on the
 //! token. `K::scan()` plans Phoenix keys, trailing NULLs and all; a nullable `desc` column has
-//! no `_range` (Phoenix puts NULL first). Its lock file says `format=phoenix`, which
-//! `rowkey::schema` does not read yet.
+//! no `_range` (Phoenix puts NULL first). Its lock file says `format=phoenix`, and
+//! `rowkey::schema` reads it; `rowkey::phoenix::lock_from_ddl` makes one from a table's
+//! `CREATE TABLE`.
 //!
 //! ```
 //! use rowkey::RowKey;

@@ -5,6 +5,7 @@
 mod args;
 mod forms;
 mod json;
+mod phoenix;
 
 use std::io::{self, BufRead, BufWriter, Write};
 use std::path::PathBuf;
@@ -123,6 +124,23 @@ enum Command {
         /// The layout lock file (`rowkey::lock`).
         lock: PathBuf,
     },
+    /// Prints the Apache Phoenix `CREATE TABLE` statement whose primary key is the lock's
+    /// Phoenix layout (`#[rowkey(phoenix)]`), as `rowkey::phoenix::ddl` does.
+    PhoenixDdl {
+        /// The layout lock file of a Phoenix layout (`format=phoenix`).
+        lock: PathBuf,
+        /// The table's name, as the statement writes it (`WEB.VISITS`).
+        table: String,
+    },
+    /// Reads an Apache Phoenix `CREATE TABLE` statement and prints the layout lock of its row key,
+    /// for `decode`, `explain`, `encode` and `scan` on the table's keys.
+    PhoenixLock {
+        /// The file holding the statement; `-` reads it from stdin.
+        ddl_file: PathBuf,
+        /// Writes the lock to this file instead of stdout.
+        #[arg(short, long, value_name = "LOCK")]
+        output: Option<PathBuf>,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -132,7 +150,7 @@ enum Format {
 }
 
 /// A failure: what to print, and whether it was bad input (exit 2) or the output closing.
-enum Failure {
+pub(crate) enum Failure {
     Input(String),
     Closed,
 }
@@ -200,6 +218,10 @@ fn run(command: Command, out: &mut impl Write) -> Result<bool, Failure> {
             shell,
         } => scan(&lock, &conditions, form, shell.as_deref(), out),
         Command::Fields { lock } => fields(&lock, out),
+        Command::PhoenixDdl { lock, table } => phoenix::ddl(&schema(&lock)?, &table, out),
+        Command::PhoenixLock { ddl_file, output } => {
+            phoenix::lock(&ddl_file, output.as_deref(), out)
+        }
     }
 }
 

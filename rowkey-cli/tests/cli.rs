@@ -682,3 +682,97 @@ fn help_documents_the_value_syntax() {
         assert!(scan.contains(piece), "scan --help lacks {piece}");
     }
 }
+
+/// A Phoenix table's key, as Rust would write it.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(phoenix, salt(buckets = 4))]
+struct Visit {
+    site: String,
+    #[rowkey(desc)]
+    at: i64,
+    referrer: Option<String>,
+}
+
+#[test]
+fn a_phoenix_tables_statement_gives_the_lock_of_its_keys_and_back() {
+    let dir = scratch("phoenix");
+    let sql = dir.join("visits.sql");
+    std::fs::write(
+        &sql,
+        "-- the table as it was created\nCREATE TABLE web.visits (\n  site VARCHAR NOT NULL,\n  at BIGINT NOT NULL,\n  referrer VARCHAR,\n  m.hits BIGINT\n  CONSTRAINT pk PRIMARY KEY (site, at DESC, referrer)\n) SALT_BUCKETS = 4;\n",
+    )
+    .unwrap();
+    let lock = dir.join("visits.lock");
+    let (sql, lock) = (sql.to_str().unwrap(), lock.to_str().unwrap());
+    assert_eq!(ok(&["phoenix-lock", sql, "-o", lock]), "");
+    // The same lock on stdout, and from stdin.
+    let text = std::fs::read_to_string(lock).unwrap();
+    assert_eq!(ok(&["phoenix-lock", sql]), text);
+    let piped = rowkey(
+        &["phoenix-lock", "-"],
+        Some(std::fs::read(sql).unwrap().as_slice()),
+    );
+    assert_eq!(String::from_utf8(piped.stdout).unwrap(), text);
+
+    // Its keys are the derive's, both ways.
+    let visit = Visit {
+        site: "shop".into(),
+        at: 1_700_000_000_000,
+        referrer: None,
+    };
+    let key = visit.to_vec().unwrap();
+    let shown = write("hbase", &key);
+    assert_eq!(
+        ok(&[
+            "encode",
+            lock,
+            "site=shop",
+            "at=1700000000000",
+            "referrer=null"
+        ]),
+        format!("{shown}\n")
+    );
+    assert_eq!(
+        ok(&["decode", lock, &shown]),
+        "{\"site\":\"shop\",\"at\":1700000000000,\"referrer\":null}\n"
+    );
+    let ranges: Vec<rowkey::KeyRange> =
+        Visit::scan().site("shop").at_range(1..5).ranges().collect();
+    assert_eq!(
+        ok(&["scan", lock, "site=shop", "at=1..5"]),
+        range_lines(&ranges, "hbase")
+    );
+
+    // And the statement back, as rowkey::phoenix::ddl writes it for the struct.
+    assert_eq!(
+        ok(&["phoenix-ddl", lock, "WEB.VISITS"]),
+        format!("{};\n", rowkey::phoenix::ddl::<Visit>("WEB.VISITS"))
+    );
+
+    // A statement that gives no key, a lock of another format, a file that is not there.
+    let bad = dir.join("bad.sql");
+    std::fs::write(
+        &bad,
+        "CREATE TABLE T (\n  A INTEGER,\n  CONSTRAINT PK PRIMARY KEY (A)\n)",
+    )
+    .unwrap();
+    refused(
+        &["phoenix-lock", bad.to_str().unwrap()],
+        None,
+        &[
+            "bad.sql: line 2, column 3",
+            "nullable fixed-width",
+            "NOT NULL",
+        ],
+    );
+    refused(
+        &["phoenix-ddl", &quickstart_lock(), "T"],
+        None,
+        &["not Apache Phoenix's primary key"],
+    );
+    refused(
+        &["phoenix-lock", "/nonexistent.sql"],
+        None,
+        &["cannot read /nonexistent.sql"],
+    );
+}

@@ -322,8 +322,13 @@ impl<'k> DecodeField<'k> for char {
     }
 }
 
+/// The shape of `[u8; n]`.
+pub(crate) const fn byte_array_shape(n: usize) -> FieldShape {
+    FieldShape::fixed(n).reversible().with_form(Form::ByteArray)
+}
+
 impl<const N: usize> KeyField for [u8; N] {
-    const SHAPE: FieldShape = FieldShape::fixed(N).reversible().with_form(Form::ByteArray);
+    const SHAPE: FieldShape = byte_array_shape(N);
 
     #[inline(always)]
     fn field_len(&self, _mode: FieldMode) -> usize {

@@ -10,7 +10,7 @@ mod decimal;
 pub(crate) mod delimit;
 pub(crate) mod discriminant;
 pub(crate) mod escape;
-mod fixed;
+pub(crate) mod fixed;
 pub(crate) mod hex;
 pub(crate) mod option;
 pub(crate) mod pad;

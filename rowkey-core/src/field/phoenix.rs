@@ -156,6 +156,54 @@ pub(crate) const fn column(shape: FieldShape, mode: FieldMode) -> Result<Column,
     Ok(Column { ty, nullable })
 }
 
+/// The Phoenix column type named `name` (in capitals) with parameters `params` (`CHAR(3)`,
+/// `DECIMAL(10, 2)`), as a `CREATE TABLE` writes it; or why rowkey has no field type for it.
+/// (`VARCHAR(n)` and `DECIMAL(p, s)` write the bytes of `VARCHAR` and `DECIMAL`: their limits
+/// are Phoenix's to check.)
+#[cfg(feature = "lock")]
+pub(crate) fn column_type(name: &str, params: &[u64]) -> Result<ColumnType, alloc::string::String> {
+    use alloc::format;
+    let int = |bytes, signed| ColumnType::Int { bytes, signed };
+    let one = |what: &str| match params {
+        [n] if *n > 0 && *n <= u32::MAX as u64 => Ok(*n as usize),
+        _ => Err(format!(
+            "{what} takes its length in bytes: {what}(n), n at least 1"
+        )),
+    };
+    let none = |ty: ColumnType| {
+        if params.is_empty() {
+            Ok(ty)
+        } else {
+            Err(format!("{name} takes no length"))
+        }
+    };
+    match name {
+        "TINYINT" => none(int(1, true)),
+        "SMALLINT" => none(int(2, true)),
+        "INTEGER" | "INT" => none(int(4, true)),
+        "BIGINT" => none(int(8, true)),
+        "UNSIGNED_TINYINT" => none(int(1, false)),
+        "UNSIGNED_SMALLINT" => none(int(2, false)),
+        "UNSIGNED_INT" => none(int(4, false)),
+        "UNSIGNED_LONG" => none(int(8, false)),
+        "FLOAT" => none(ColumnType::Float),
+        "DOUBLE" => none(ColumnType::Double),
+        "BOOLEAN" => none(ColumnType::Boolean),
+        "VARCHAR" if params.len() <= 1 => Ok(ColumnType::Varchar),
+        "CHAR" => one("CHAR").map(ColumnType::Char),
+        "BINARY" => one("BINARY").map(ColumnType::Binary),
+        "VARBINARY" => none(ColumnType::Varbinary),
+        "DATE" => none(ColumnType::Date),
+        "TIME" => none(ColumnType::Time),
+        "TIMESTAMP" => none(ColumnType::Timestamp),
+        #[cfg(feature = "decimal")]
+        "DECIMAL" if params.len() <= 2 => Ok(ColumnType::Decimal),
+        #[cfg(not(feature = "decimal"))]
+        "DECIMAL" => Err(format!("{name} is rust_decimal's Decimal, with rowkey's feature `decimal`")),
+        _ => Err(format!("Phoenix's {name} has no rowkey field type (rowkey reads the integers, UNSIGNED_* integers, FLOAT, DOUBLE, BOOLEAN, VARCHAR, CHAR, BINARY, VARBINARY, DATE, TIME, TIMESTAMP and DECIMAL)")),
+    }
+}
+
 impl ColumnType {
     /// The bytes every value takes, for fixed-width types.
     pub(crate) const fn fixed_len(self) -> Option<usize> {

@@ -124,12 +124,28 @@ impl LockedLayout {
 impl LockedSegment {
     fn of(segment: &Segment) -> LockedSegment {
         let (shape, mode) = (segment.encoding.shape(), segment.encoding.mode());
+        let mut s = LockedSegment::with(segment.name, segment.ty, shape, mode, segment.order);
+        s.offset = segment.offset;
+        s.len = segment.len;
+        s.nested = segment.nested.map(LockedLayout::of);
+        s
+    }
+
+    /// A segment of a field `name` of type `ty` (as a struct spells it) of `shape`, placed with
+    /// `mode` in `order`; at no known offset, of no fixed length, nothing nested.
+    pub(crate) fn with(
+        name: &str,
+        ty: &str,
+        shape: crate::field::FieldShape,
+        mode: crate::field::FieldMode,
+        order: Order,
+    ) -> LockedSegment {
         LockedSegment {
-            name: segment.name.to_owned(),
-            ty: segment.ty.to_owned(),
-            offset: segment.offset,
-            len: segment.len,
-            order: segment.order,
+            name: name.to_owned(),
+            ty: ty.to_owned(),
+            offset: None,
+            len: None,
+            order,
             codec: Codec {
                 form: shape.form(),
                 signed: shape.is_signed(),
@@ -146,7 +162,7 @@ impl LockedSegment {
                 format: mode.format().map(ToOwned::to_owned),
                 value: Some(shape.value()),
             },
-            nested: segment.nested.map(LockedLayout::of),
+            nested: None,
         }
     }
 }

@@ -225,14 +225,24 @@ pub const fn segments<const N: usize>(
     let mut i = 0;
     while i < N {
         segments[i].offset = at;
-        at = match (at, segments[i].len) {
-            (Some(a), Some(n)) => match a.checked_add(n) {
-                Some(end) => end.checked_add(delimiter),
-                None => None,
-            },
-            _ => None,
-        };
+        at = offset_after(at, segments[i].len, delimiter);
         i += 1;
     }
     segments
+}
+
+/// The offset of the segment after one at `at` of length `len` and the `delimiter` after it:
+/// `None` once a length varies.
+pub(crate) const fn offset_after(
+    at: Option<usize>,
+    len: Option<usize>,
+    delimiter: usize,
+) -> Option<usize> {
+    match (at, len) {
+        (Some(a), Some(n)) => match a.checked_add(n) {
+            Some(end) => end.checked_add(delimiter),
+            None => None,
+        },
+        _ => None,
+    }
 }

@@ -428,6 +428,43 @@ impl Schema {
         Ok(key_read::explain(&read, key))
     }
 
+    /// The `CREATE TABLE` statement of Phoenix table `table` whose primary key is this schema's
+    /// key, as [`rowkey::phoenix::ddl`](crate::phoenix::ddl) gives it for the derived type the
+    /// lock was written from; an error for a lock of another format (`rowkey phoenix-ddl LOCK
+    /// TABLE` prints it).
+    ///
+    /// ```
+    /// let lock = rowkey::phoenix::lock_from_ddl(
+    ///     "CREATE TABLE T (A VARCHAR NOT NULL, B BIGINT NOT NULL CONSTRAINT PK PRIMARY KEY (A, B DESC))",
+    /// )?;
+    /// let schema = rowkey::schema::Schema::parse(&lock)?;
+    /// assert_eq!(
+    ///     schema.phoenix_ddl("T")?,
+    ///     "CREATE TABLE T (\n    \"A\" VARCHAR NOT NULL,\n    \"B\" BIGINT NOT NULL,\n    CONSTRAINT PK PRIMARY KEY (\"A\", \"B\" DESC)\n) COLUMN_ENCODED_BYTES = 0"
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn phoenix_ddl(&self, table: &str) -> Result<String, SchemaError> {
+        let root = &self.root;
+        if !root.phoenix {
+            return Err(SchemaError::unsupported(format!(
+                "`{}` is not Apache Phoenix's primary key (its lock says format=binary or text, not phoenix)",
+                root.key_name()
+            )));
+        }
+        let columns = root.fields.iter().map(|f| {
+            let column = typed::shape_of(f)
+                .ok_or("a nested key")
+                .and_then(|shape| crate::field::phoenix::column(shape, f.placed));
+            (f.name, column, f.mode.is_desc())
+        });
+        let salt = match root.prefix {
+            Prefix::Salt(salt) => Some(salt.buckets()),
+            _ => None,
+        };
+        Ok(crate::phoenix::ddl_text(table, columns, salt))
+    }
+
     /// Reads `key` whole into `out`; with `SHOW`, as `explain` shows it.
     fn read_key<'s, const SHOW: bool>(
         &'s self,

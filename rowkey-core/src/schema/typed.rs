@@ -99,6 +99,27 @@ pub(crate) fn pick_codecs(node: &mut Node) {
     }
 }
 
+/// The shape of the Rust type `field` stands for (behind its `Option`); `None` for a nested key.
+pub(crate) fn shape_of(field: &Field) -> Option<crate::field::FieldShape> {
+    struct Shape;
+    impl Visit for Shape {
+        type Out = crate::field::FieldShape;
+        fn visit<F: FieldType>(self) -> Self::Out {
+            <F::Write<'static> as crate::field::KeyField>::SHAPE
+        }
+    }
+    let shape = match field.kind {
+        // The stand-in holds arrays of every length; the field's is its own.
+        Kind::Array(n) => crate::codec::fixed::byte_array_shape(n),
+        ref kind => dispatch(kind, Shape)?,
+    };
+    Some(if field.optional {
+        shape.optional()
+    } else {
+        shape
+    })
+}
+
 /// Whether a field of `kind` varies in length in `mode` (see [`Field::variable`]).
 fn variable_of(kind: &Kind, mode: FieldMode) -> bool {
     struct Variable(FieldMode);

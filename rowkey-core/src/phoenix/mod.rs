@@ -47,6 +47,16 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+#[cfg(feature = "lock")]
+mod lock;
+#[cfg(feature = "lock")]
+mod sql;
+
+#[cfg(feature = "lock")]
+pub use lock::lock_from_ddl;
+#[cfg(feature = "lock")]
+pub use sql::DdlError;
+
 #[cfg(feature = "alloc")]
 use crate::field::phoenix::column;
 use crate::key::RowKey;
@@ -108,31 +118,57 @@ pub fn ddl<K: PhoenixKey>(table: &str) -> alloc::string::String {
 /// [`ddl`] of a derived key's layout.
 #[cfg(feature = "alloc")]
 pub(crate) fn table_ddl(layout: &crate::Layout, table: &str) -> alloc::string::String {
+    let columns = layout.segments.iter().map(|segment| {
+        let mode = segment.encoding.mode();
+        (
+            segment.name,
+            column(segment.encoding.shape(), mode),
+            mode.is_desc(),
+        )
+    });
+    let salt = match layout.prefix {
+        crate::Prefix::Salt(salt) => Some(salt.buckets()),
+        _ => None,
+    };
+    ddl_text(table, columns, salt)
+}
+
+/// The `CREATE TABLE` statement of table `table` whose key columns are `columns` (each its
+/// field's name, its column or why it has none, and whether it is `DESC`), salted into
+/// `salt_buckets`: the one text [`ddl`] and `rowkey::schema`'s `phoenix_ddl` give.
+#[cfg(feature = "alloc")]
+pub(crate) fn ddl_text<'a>(
+    table: &str,
+    columns: impl Iterator<
+        Item = (
+            &'a str,
+            Result<crate::field::phoenix::Column, &'static str>,
+            bool,
+        ),
+    >,
+    salt_buckets: Option<u16>,
+) -> alloc::string::String {
     use alloc::string::String;
     use core::fmt::Write as _;
     let mut out = String::new();
     let _ = writeln!(out, "CREATE TABLE {table} (");
     let mut pk = String::new();
-    for (i, segment) in layout.segments.iter().enumerate() {
-        let name = segment.name.to_ascii_uppercase();
-        let (ty, nullable) = match column(segment.encoding.shape(), segment.encoding.mode()) {
+    for (i, (name, column, desc)) in columns.enumerate() {
+        let name = name.to_ascii_uppercase();
+        let (ty, nullable) = match column {
             Ok(c) => (alloc::format!("{}", c.ty), c.nullable),
             // The derive refuses such a field in a Phoenix layout; a hand-made layout names it.
             Err(_) => (String::from("UNKNOWN"), true),
         };
         let not_null = if nullable { "" } else { " NOT NULL" };
         let _ = writeln!(out, "    \"{name}\" {ty}{not_null},");
-        let desc = if segment.encoding.mode().is_desc() {
-            " DESC"
-        } else {
-            ""
-        };
+        let desc = if desc { " DESC" } else { "" };
         let comma = if i > 0 { ", " } else { "" };
         let _ = write!(pk, "{comma}\"{name}\"{desc}");
     }
     let _ = write!(out, "    CONSTRAINT PK PRIMARY KEY ({pk})\n) ");
-    if let crate::Prefix::Salt(salt) = layout.prefix {
-        let _ = write!(out, "SALT_BUCKETS = {}, ", salt.buckets());
+    if let Some(n) = salt_buckets {
+        let _ = write!(out, "SALT_BUCKETS = {n}, ");
     }
     out.push_str("COLUMN_ENCODED_BYTES = 0");
     out

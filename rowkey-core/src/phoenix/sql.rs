@@ -1,0 +1,589 @@
+//! A Phoenix `CREATE TABLE` statement read for its primary key: the table's name, the key's
+//! columns in key order (the `CONSTRAINT ... PRIMARY KEY` list, or the one column declared
+//! `PRIMARY KEY`) with their types, `NOT NULL` and `DESC`, and `SALT_BUCKETS`. Columns outside
+//! the key, their families, `DEFAULT`s and the table's other options are read past: they do not
+//! change the key's bytes. What this reads is Phoenix's grammar as people write it: keywords in
+//! any case, names bare (in capitals, as Phoenix takes them) or quoted (as written), `--` and
+//! `/* */` comments, and a closing `;`.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use crate::field::phoenix::ColumnType;
+
+/// A primary-key column of a Phoenix table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct KeyColumn {
+    pub(crate) name: String,
+    pub(crate) ty: ColumnType,
+    pub(crate) nullable: bool,
+    pub(crate) desc: bool,
+}
+
+/// What a `CREATE TABLE` says of a table's row key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Table {
+    pub(crate) name: String,
+    pub(crate) key: Vec<KeyColumn>,
+    /// `SALT_BUCKETS`, when above 0.
+    pub(crate) salt_buckets: Option<u16>,
+}
+
+/// Why a `CREATE TABLE` statement gives no row key: where (1-based line and column) and why.
+///
+/// ```
+/// let err = rowkey::phoenix::lock_from_ddl("CREATE TABLE T (A VARCHAR)").unwrap_err();
+/// assert_eq!(err.to_string(), "line 1, column 14: `T` has no PRIMARY KEY: name its key columns in a `CONSTRAINT pk PRIMARY KEY (...)`, or declare one column `PRIMARY KEY`");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct DdlError {
+    /// The line of the statement where reading stopped, from 1.
+    pub line: usize,
+    /// The column (in characters) on that line, from 1.
+    pub column: usize,
+    /// Why, in words.
+    pub reason: String,
+}
+
+impl core::fmt::Display for DdlError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "line {}, column {}: {}",
+            self.line, self.column, self.reason
+        )
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for DdlError {}
+
+/// A token: a name (bare in capitals, or quoted as written), a number, a string literal, or one
+/// character of punctuation; each with its byte offset.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Token {
+    Bare(String),
+    Quoted(String),
+    Number(String),
+    Text(String),
+    Punct(char),
+}
+
+struct Tokens<'s> {
+    sql: &'s str,
+    tokens: Vec<(Token, usize)>,
+    at: usize,
+}
+
+fn error_at(sql: &str, offset: usize, reason: String) -> DdlError {
+    let before = &sql[..offset.min(sql.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+    DdlError {
+        line,
+        column,
+        reason,
+    }
+}
+
+fn tokenize(sql: &str) -> Result<Vec<(Token, usize)>, DdlError> {
+    let bytes = sql.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        let start = i;
+        match c {
+            b if b.is_ascii_whitespace() => i += 1,
+            b'-' if bytes.get(i + 1) == Some(&b'-') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                let Some(end) = sql[i + 2..].find("*/") else {
+                    return Err(error_at(sql, i, "a `/*` comment that does not end".into()));
+                };
+                i += 2 + end + 2;
+            }
+            b'"' | b'\'' => {
+                // A quote doubled inside stands for itself.
+                let mut text = String::new();
+                i += 1;
+                loop {
+                    match sql[i..].find(c as char) {
+                        None => {
+                            let what = if c == b'"' { "name" } else { "string" };
+                            return Err(error_at(
+                                sql,
+                                start,
+                                format!("a quoted {what} that does not end"),
+                            ));
+                        }
+                        Some(n) => {
+                            text.push_str(&sql[i..i + n]);
+                            i += n + 1;
+                            if bytes.get(i) == Some(&c) {
+                                text.push(c as char);
+                                i += 1;
+                            } else {
+                                break;
+                            }
+                        }
+                    }
+                }
+                out.push((
+                    if c == b'"' {
+                        Token::Quoted(text)
+                    } else {
+                        Token::Text(text)
+                    },
+                    start,
+                ));
+            }
+            b if b.is_ascii_digit() => {
+                while i < bytes.len() && (bytes[i].is_ascii_digit() || bytes[i] == b'.') {
+                    i += 1;
+                }
+                out.push((Token::Number(sql[start..i].to_string()), start));
+            }
+            b if b.is_ascii_alphabetic() || b == b'_' => {
+                while i < bytes.len()
+                    && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] == b'$')
+                {
+                    i += 1;
+                }
+                out.push((Token::Bare(sql[start..i].to_ascii_uppercase()), start));
+            }
+            b'(' | b')' | b',' | b'.' | b'=' | b';' | b'[' | b']' | b'-' | b'+' | b'*' => {
+                out.push((Token::Punct(c as char), start));
+                i += 1;
+            }
+            _ => {
+                let ch = sql[i..].chars().next().unwrap_or('?');
+                return Err(error_at(
+                    sql,
+                    i,
+                    format!("`{ch}` is not part of a CREATE TABLE statement"),
+                ));
+            }
+        }
+    }
+    Ok(out)
+}
+
+impl Tokens<'_> {
+    fn peek(&self) -> Option<&Token> {
+        self.tokens.get(self.at).map(|t| &t.0)
+    }
+
+    fn offset(&self) -> usize {
+        self.tokens.get(self.at).map_or(self.sql.len(), |t| t.1)
+    }
+
+    fn fail<T>(&self, reason: String) -> Result<T, DdlError> {
+        Err(error_at(self.sql, self.offset(), reason))
+    }
+
+    /// Takes the keyword `word` if it comes next.
+    fn keyword(&mut self, word: &str) -> bool {
+        if matches!(self.peek(), Some(Token::Bare(w)) if w == word) {
+            self.at += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn expect_keyword(&mut self, word: &str) -> Result<(), DdlError> {
+        if self.keyword(word) {
+            Ok(())
+        } else {
+            self.fail(format!("expected `{word}`, found {}", self.found()))
+        }
+    }
+
+    fn punct(&mut self, c: char) -> bool {
+        if self.peek() == Some(&Token::Punct(c)) {
+            self.at += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn expect_punct(&mut self, c: char) -> Result<(), DdlError> {
+        if self.punct(c) {
+            Ok(())
+        } else {
+            self.fail(format!("expected `{c}`, found {}", self.found()))
+        }
+    }
+
+    fn found(&self) -> String {
+        match self.peek() {
+            None => "the end of the statement".into(),
+            Some(Token::Bare(w) | Token::Number(w)) => format!("`{w}`"),
+            Some(Token::Quoted(w)) => format!("`\"{w}\"`"),
+            Some(Token::Text(w)) => format!("`'{w}'`"),
+            Some(Token::Punct(c)) => format!("`{c}`"),
+        }
+    }
+
+    /// A name, bare or quoted.
+    fn name(&mut self, what: &str) -> Result<String, DdlError> {
+        match self.peek() {
+            Some(Token::Bare(w) | Token::Quoted(w)) => {
+                let w = w.clone();
+                self.at += 1;
+                Ok(w)
+            }
+            _ => self.fail(format!("expected {what}, found {}", self.found())),
+        }
+    }
+
+    /// A name with its qualifier (`SCHEMA.TABLE`, `FAMILY.COLUMN`): both parts.
+    fn qualified(&mut self, what: &str) -> Result<(Option<String>, String), DdlError> {
+        let first = self.name(what)?;
+        if self.punct('.') {
+            return Ok((Some(first), self.name(what)?));
+        }
+        Ok((None, first))
+    }
+
+    fn number(&mut self) -> Result<u64, DdlError> {
+        match self.peek() {
+            Some(Token::Number(n)) => match n.parse() {
+                Ok(v) => {
+                    self.at += 1;
+                    Ok(v)
+                }
+                Err(_) => self.fail(format!("`{n}` is not a whole number")),
+            },
+            _ => self.fail(format!("expected a number, found {}", self.found())),
+        }
+    }
+
+    /// Skips a value up to the next `,` or `)` at this depth (a `DEFAULT` expression, an
+    /// option's value).
+    fn skip_value(&mut self) {
+        let mut depth = 0usize;
+        while let Some(t) = self.peek() {
+            match t {
+                Token::Punct('(') => depth += 1,
+                Token::Punct(')') if depth == 0 => return,
+                Token::Punct(')') => depth -= 1,
+                Token::Punct(',') if depth == 0 => return,
+                _ => {}
+            }
+            self.at += 1;
+        }
+    }
+}
+
+/// A column as the key's constraint lists it: its name, `DESC`, and where it stands.
+struct Listed {
+    name: String,
+    desc: bool,
+    at: usize,
+}
+
+/// A column as declared: its name, type and what its declaration says.
+struct Declared {
+    name: String,
+    family: bool,
+    ty: Result<ColumnType, String>,
+    not_null: bool,
+    /// `PRIMARY KEY` on the column itself, and its `DESC`.
+    primary: Option<bool>,
+    at: usize,
+}
+
+/// Reads a `CREATE TABLE` statement's row key.
+pub(crate) fn parse(sql: &str) -> Result<Table, DdlError> {
+    let mut t = Tokens {
+        sql,
+        tokens: tokenize(sql)?,
+        at: 0,
+    };
+    t.expect_keyword("CREATE")?;
+    let at = t.offset();
+    if t.keyword("VIEW") || t.keyword("INDEX") || t.keyword("LOCAL") {
+        return Err(error_at(
+            sql,
+            at,
+            "a view or an index has no row key of its own: give the `CREATE TABLE` of its table"
+                .into(),
+        ));
+    }
+    t.keyword("IMMUTABLE");
+    t.expect_keyword("TABLE")?;
+    if t.keyword("IF") {
+        t.expect_keyword("NOT")?;
+        t.expect_keyword("EXISTS")?;
+    }
+    let name_at = t.offset();
+    let (schema, table) = t.qualified("the table's name")?;
+    let name = match schema {
+        Some(s) => format!("{s}.{table}"),
+        None => table,
+    };
+    t.expect_punct('(')?;
+    let mut declared: Vec<Declared> = Vec::new();
+    let mut constraint: Option<Vec<Listed>> = None;
+    loop {
+        if t.keyword("CONSTRAINT") {
+            let at = t.offset();
+            t.name("the constraint's name")?;
+            t.expect_keyword("PRIMARY")?;
+            t.expect_keyword("KEY")?;
+            t.expect_punct('(')?;
+            let mut columns = Vec::new();
+            loop {
+                let at = t.offset();
+                let column = t.name("a key column's name")?;
+                let desc = if t.keyword("DESC") {
+                    true
+                } else {
+                    t.keyword("ASC");
+                    false
+                };
+                t.keyword("ROW_TIMESTAMP");
+                columns.push(Listed {
+                    name: column,
+                    desc,
+                    at,
+                });
+                if !t.punct(',') {
+                    break;
+                }
+            }
+            t.expect_punct(')')?;
+            if constraint.is_some() {
+                return Err(error_at(sql, at, "a second PRIMARY KEY constraint".into()));
+            }
+            constraint = Some(columns);
+        } else {
+            declared.push(column(&mut t)?);
+            // Phoenix takes the key's constraint after the last column with or without a comma.
+            if matches!(t.peek(), Some(Token::Bare(w)) if w == "CONSTRAINT") {
+                continue;
+            }
+        }
+        if !t.punct(',') {
+            break;
+        }
+    }
+    t.expect_punct(')')?;
+    let mut salt_buckets = None;
+    while t.peek().is_some() && !t.punct(';') {
+        let option = t.name("a table option")?;
+        if option == "SPLIT" && t.keyword("ON") {
+            // SPLIT ON (...): where the table's regions start, not its key's bytes.
+            t.expect_punct('(')?;
+            t.skip_value();
+            t.expect_punct(')')?;
+        } else {
+            t.expect_punct('=')?;
+            if option == "SALT_BUCKETS" {
+                let at = t.offset();
+                let n = t.number()?;
+                salt_buckets = match n {
+                    0 => None,
+                    1..=256 => Some(n as u16),
+                    _ => {
+                        return Err(error_at(
+                            sql,
+                            at,
+                            format!("SALT_BUCKETS = {n}: Phoenix takes 0 up to 256"),
+                        ))
+                    }
+                };
+            } else {
+                t.skip_value();
+            }
+        }
+        t.punct(',');
+    }
+    if t.peek().is_some() {
+        return t.fail(format!("{} after the statement's end", t.found()));
+    }
+
+    let key = key_columns(sql, &name, declared, constraint, name_at)?;
+    Ok(Table {
+        name,
+        key,
+        salt_buckets,
+    })
+}
+
+/// One column's declaration.
+fn column(t: &mut Tokens<'_>) -> Result<Declared, DdlError> {
+    let at = t.offset();
+    let (family, name) = t.qualified("a column's name")?;
+    let ty_name = t.name("the column's type")?;
+    let mut params = Vec::new();
+    if t.punct('(') {
+        loop {
+            params.push(t.number()?);
+            if !t.punct(',') {
+                break;
+            }
+        }
+        t.expect_punct(')')?;
+    }
+    let mut ty = crate::field::phoenix::column_type(&ty_name, &params);
+    if t.keyword("ARRAY") || t.punct('[') {
+        if t.punct('[') || t.peek() == Some(&Token::Punct(']')) {
+            let _ = t.number();
+            t.punct(']');
+        }
+        ty = Err(format!(
+            "Phoenix's arrays ({ty_name} ARRAY) have no rowkey field type"
+        ));
+    }
+    let mut d = Declared {
+        name,
+        family: family.is_some(),
+        ty,
+        not_null: false,
+        primary: None,
+        at,
+    };
+    loop {
+        if t.keyword("NOT") {
+            t.expect_keyword("NULL")?;
+            d.not_null = true;
+        } else if t.keyword("NULL") {
+            d.not_null = false;
+        } else if t.keyword("PRIMARY") {
+            t.expect_keyword("KEY")?;
+            let desc = t.keyword("DESC");
+            if !desc {
+                t.keyword("ASC");
+            }
+            t.keyword("ROW_TIMESTAMP");
+            d.primary = Some(desc);
+        } else if t.keyword("DEFAULT")
+            || t.keyword("COLUMN_QUALIFIER")
+            || t.keyword("ENCODED_QUALIFIER")
+        {
+            t.skip_value();
+        } else {
+            break;
+        }
+    }
+    Ok(d)
+}
+
+/// The key's columns in key order, from the constraint's list or the column declared `PRIMARY
+/// KEY`.
+fn key_columns(
+    sql: &str,
+    table: &str,
+    declared: Vec<Declared>,
+    constraint: Option<Vec<Listed>>,
+    name_at: usize,
+) -> Result<Vec<KeyColumn>, DdlError> {
+    let inline: Vec<&Declared> = declared.iter().filter(|d| d.primary.is_some()).collect();
+    let order: Vec<Listed> = match (constraint, inline.as_slice()) {
+        (Some(columns), []) => columns,
+        (None, [d]) => alloc::vec![Listed {
+            name: d.name.clone(),
+            desc: d.primary == Some(true),
+            at: d.at,
+        }],
+        (None, []) => {
+            return Err(error_at(sql, name_at, format!("`{table}` has no PRIMARY KEY: name its key columns in a `CONSTRAINT pk PRIMARY KEY (...)`, or declare one column `PRIMARY KEY`")))
+        }
+        (_, [.., d]) => {
+            return Err(error_at(sql, d.at, format!("`{}` is declared PRIMARY KEY beside another key declaration: a table has one primary key", d.name)))
+        }
+    };
+    let mut key = Vec::with_capacity(order.len());
+    for (i, Listed { name, desc, at }) in order.iter().enumerate() {
+        let Some(d) = declared.iter().find(|d| &d.name == name && !d.family) else {
+            return Err(error_at(sql, *at, format!("`{name}` is in the PRIMARY KEY but not declared as a column of `{table}` (a key column has no family)")));
+        };
+        if order[..i].iter().any(|l| &l.name == name) {
+            return Err(error_at(
+                sql,
+                *at,
+                format!("`{name}` is twice in the PRIMARY KEY"),
+            ));
+        }
+        let ty =
+            d.ty.clone()
+                .map_err(|why| error_at(sql, d.at, format!("`{name}`: {why}")))?;
+        let nullable = !d.not_null;
+        if nullable && ty.fixed_len().is_some() {
+            return Err(error_at(sql, d.at, format!("`{name}` {ty} is a nullable fixed-width key column, which rowkey does not read: a NULL there has no bytes among fixed-width ones (declare it NOT NULL if no row holds NULL in it)")));
+        }
+        key.push(KeyColumn {
+            name: name.clone(),
+            ty,
+            nullable,
+            desc: *desc,
+        });
+    }
+    Ok(key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_statement_as_people_write_it() {
+        let sql = "-- the web's visits\ncreate table if not exists web.\"Visits\" (\n  site varchar(64) not null,\n  \"at\" BIGINT NOT NULL,\n  cc char(2) not null default 'us',\n  m.hits integer,\n  referrer VARCHAR, /* nullable */\n  constraint pk primary key (site, \"at\" desc, cc, referrer)\n) salt_buckets = 4, versions=1, compression='GZ';";
+        let t = parse(sql).unwrap();
+        assert_eq!(t.name, "WEB.Visits");
+        assert_eq!(t.salt_buckets, Some(4));
+        let key: Vec<(&str, String, bool, bool)> = t
+            .key
+            .iter()
+            .map(|c| (c.name.as_str(), c.ty.to_string(), c.nullable, c.desc))
+            .collect();
+        assert_eq!(
+            key,
+            [
+                ("SITE", "VARCHAR".to_string(), false, false),
+                ("at", "BIGINT".to_string(), false, true),
+                ("CC", "CHAR(2)".to_string(), false, false),
+                ("REFERRER", "VARCHAR".to_string(), true, false),
+            ]
+        );
+    }
+
+    #[test]
+    fn one_column_declared_primary_key() {
+        let t = parse("CREATE TABLE T (ID BIGINT NOT NULL PRIMARY KEY DESC, V VARCHAR)").unwrap();
+        assert_eq!(t.key.len(), 1);
+        assert!(t.key[0].desc && !t.key[0].nullable);
+        assert_eq!(t.salt_buckets, None);
+    }
+
+    #[test]
+    fn what_gives_no_key_says_where_and_why() {
+        let cases = [
+            ("CREATE TABLE T (A VARCHAR)", "1, column 14", "has no PRIMARY KEY"),
+            ("CREATE TABLE T (A INTEGER CONSTRAINT PK PRIMARY KEY (A))", "1, column 17", "nullable fixed-width"),
+            ("CREATE TABLE T (A UNSIGNED_FLOAT NOT NULL CONSTRAINT PK PRIMARY KEY (A))", "1, column 17", "UNSIGNED_FLOAT"),
+            ("CREATE TABLE T (A VARCHAR NOT NULL CONSTRAINT PK PRIMARY KEY (B))", "1, column 63", "not declared"),
+            ("CREATE TABLE T (A VARCHAR NOT NULL CONSTRAINT PK PRIMARY KEY (A)) SALT_BUCKETS = 300", "1, column 82", "0 up to 256"),
+            ("CREATE VIEW V AS SELECT * FROM T", "1, column 8", "a view"),
+            ("CREATE TABLE T (A VARCHAR NOT NULL\n  CONSTRAINT PK PRIMARY KEY (A)", "2, column 32", "expected `)`"),
+            ("CREATE TABLE T (A VARCHAR ARRAY NOT NULL CONSTRAINT PK PRIMARY KEY (A))", "1, column 17", "arrays"),
+        ];
+        for (sql, at, why) in cases {
+            let e = parse(sql).unwrap_err();
+            let text = e.to_string();
+            assert!(
+                text.starts_with(&format!("line {at}:")) && text.contains(why),
+                "{sql}: {text}"
+            );
+        }
+    }
+}
