@@ -147,6 +147,19 @@ public class PhoenixKeys {
                     out.append('\t').append(hex(key)).append('\n');
                 }
             }
+            // UNSIGNED_DOUBLE, which rowkey maps no Rust type to: Phoenix takes -0.0 there (it is
+            // not below 0) and stores its raw bits, which sort after every positive value.
+            conn.createStatement().execute("CREATE TABLE QUIRK_UNSIGNED (A UNSIGNED_DOUBLE NOT NULL PRIMARY KEY)");
+            for (double d : new double[] {0.0, 1.0, Double.MAX_VALUE, -0.0}) {
+                try (PreparedStatement ps = conn.prepareStatement("UPSERT INTO QUIRK_UNSIGNED VALUES (?)")) {
+                    ps.setDouble(1, d);
+                    ps.executeUpdate();
+                }
+                Cell cell = PhoenixRuntime.getUncommittedDataIterator(conn).next().getSecond().get(0);
+                byte[] key = java.util.Arrays.copyOfRange(cell.getRowArray(), cell.getRowOffset(), cell.getRowOffset() + cell.getRowLength());
+                conn.rollback();
+                out.append("#QUIRK\tUNSIGNED_DOUBLE\t").append(String.format("%016x", Double.doubleToRawLongBits(d))).append('\t').append(hex(key)).append('\n');
+            }
             System.out.print(out);
         }
     }
