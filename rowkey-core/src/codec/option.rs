@@ -74,7 +74,25 @@ impl<T: KeyField> KeyField for Option<T> {
 impl<'k, T: DecodeField<'k>> DecodeField<'k> for Option<T> {
     #[inline]
     fn decode_field(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+        // Phoenix's NULL read here rather than through `decode_option`'s closure: the call of
+        // `T`'s decoder through it stayed out of line, a sixth of decoding a Phoenix key.
+        if mode.is_phoenix() {
+            if phoenix_null(input, mode) {
+                return Ok((None, 0));
+            }
+            return T::decode_field(input, mode).map(|(v, n)| (Some(v), n));
+        }
         decode_option(input, mode, T::decode_field)
+    }
+}
+
+/// Whether a Phoenix column starts NULL at `input`: nothing, then the separator (`00` even when
+/// descending) or the key's end.
+#[inline(always)]
+fn phoenix_null(input: &[u8], mode: FieldMode) -> bool {
+    match input.first() {
+        None => true,
+        Some(&b) => mode.is_delimited() && b == PHOENIX_SEPARATOR,
     }
 }
 
@@ -87,12 +105,7 @@ pub(crate) fn decode_option<'k, T>(
     decode: impl FnOnce(&'k [u8], FieldMode) -> Result<(T, usize), DecodeError>,
 ) -> Result<(Option<T>, usize), DecodeError> {
     if mode.is_phoenix() {
-        // NULL: nothing, then the separator (`00` even when descending) or the key's end.
-        let null = match input.first() {
-            None => true,
-            Some(&b) => mode.is_delimited() && b == PHOENIX_SEPARATOR,
-        };
-        return if null {
+        return if phoenix_null(input, mode) {
             Ok((None, 0))
         } else {
             decode(input, mode).map(|(v, n)| (Some(v), n))

@@ -188,7 +188,7 @@ fn read_fields<'s, const SHOW: bool>(
         // The reader moves past the field by taking the bytes it read.
         r.take(n)?;
         if node.phoenix {
-            columns.after(r.pos(), n, field.variable, field.placed);
+            columns.after_read(n, field.variable, field.placed);
         }
         if SHOW {
             rows.push(Row {

@@ -103,6 +103,21 @@ impl Columns {
         self.end.map(|(end, ff)| end + usize::from(ff))
     }
 
+    /// Reading: a column of `len` bytes was read. A reader needs only the separator due next and
+    /// whether any column had a value, not where a written key would end.
+    #[inline(always)]
+    pub(crate) fn after_read(&mut self, len: usize, variable: bool, mode: FieldMode) {
+        let null = variable && len == 0;
+        self.pending = if variable {
+            Some(separator(null, mode))
+        } else {
+            None
+        };
+        if !null {
+            self.end = Some((0, false));
+        }
+    }
+
     /// Reading: checks the separator before the next column, if one is due and the key goes on,
     /// and gives the bytes it takes. A due `FF` is never left out: a key that ends without it
     /// was not written by Phoenix.
@@ -235,8 +250,7 @@ pub(crate) fn read_column<'k, T: DecodeField<'k>>(
     read_separator(columns, r).map_err(|e| e.in_key(key))?;
     let start = r.pos();
     let value = r.field(mode, key, field)?;
-    let end = r.pos();
-    columns.after(end, end - start, variable::<T>(mode), mode);
+    columns.after_read(r.pos() - start, variable::<T>(mode), mode);
     Ok(value)
 }
 
