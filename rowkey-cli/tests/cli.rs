@@ -775,4 +775,23 @@ fn a_phoenix_tables_statement_gives_the_lock_of_its_keys_and_back() {
         None,
         &["cannot read /nonexistent.sql"],
     );
+    // A nullable DESC column takes no range, as in the derived builder.
+    let desc = dir.join("desc.sql");
+    std::fs::write(
+        &desc,
+        "CREATE TABLE T (A VARCHAR NOT NULL, B VARCHAR CONSTRAINT PK PRIMARY KEY (A, B DESC))",
+    )
+    .unwrap();
+    let desc_lock = dir.join("desc.lock");
+    let desc_lock = desc_lock.to_str().unwrap();
+    ok(&["phoenix-lock", desc.to_str().unwrap(), "-o", desc_lock]);
+    refused(
+        &["scan", desc_lock, "a=x", "b=p..q"],
+        None,
+        &[
+            "`b` is a nullable DESC column of a Phoenix key",
+            "only = and IN",
+        ],
+    );
+    assert_eq!(ok(&["scan", desc_lock, "a=x", "b=null"]), "x\tx\\x00\n");
 }

@@ -211,8 +211,13 @@ fn bind_condition(
         }
         Condition::Range(lo, hi) => {
             if !field.ordered {
+                let why = if field.mode.is_phoenix() {
+                    "is a nullable DESC column of a Phoenix key (Phoenix stores NULL first, where the descending order of `Option` puts it last)"
+                } else {
+                    "is reversed or formatted out of order"
+                };
                 return Err(SchemaError::Input(format!(
-                    "`{path}` is reversed or formatted out of order: only = and IN apply"
+                    "`{path}` {why}: only = and IN apply"
                 )));
             }
             let ((lower, l), (upper, u)) = (shape(lo), shape(hi));
