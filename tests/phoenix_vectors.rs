@@ -218,6 +218,7 @@ fn every_key_phoenix_builds_is_the_key_rowkey_writes_and_reads() {
     let mut wrong = Vec::new();
     let mut cells = 0;
     let mut unsigned_doubles: Vec<(f64, Vec<u8>)> = Vec::new();
+    let mut decimals_beyond = 0;
     for line in answer.lines() {
         let fields: Vec<&str> = line.split('\t').collect();
         if fields[0] == "#CELLS" {
@@ -238,11 +239,34 @@ fn every_key_phoenix_builds_is_the_key_rowkey_writes_and_reads() {
             cells += 1;
             continue;
         }
-        if fields[0] == "#QUIRK" {
+        if fields[..2] == ["#QUIRK", "UNSIGNED_DOUBLE"] {
             // UNSIGNED_DOUBLE, which no Rust field maps to (and `lock_from_ddl` refuses): Phoenix
             // takes -0.0 and stores its raw bits, which sort after every positive value.
             let value = f64::from_bits(u64::from_str_radix(fields[2], 16).unwrap());
             unsigned_doubles.push((value, unhex(fields[3])));
+            continue;
+        }
+        if fields[..2] == ["#QUIRK", "DECIMAL"] {
+            // Phoenix's DECIMAL holds 38 digits, rust_decimal's 28: a key of a value beyond
+            // those is an error to decode, never another value; one within them reads back.
+            let key = unhex(fields[3]);
+            let digits = fields[2]
+                .chars()
+                .filter(char::is_ascii_digit)
+                .skip_while(|&c| c == '0')
+                .count();
+            if digits <= 28 {
+                let d: Decimal = fields[2].parse().unwrap();
+                assert_eq!(
+                    QUIRK_DECIMAL::decode(&key).map(|k| k.a),
+                    Ok(d),
+                    "{}",
+                    fields[2]
+                );
+            } else {
+                assert!(QUIRK_DECIMAL::decode(&key).is_err(), "{}", fields[2]);
+                decimals_beyond += 1;
+            }
             continue;
         }
         if fields[0] == "#TABLE" {
@@ -308,4 +332,13 @@ fn every_key_phoenix_builds_is_the_key_rowkey_writes_and_reads() {
     assert_eq!(key_of(0.0), 0f64.to_bits().to_be_bytes());
     assert_eq!(key_of(-0.0), (-0f64).to_bits().to_be_bytes());
     assert!(key_of(-0.0) > key_of(f64::MAX) && key_of(f64::MAX) > key_of(1.0));
+    assert_eq!(decimals_beyond, 3);
+}
+
+/// The quirk table of Phoenix's 38-digit DECIMAL.
+#[derive(RowKey, Debug)]
+#[rowkey(phoenix)]
+#[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+struct QUIRK_DECIMAL {
+    a: Decimal,
 }

@@ -160,6 +160,18 @@ public class PhoenixKeys {
                 conn.rollback();
                 out.append("#QUIRK\tUNSIGNED_DOUBLE\t").append(String.format("%016x", Double.doubleToRawLongBits(d))).append('\t').append(hex(key)).append('\n');
             }
+            // DECIMAL beyond rust_decimal's 28 digits: Phoenix holds 38.
+            conn.createStatement().execute("CREATE TABLE QUIRK_DECIMAL (A DECIMAL NOT NULL PRIMARY KEY)");
+            for (String d : new String[] {"12345678901234567890123456789012345678", "-0.12345678901234567890123456789012345678", "79228162514264337593543950336", "1234567890123456789012345678"}) {
+                try (PreparedStatement ps = conn.prepareStatement("UPSERT INTO QUIRK_DECIMAL VALUES (?)")) {
+                    ps.setBigDecimal(1, new java.math.BigDecimal(d));
+                    ps.executeUpdate();
+                }
+                Cell cell = PhoenixRuntime.getUncommittedDataIterator(conn).next().getSecond().get(0);
+                byte[] key = java.util.Arrays.copyOfRange(cell.getRowArray(), cell.getRowOffset(), cell.getRowOffset() + cell.getRowLength());
+                conn.rollback();
+                out.append("#QUIRK\tDECIMAL\t").append(d).append('\t').append(hex(key)).append('\n');
+            }
             System.out.print(out);
         }
     }
