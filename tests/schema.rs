@@ -946,3 +946,27 @@ fn a_nested_enum_with_data_and_the_row_limit() {
     assert_eq!(ours, theirs);
     assert!(ours.contains("102"), "{ours}");
 }
+
+/// Found by the `schema` fuzz target: a Phoenix TIMESTAMP holds more nanoseconds than a `u64`
+/// counts (its milliseconds are an `i64`), so a key of year 2736 decodes, and the schema must
+/// take its value back, as the derive does, rather than refuse its own answer.
+#[test]
+fn a_phoenix_timestamp_past_u64_nanoseconds_round_trips() {
+    #[derive(RowKey, Debug)]
+    #[rowkey(phoenix)]
+    struct Far {
+        #[rowkey(unit = "ns")]
+        t: SystemTime,
+    }
+    let far = Far {
+        t: UNIX_EPOCH + Duration::from_millis(0x1600_0000_0000),
+    };
+    let key = far.to_vec().unwrap();
+    assert_eq!(Far::decode(&key).unwrap().t, far.t);
+    let schema = schema_of(std::slice::from_ref(&far));
+    let values = schema.decode(&key).unwrap();
+    let nanos = u128::from(0x1600_0000_0000u64) * 1_000_000;
+    assert!(nanos > u128::from(u64::MAX));
+    assert_eq!(values[0].1, Value::Unsigned(nanos));
+    assert_eq!(schema.encode(&values).unwrap(), key);
+}

@@ -74,6 +74,22 @@ enum Row {
     },
 }
 
+/// Apache Phoenix's primary key: separators, trailing NULLs, a DESC VARCHAR's FF.
+#[derive(RowKey, Debug)]
+#[rowkey(phoenix)]
+struct Phoenix {
+    a: String,
+    #[rowkey(desc)]
+    b: Option<String>,
+    #[rowkey(desc)]
+    c: i32,
+    #[rowkey(width = 2)]
+    d: String,
+    #[rowkey(unit = "ns")]
+    t: std::time::SystemTime,
+    e: Option<String>,
+}
+
 fn check<K: RowKey + for<'k> DecodeKey<'k>>(schema: &Schema, key: &[u8]) {
     let derived = K::decode(key);
     let read = schema.decode(key);
@@ -100,12 +116,13 @@ static SALTED: OnceLock<Schema> = OnceLock::new();
 static TEXT: OnceLock<Schema> = OnceLock::new();
 static NESTED: OnceLock<Schema> = OnceLock::new();
 static ROW: OnceLock<Schema> = OnceLock::new();
+static PHOENIX: OnceLock<Schema> = OnceLock::new();
 
 fuzz_target!(|data: &[u8]| {
     let Some((&which, key)) = data.split_first() else {
         return;
     };
-    match which % 5 {
+    match which % 6 {
         0 => check::<Event>(
             schema(
                 &EVENT,
@@ -157,6 +174,20 @@ fuzz_target!(|data: &[u8]| {
             ),
             key,
         ),
-        _ => check::<Row>(schema(&ROW, Row::Two { x: -1, y: 9 }), key),
+        4 => check::<Row>(schema(&ROW, Row::Two { x: -1, y: 9 }), key),
+        _ => check::<Phoenix>(
+            schema(
+                &PHOENIX,
+                Phoenix {
+                    a: "a".into(),
+                    b: None,
+                    c: 1,
+                    d: "x".into(),
+                    t: std::time::UNIX_EPOCH,
+                    e: None,
+                },
+            ),
+            key,
+        ),
     }
 });

@@ -450,14 +450,17 @@ fn narrow(x: f64) -> f32 {
 }
 
 fn system_time(v: &Value, mode: FieldMode) -> Result<std::time::SystemTime, String> {
-    let count = unsigned::<u64>(v)?;
-    let nanos = u128::from(count) * u128::from(mode.unit().nanos());
-    let secs = u64::try_from(nanos / 1_000_000_000)
-        .map_err(|_| format!("{count} is too far in the future"))?;
+    // A count beyond u64 too: a Phoenix TIMESTAMP holds more nanoseconds than a u64 counts.
+    let count = unsigned::<u128>(v)?;
+    let too_far = || format!("{count} is too far in the future");
+    let nanos = count
+        .checked_mul(u128::from(mode.unit().nanos()))
+        .ok_or_else(too_far)?;
+    let secs = u64::try_from(nanos / 1_000_000_000).map_err(|_| too_far())?;
     std::time::UNIX_EPOCH
         .checked_add(core::time::Duration::new(
             secs,
             (nanos % 1_000_000_000) as u32,
         ))
-        .ok_or_else(|| format!("{count} is too far in the future"))
+        .ok_or_else(too_far)
 }
