@@ -277,8 +277,8 @@
 //! fixed-width column, `VARBINARY` before the last column or descending, an integer `width`, a
 //! time `unit` other than `"ms"` (`DATE`, `TIME`) or `"ns"` (`TIMESTAMP`), `reverse`, hash
 //! prefixes, field salts, `text`, `tag` and `format` do not compile, with the reason on the
-//! token. `K::scan()` plans Phoenix keys, trailing NULLs and all; a nullable `desc` column has
-//! no `_range` (Phoenix puts NULL first). Its lock file says `format=phoenix`, and
+//! token. `K::scan()` plans Phoenix keys, trailing NULLs and all; a nullable `desc` column and
+//! a `CHAR(n)` have no `_range` (Phoenix puts NULL first, and pads `CHAR` with spaces). Its lock file says `format=phoenix`, and
 //! `rowkey::schema` reads it; `rowkey::phoenix::lock_from_ddl` makes one from a table's
 //! `CREATE TABLE`.
 //!

@@ -67,19 +67,16 @@ const C: [Option<&str>; 3] = [None, Some("a"), Some("ab")];
 const D: [i16; 3] = [-1, 0, 1];
 const E: [Option<&str>; 3] = [None, Some("x"), Some("xy")];
 
-/// Bounds of strings: the stored values and values between, below and above them, and the
-/// empty string, which a NOT NULL Phoenix column cannot hold (NULL to Phoenix).
-const STR_BOUNDS: [&str; 6] = ["", "a", "aa", "ab", "b", "c"];
+/// Bounds of strings: the stored values and values between, below and above them, the empty
+/// string, which a NOT NULL Phoenix column cannot hold (NULL to Phoenix), and strings holding
+/// `00`, which a VARCHAR another column follows cannot hold.
+const STR_BOUNDS: [&str; 9] = ["", "a", "aa", "ab", "b", "c", "\0", "a\0", "ab\0z"];
 
 fn option_bounds(stored: [Option<&str>; 3]) -> Vec<Option<String>> {
     let mut v: Vec<Option<String>> = stored.iter().map(|s| s.map(String::from)).collect();
-    // `Some("")` is no value Phoenix stores (it is NULL): a bound of it is placed by order.
-    v.extend([
-        Some(String::new()),
-        Some("aa".into()),
-        Some("xa".into()),
-        Some("z".into()),
-    ]);
+    // `Some("")` is no value Phoenix stores (it is NULL), nor is a string holding `00`: bounds
+    // of them are placed by order.
+    v.extend(["", "aa", "xa", "z", "\0", "a\0", "x\0y"].map(|s| Some(String::from(s))));
     v
 }
 

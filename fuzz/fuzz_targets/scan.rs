@@ -228,9 +228,38 @@ scan_layout! {
     }
 }
 
+scan_layout! {
+    /// Apache Phoenix's key: the `00` after a VARCHAR, a DESC VARCHAR's `FF`, NULLs left out at
+    /// the end with the separators before them; a nullable DESC column by value alone.
+    #[rowkey(phoenix)]
+    struct Phoenix / PhoenixQuery {
+        a: String => a, a_in, range = a_range, prefix = a_prefix;
+        #[rowkey(desc)]
+        b: String => b, b_in, range = b_range, prefix = b_prefix;
+        c: Option<String> => c, c_in, range = c_range;
+        #[rowkey(desc)]
+        d: i16 => d, d_in, range = d_range;
+        #[rowkey(desc)]
+        e: Option<String> => e, e_in;
+        f: Option<String> => f, f_in, range = f_range;
+    }
+}
+
+scan_layout! {
+    /// A salted Phoenix key: the salt byte hashes the key as written, trailing NULLs left out.
+    #[rowkey(phoenix, salt(buckets = 3))]
+    struct PhoenixSalted / PhoenixSaltedQuery [salt = 1] {
+        a: String => a, a_in, range = a_range, prefix = a_prefix;
+        b: Option<String> => b, b_in, range = b_range;
+        #[rowkey(width = 2)]
+        c: String => c, c_in, prefix = c_prefix;
+        d: Option<String> => d, d_in, range = d_range;
+    }
+}
+
 fuzz_target!(|data: &[u8]| {
     let mut g = Gen::new(data);
-    match g.below(12) {
+    match g.below(14) {
         0 => run::<Fixed>(&mut g),
         1 => run::<Scalars>(&mut g),
         2 => run::<Strs>(&mut g),
@@ -242,6 +271,8 @@ fuzz_target!(|data: &[u8]| {
         8 => run::<Text>(&mut g),
         9 => run::<TextPlain>(&mut g),
         10 => run::<TextHashed>(&mut g),
-        _ => run::<TextWhole>(&mut g),
+        11 => run::<TextWhole>(&mut g),
+        12 => run::<Phoenix>(&mut g),
+        _ => run::<PhoenixSalted>(&mut g),
     }
 });

@@ -32,44 +32,82 @@ pub(crate) enum ColumnType {
 
 /// Where `value`, which its Phoenix column refuses, lies among the values the column stores, for
 /// scan planning ([`KeyField::beyond_width`]): an `UNSIGNED_*` value above the signed maximum is
-/// above them all, and an empty string or byte string, NULL to Phoenix, below every value of a
-/// NOT NULL column. (In a nullable one it lies right after NULL: see [`after_null`].) Other
-/// refusals have no place.
+/// above them all, and an empty string or byte string (NULL to Phoenix), or a VARCHAR that starts
+/// with the separator `00`, below every value of a NOT NULL column. (In a nullable one it lies
+/// right after NULL: see [`stand_in`].) Other refusals have no place here.
 pub(crate) fn beyond<T: KeyField + ?Sized>(value: &T, mode: FieldMode) -> Option<Ordering> {
     let column = column(T::SHAPE, mode).ok()?;
     match column.ty {
         ColumnType::Int { signed: false, .. } => Some(Ordering::Greater),
-        ColumnType::Varchar | ColumnType::Varbinary | ColumnType::Char(_)
-            if !column.nullable && content_len(value, mode) == Some(0) =>
-        {
-            Some(Ordering::Less)
+        ColumnType::Varchar | ColumnType::Varbinary | ColumnType::Char(_) if !column.nullable => {
+            let mut first = First::default();
+            value.value_bytes(mode, &mut first).ok()?;
+            let below = match first.0 {
+                None => true,
+                Some(b) => b == 0 && holds_no_nul(column.ty, mode),
+            };
+            below.then_some(Ordering::Less)
         }
         _ => None,
     }
 }
 
-/// Whether `value`, which its Phoenix column refuses, is an empty `Some` of a nullable column:
-/// after NULL and before every value the column stores, so that NULL stands in for it in a scan's
-/// bounds (`>= Some("")` is `> NULL`, `<= Some("")` is `<= NULL`).
-#[cfg(feature = "alloc")]
-pub(crate) fn after_null<T: KeyField + ?Sized>(value: &T, mode: FieldMode) -> bool {
-    column(T::SHAPE, mode).is_ok_and(|c| c.nullable)
-        // The tag `Option` feeds a hash, and no content after it.
-        && content_len(value, mode) == Some(1)
+/// Whether a column of type `ty` placed with `mode` refuses a `00` in its content: a VARCHAR
+/// that another column follows, or a descending one.
+fn holds_no_nul(ty: ColumnType, mode: FieldMode) -> bool {
+    ty == ColumnType::Varchar && (mode.is_delimited() || mode.is_desc())
 }
 
-/// The bytes a value feeds a hash with: its content, after an `Option`'s tag.
-fn content_len<T: KeyField + ?Sized>(value: &T, mode: FieldMode) -> Option<usize> {
-    /// Counts the bytes of a value's content.
-    struct Count(usize);
-    impl ValueSink for Count {
-        fn write(&mut self, bytes: &[u8]) {
-            self.0 += bytes.len();
+/// The first byte a value feeds a sink with.
+#[derive(Default)]
+struct First(Option<u8>);
+
+impl ValueSink for First {
+    fn write(&mut self, bytes: &[u8]) {
+        if self.0.is_none() {
+            self.0 = bytes.first().copied();
         }
     }
-    let mut content = Count(0);
-    value.value_bytes(mode, &mut content).ok()?;
-    Some(content.0)
+}
+
+/// The stored value right below `value`, which its Phoenix column refuses, for a scan's bounds
+/// (`>= value` is `>` it, `<= value` is `<=` it; [`KeyField::encode_stand_in`]).
+#[cfg(feature = "alloc")]
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum StandIn {
+    /// NULL, for an empty `Some` of a nullable column (or one whose content starts with `00`).
+    Null,
+    /// This content, bare: a VARCHAR's content before the first `00` it cannot hold.
+    Content(alloc::vec::Vec<u8>),
+}
+
+/// The stand-in of `value`, which its Phoenix column refuses (see [`StandIn`]); `None` when the
+/// refusal leaves no place among the stored values ([`beyond`] places the rest).
+#[cfg(feature = "alloc")]
+pub(crate) fn stand_in<T: KeyField + ?Sized>(value: &T, mode: FieldMode) -> Option<StandIn> {
+    /// The bytes a value feeds a hash with.
+    struct Collect(alloc::vec::Vec<u8>);
+    impl ValueSink for Collect {
+        fn write(&mut self, bytes: &[u8]) {
+            self.0.extend_from_slice(bytes);
+        }
+    }
+    let column = column(T::SHAPE, mode).ok()?;
+    let mut all = Collect(alloc::vec::Vec::new());
+    value.value_bytes(mode, &mut all).ok()?;
+    // An `Option` feeds its tag first.
+    let content = all.0.get(usize::from(column.nullable)..)?;
+    let before_nul = match content.iter().position(|&b| b == 0) {
+        Some(at) if holds_no_nul(column.ty, mode) => &content[..at],
+        _ if content.is_empty() => content,
+        _ => return None,
+    };
+    match (before_nul.is_empty(), column.nullable) {
+        (true, true) => Some(StandIn::Null),
+        // Below every value of a NOT NULL column: `beyond` says so.
+        (true, false) => None,
+        (false, _) => Some(StandIn::Content(before_nul.to_vec())),
+    }
 }
 
 /// A primary-key column: its type and whether it is nullable.

@@ -68,3 +68,15 @@ pub trait PhoenixDescNullHasNoRange: sealed::Sealed {
     /// No value of a type that implements this exists.
     fn impossible(self) -> core::convert::Infallible;
 }
+
+/// The bound on `_range` of a `CHAR(n)` column of a Phoenix key.
+#[diagnostic::on_unimplemented(
+    message = "a `width` string of a Phoenix key (CHAR(n)) has no `_range` scan: Phoenix pads it with spaces, so a control character after `a` is stored below `a`, against the order of strings",
+    label = "this field is Phoenix's CHAR(n)",
+    note = "bind it by value (`.field(v)`), by a list (`.field_in([..])`), or by a prefix (`.field_prefix(p)`)",
+    note = "for range scans, make it a VARCHAR: drop `width`"
+)]
+pub trait PhoenixCharHasNoRange: sealed::Sealed {
+    /// No value of a type that implements this exists.
+    fn impossible(self) -> core::convert::Infallible;
+}

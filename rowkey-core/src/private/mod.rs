@@ -24,7 +24,10 @@ pub use build::{tag, LayoutBuilder};
 pub use key_io::{decode_key, decode_key_in, encode_key, encode_key_in};
 #[cfg(feature = "alloc")]
 pub use key_parts::*;
-pub use misuse::{At, PhoenixDescNullHasNoRange, ReverseHasNoRange, UnorderedFormatHasNoRange};
+pub use misuse::{
+    At, PhoenixCharHasNoRange, PhoenixDescNullHasNoRange, ReverseHasNoRange,
+    UnorderedFormatHasNoRange,
+};
 #[cfg(feature = "alloc")]
 pub use scan_steps::{
     bind_eq, bind_in, bind_in_bytes, bind_in_str, bind_prefix, bind_range, bind_range_by, start,

@@ -192,20 +192,21 @@ fn place_unstorable<T: KeyField + ?Sized>(
             return Some((Edge::Open, false))
         }
         (Some(_), _) => return None,
-        // In Phoenix's columns the one stand-in is NULL, for an empty `Some` (NULL to Phoenix,
-        // which stores no empty value): the bytes of NULL are none. Other bounds are dropped.
+        // A Phoenix column's stand-ins: NULL (no bytes) for an empty `Some`, and a VARCHAR's
+        // content before a `00` it cannot hold. Other bounds are dropped.
         (None, _) if mode.is_phoenix() => {
-            if !phoenix::after_null(v, mode) {
-                return Some((Edge::Open, true));
+            let flip = if mode.is_desc() { 0xFF } else { 0x00 };
+            match phoenix::stand_in(v, mode) {
+                None => return Some((Edge::Open, true)),
+                Some(phoenix::StandIn::Null) => {}
+                Some(phoenix::StandIn::Content(c)) => c.iter().for_each(|b| out.push(b ^ flip)),
             }
-            return Some((
-                if lower {
-                    Edge::Excluded
-                } else {
-                    Edge::Included
-                },
-                false,
-            ));
+            let edge = if lower {
+                Edge::Excluded
+            } else {
+                Edge::Included
+            };
+            return Some((edge, false));
         }
         (None, _) => {}
     }

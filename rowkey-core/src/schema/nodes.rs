@@ -216,6 +216,8 @@ impl Node {
                 // Phoenix stores NULL first in a DESC column, where the descending order of
                 // `Option` puts `None` last: no ranges there, as in the derived builder.
                 f.ordered &= !(f.optional && f.mode.is_desc());
+                // Phoenix pads a CHAR(n) with spaces: "a\u{1}" is stored below "a".
+                f.ordered &= !(matches!(f.kind, Kind::Str) && f.mode.width().is_some());
             }
             fields.push(f);
         }

@@ -211,7 +211,9 @@ fn bind_condition(
         }
         Condition::Range(lo, hi) => {
             if !field.ordered {
-                let why = if field.mode.is_phoenix() {
+                let why = if field.mode.is_phoenix() && field.mode.width().is_some() {
+                    "is a CHAR(n) of a Phoenix key (Phoenix pads it with spaces, so \"a\\u{1}\" is stored below \"a\")"
+                } else if field.mode.is_phoenix() {
                     "is a nullable DESC column of a Phoenix key (Phoenix stores NULL first, where the descending order of `Option` puts it last)"
                 } else {
                     "is reversed or formatted out of order"
@@ -232,7 +234,9 @@ fn bind_condition(
         }
         Condition::Prefix(bytes) => {
             let prefixable = matches!(field.kind, Kind::Str | Kind::Bytes) && !field.optional;
-            if !prefixable || !field.ordered {
+            // A Phoenix CHAR's content starts with a prefix exactly when its padded bytes do.
+            let starts = field.ordered || (field.mode.is_phoenix() && field.mode.width().is_some());
+            if !prefixable || !starts {
                 return Err(SchemaError::Input(format!(
                     "`{path}` takes no prefix: only strings and byte strings, not reversed, do"
                 )));

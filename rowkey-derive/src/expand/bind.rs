@@ -71,12 +71,21 @@ fn keeps_order(field: &Field, phoenix: bool) -> bool {
     let format_ordered = field.attrs.format.as_ref().map_or(true, |f| {
         rowkey_core::private::timefmt::spec(&f.value).is_ok_and(|s| s.is_ordered())
     });
-    field.attrs.reverse.is_none() && format_ordered && !phoenix_desc_null(field, phoenix)
+    field.attrs.reverse.is_none()
+        && format_ordered
+        && !phoenix_desc_null(field, phoenix)
+        && !phoenix_char(field, phoenix)
 }
 
 /// Whether the field is a nullable descending column of a Phoenix key.
 fn phoenix_desc_null(field: &Field, phoenix: bool) -> bool {
     phoenix && field.attrs.desc.is_some() && matches!(field.kind, TypeKind::Option(_))
+}
+
+/// Whether the field is a `CHAR(n)` column of a Phoenix key: Phoenix pads it with spaces, so
+/// `"a\u{1}"` is stored below `"a"`, against the order of strings.
+fn phoenix_char(field: &Field, phoenix: bool) -> bool {
+    phoenix && field.attrs.width.is_some() && matches!(field.kind, TypeKind::Str { .. })
 }
 
 /// What `_prefix` takes: strings and bytes have one, other types none.
@@ -278,7 +287,9 @@ impl Methods<'_> {
 
     /// `f_prefix(prefix)` on a string or bytes field that kept its order.
     fn prefix(&self) -> Option<TokenStream> {
-        let arg = prefix_arg(&self.field.kind).filter(|_| self.ordered)?;
+        // A Phoenix CHAR's content starts with a prefix exactly when its padded bytes do.
+        let starts = self.ordered || phoenix_char(self.field, self.phoenix);
+        let arg = prefix_arg(&self.field.kind).filter(|_| starts)?;
         let Self {
             p,
             mode,
@@ -315,6 +326,8 @@ impl Methods<'_> {
             (quote!(#p::ReverseHasNoRange), has_prefix)
         } else if phoenix_desc_null(self.field, self.phoenix) {
             (quote!(#p::PhoenixDescNullHasNoRange), false)
+        } else if phoenix_char(self.field, self.phoenix) {
+            (quote!(#p::PhoenixCharHasNoRange), false)
         } else {
             (quote!(#p::UnorderedFormatHasNoRange), false)
         };
