@@ -196,6 +196,15 @@ fn keys_phoenix_would_not_write_are_refused() {
     }
 }
 
+/// The property runner of this file: 10,000 cases, a million under `ROWKEY_SOAK=1`.
+fn runner() -> TestRunner {
+    TestRunner::new(Config {
+        cases: common::scaled(10_000, 1_000_000) as u32,
+        failure_persistence: None,
+        ..Config::default()
+    })
+}
+
 /// Phoenix's order of rows: each column by its value (descending for `path`), a NULL before
 /// every value.
 fn phoenix_order(a: &Row, b: &Row) -> Ordering {
@@ -229,12 +238,7 @@ fn random_rows_round_trip_and_sort_as_phoenix_orders_them() {
             port,
             note,
         });
-    let cases = common::scaled(10_000, 1_000_000) as u32;
-    let mut runner = TestRunner::new(Config {
-        cases,
-        failure_persistence: None,
-        ..Config::default()
-    });
+    let mut runner = runner();
     runner
         .run(&(rows.clone(), rows), |(a, b)| {
             let (ka, kb) = (a.to_vec().unwrap(), b.to_vec().unwrap());
@@ -264,7 +268,6 @@ fn explain_shows_each_column_of_a_phoenix_key() {
 #[cfg(feature = "decimal")]
 mod decimal {
     use proptest::prelude::*;
-    use proptest::test_runner::{Config, TestRunner};
     use rowkey::RowKey;
     use rust_decimal::Decimal;
 
@@ -281,11 +284,7 @@ mod decimal {
         let decimal = (any::<i64>(), 0u32..=28).prop_map(|(m, s)| Decimal::new(m, s));
         let rows = (decimal.clone(), proptest::option::of(decimal))
             .prop_map(|(amount, other)| Price { amount, other });
-        let mut runner = TestRunner::new(Config {
-            cases: super::common::scaled(10_000, 1_000_000) as u32,
-            failure_persistence: None,
-            ..Config::default()
-        });
+        let mut runner = super::runner();
         runner
             .run(&(rows.clone(), rows), |(a, b)| {
                 let (ka, kb) = (a.to_vec().unwrap(), b.to_vec().unwrap());

@@ -70,13 +70,8 @@ impl Columns {
     /// says whether its length varies.
     #[inline(always)]
     pub(crate) fn after(&mut self, pos: usize, len: usize, variable: bool, mode: FieldMode) {
-        let null = variable && len == 0;
-        self.pending = if variable {
-            Some(separator(null, mode))
-        } else {
-            None
-        };
-        if null {
+        self.after_read(len, variable, mode);
+        if variable && len == 0 {
             self.nulls += 1;
         } else {
             self.held = self.pending;
