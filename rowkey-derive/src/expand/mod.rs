@@ -125,35 +125,37 @@ pub fn if_alloc(tokens: TokenStream) -> TokenStream {
     }
 }
 
-/// The name of the constant array of a key's field modes (a struct's, or an enum variant's).
-fn modes_name(s: &Struct) -> syn::Ident {
+/// The name of the constant mode of field `i` of `s` (a struct's, or an enum variant's).
+fn mode_name(s: &Struct, i: usize) -> syn::Ident {
     match s.variant {
-        None => quote::format_ident!("__ROWKEY_MODES"),
-        Some(v) => quote::format_ident!("__ROWKEY_MODES_{}", crate::unraw::unraw(v)),
+        None => quote::format_ident!("__ROWKEY_MODE_{}", i),
+        Some(v) => quote::format_ident!("__ROWKEY_MODE_{}_{}", crate::unraw::unraw(v), i),
     }
 }
 
-/// The constant array of the modes of `s`'s fields, one per key: every place that names a
-/// field's mode (its segment, its scan methods) names its element.
+/// The constant modes of `s`'s fields, one item a field: every place that names a field's mode
+/// (its segment, its scan methods) names its constant. One item a field rather than one array a
+/// key: each scan method indexing an array constant cost the compiler a known-panics check and a
+/// const evaluation of the array, 9% of the 50-layout crate's build (BENCHMARKS.md).
 pub fn modes_def(s: &Struct, p: &syn::Ident) -> TokenStream {
-    let name = modes_name(s);
-    let n = s.fields.len();
     let phoenix = s.attrs.phoenix.is_some();
-    let modes = s.fields.iter().map(|f| {
+    let modes = s.fields.iter().enumerate().map(|(i, f)| {
+        let name = mode_name(s, i);
         let mode = field_mode(f, p);
-        if phoenix {
+        let mode = if phoenix {
             quote!(#p::phoenix_mode(#mode))
         } else {
             mode
-        }
+        };
+        quote!(const #name: #p::FieldMode = #mode;)
     });
-    quote!(const #name: [#p::FieldMode; #n] = [#(#modes),*];)
+    quote!(#(#modes)*)
 }
 
-/// The mode of field `i` of `s`: its element of [`modes_def`]'s array.
+/// The mode of field `i` of `s`: its constant of [`modes_def`].
 pub fn mode_ref(s: &Struct, i: usize) -> TokenStream {
-    let name = modes_name(s);
-    quote!(#name[#i])
+    let name = mode_name(s, i);
+    quote!(#name)
 }
 
 /// The constant `FieldMode` of a field as declared in its key (`text`: the layout's delimiter).
