@@ -2,101 +2,74 @@
 
 use crate::describe::explain::Explained;
 use crate::describe::layout::Layout;
-use crate::field::KeyField;
-use crate::walk::{phoenix, Fields, Visit};
+use crate::field::{FieldMode, KeyField};
+use crate::walk::phoenix;
 
-/// A value to show in `explain`: `Debug` when the type has it, a placeholder otherwise (chosen by
-/// method resolution: `(&Show(&v)).show()` finds `ShowDebug` first, then `ShowOpaque` by autoref).
+/// A field to show in `explain`: `Debug` when the type has it, a placeholder otherwise (chosen by
+/// method resolution: `(&Show(&v)).show(mode)` finds `ShowDebug` first, then `ShowOpaque` by
+/// autoref).
 #[allow(missing_debug_implementations)] // a probe of method resolution, never shown
 pub struct Show<'a, T: ?Sized>(pub &'a T);
 
-/// `Show` for types with `Debug`.
-pub trait ShowDebug {
-    fn show(&self) -> alloc::string::String;
+/// A decoded field as `explain` shows it: its value, and what places its bytes in the key (its
+/// length in its mode, and whether Phoenix ends it with a separator). Taken from the field as it
+/// is shown, so that `explain` walks the key once rather than once more over a tuple of fields.
+#[allow(missing_debug_implementations)] // handed from generated code to `explain_record` only
+pub struct Shown {
+    value: alloc::string::String,
+    len: usize,
+    variable: bool,
 }
 
-impl<T: core::fmt::Debug + ?Sized> ShowDebug for Show<'_, T> {
-    fn show(&self) -> alloc::string::String {
-        alloc::format!("{:?}", self.0)
+impl Shown {
+    fn of<T: KeyField + ?Sized>(value: alloc::string::String, field: &T, mode: FieldMode) -> Shown {
+        Shown {
+            value,
+            len: field.field_len(mode),
+            variable: phoenix::variable::<T>(mode),
+        }
+    }
+}
+
+/// `Show` for types with `Debug`.
+pub trait ShowDebug {
+    fn show(&self, mode: FieldMode) -> Shown;
+}
+
+impl<T: core::fmt::Debug + KeyField + ?Sized> ShowDebug for Show<'_, T> {
+    fn show(&self, mode: FieldMode) -> Shown {
+        Shown::of(alloc::format!("{:?}", self.0), self.0, mode)
     }
 }
 
 /// `Show` for types without `Debug`.
 pub trait ShowOpaque {
-    fn show(&self) -> alloc::string::String;
+    fn show(&self, mode: FieldMode) -> Shown;
 }
 
-impl<T: ?Sized> ShowOpaque for &Show<'_, T> {
-    fn show(&self) -> alloc::string::String {
-        alloc::string::String::from("(no Debug)")
+impl<T: KeyField + ?Sized> ShowOpaque for &Show<'_, T> {
+    fn show(&self, mode: FieldMode) -> Shown {
+        Shown::of(alloc::string::String::from("(no Debug)"), self.0, mode)
     }
 }
 
-/// `K::explain`: the explanation of `key`, a key of `name`, with no segment yet.
-#[inline]
-pub fn explain_start(name: &'static str, key: &[u8]) -> Explained {
-    Explained::new(name, key)
+/// `K::explain` of a fieldless enum key `name`: one segment, the variant's bytes, beside its value.
+pub fn explain_value(name: &'static str, key: &[u8], shown: Shown) -> Explained {
+    let mut explained = Explained::new(name, key);
+    let bytes = key.get(..shown.len).unwrap_or(key);
+    explained.push(name, bytes, shown.value);
+    explained
 }
 
-/// `K::explain`: adds each field's segment, `(name, length, value shown)`, in key order: the
-/// first at `at` (after the tag, the prefix and its delimiter), each after the one before and a
-/// delimiter of `delimiter` bytes. One call per key, so an `explain` costs the compiler little.
-pub fn explain_segments<const N: usize>(
-    explained: &mut Explained,
-    key: &[u8],
-    mut at: usize,
-    delimiter: usize,
-    segments: [(&'static str, usize, alloc::string::String); N],
-) {
-    for (segment, len, value) in segments {
-        let bytes = key.get(at..at.saturating_add(len)).unwrap_or_default();
-        explained.push(segment, bytes, value);
-        at = at.saturating_add(len).saturating_add(delimiter);
-    }
-}
-
-/// `K::explain`: the explanation of `key`, a key of `layout` whose decoded fields are `fields`,
-/// each shown as `shown` says: its tag, its prefix, then each field's bytes (the key walk's
-/// delimiters between them) beside its value. One call per key.
-pub fn explain_record<F: Fields, const N: usize>(
+/// `K::explain`: the explanation of `key`, a key of `layout` whose decoded fields are `shown`
+/// (each shown in its segment's mode): its tag, its prefix, then each field's bytes beside its
+/// value, found as the key walk writes them: after the text delimiter before it, or after
+/// Phoenix's separators held back (a NULL column has no bytes). One call per key.
+pub fn explain_record<const N: usize>(
     layout: &'static Layout,
     key: &[u8],
-    fields: &F,
-    shown: [alloc::string::String; N],
+    shown: [Shown; N],
 ) -> Explained {
-    /// Where each field's bytes lie, found as the walk writes them: after the text delimiter
-    /// before it, or after Phoenix's separators held back (a NULL column has no bytes).
-    struct Spans<const N: usize> {
-        layout: &'static Layout,
-        at: usize,
-        columns: phoenix::Columns,
-        spans: [(usize, usize); N],
-    }
-    impl<const N: usize> Visit for Spans<N> {
-        type Error = core::convert::Infallible;
-        fn field<T: KeyField + ?Sized>(&mut self, i: usize, value: &T) -> Result<(), Self::Error> {
-            let mode = self.layout.segments[i].encoding.mode();
-            let len = value.field_len(mode);
-            let start = if self.layout.phoenix {
-                match len {
-                    0 => self.at,
-                    _ => self.at.saturating_add(self.columns.held_len()),
-                }
-            } else {
-                let delimiter = self.layout.delimiter_before(i).map_or(0, str::len);
-                self.at.saturating_add(delimiter)
-            };
-            if len > 0 || !self.layout.phoenix {
-                self.at = start.saturating_add(len);
-            }
-            self.columns
-                .after(self.at, len, phoenix::variable::<T>(mode), mode);
-            if let Some(span) = self.spans.get_mut(i) {
-                *span = (start, len);
-            }
-            Ok(())
-        }
-    }
     let mut explained = Explained::new(layout.name, key);
     if !layout.tag.is_none() {
         explained.push_tag(layout.tag, key);
@@ -108,18 +81,26 @@ pub fn explain_record<F: Fields, const N: usize>(
         explained.push_prefix(layout.prefix, bytes);
         at += prefix;
     }
-    let mut spans = Spans {
-        layout,
-        at,
-        columns: phoenix::Columns::default(),
-        spans: [(0, 0); N],
-    };
-    let Ok(()) = fields.visit(0, &mut spans);
-    for (i, ((start, len), value)) in spans.spans.into_iter().zip(shown).enumerate() {
+    let mut columns = phoenix::Columns::default();
+    for (i, field) in shown.into_iter().enumerate() {
+        let mode = layout.segments[i].encoding.mode();
+        let start = if layout.phoenix {
+            match field.len {
+                0 => at,
+                _ => at.saturating_add(columns.held_len()),
+            }
+        } else {
+            let delimiter = layout.delimiter_before(i).map_or(0, str::len);
+            at.saturating_add(delimiter)
+        };
+        if field.len > 0 || !layout.phoenix {
+            at = start.saturating_add(field.len);
+        }
+        columns.after(at, field.len, field.variable, mode);
         let bytes = key
-            .get(start..start.saturating_add(len))
+            .get(start..start.saturating_add(field.len))
             .unwrap_or_default();
-        explained.push(layout.segments[i].name, bytes, value);
+        explained.push(layout.segments[i].name, bytes, field.value);
     }
     explained
 }

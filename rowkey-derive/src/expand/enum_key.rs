@@ -252,7 +252,7 @@ fn layouts(e: &KeyedEnum, p: &syn::Ident, patterns: &[TokenStream]) -> Described
         values.push(layout::layout_value(&v.key, p, &vname));
         let bindings = bindings(v.key.fields.len());
         let layout = variant_layout(i);
-        let explained = layout::explain_record(p, &layout, &bindings);
+        let explained = layout::explain_record(&v.key, p, &layout, &bindings);
         let pattern = &patterns[i];
         explains.push(quote!(#pattern => #explained,));
     }

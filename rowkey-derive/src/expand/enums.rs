@@ -89,16 +89,6 @@ fn described(e: &Enum, consts: &[syn::Ident], p: &syn::Ident) -> Described {
                 .with_fixed_len(#p::Some(1))
                 .build()
         },
-        quote! {{
-            let mut __rowkey_e = #p::explain_start(#name, __rowkey_key);
-            #p::explain_segments(
-                &mut __rowkey_e,
-                __rowkey_key,
-                0,
-                0,
-                [(#name, 1, (&#p::Show(&__rowkey_v)).show())],
-            );
-            __rowkey_e
-        }},
+        quote!(#p::explain_value(#name, __rowkey_key, (&#p::Show(&__rowkey_v)).show(__rowkey_mode))),
     )
 }

@@ -40,7 +40,7 @@ pub fn described(s: &Struct, p: &syn::Ident) -> Described {
         })
         .collect();
     let _ = concrete;
-    let explained = explain_record(p, &super::layout_ref(s.original, p), &values);
+    let explained = explain_record(s, p, &super::layout_ref(s.original, p), &values);
     describe(s.original, p, layout, explained)
 }
 
@@ -157,12 +157,17 @@ pub fn layout_value(s: &Struct, p: &syn::Ident, name: &str) -> TokenStream {
     }
 }
 
-/// `explain`'s value: the key `__rowkey_key` of `layout` (a `&'static Layout` expression), its
-/// decoded fields given as `values` (references), each shown with its `Debug` where it has one.
-pub fn explain_record(p: &syn::Ident, layout: &TokenStream, values: &[TokenStream]) -> TokenStream {
-    let fields = super::encode::fields_tuple(values, p);
+/// `explain`'s value: the key `__rowkey_key` of `layout` (a `&'static Layout` expression) of the
+/// fields of `s`, decoded as `values` (references), each shown with its `Debug` where it has one.
+pub fn explain_record(
+    s: &Struct,
+    p: &syn::Ident,
+    layout: &TokenStream,
+    values: &[TokenStream],
+) -> TokenStream {
+    let modes = (0..values.len()).map(|i| mode_ref(s, i));
     quote! {
-        #p::explain_record(#layout, __rowkey_key, &#fields, [#((&#p::Show(#values)).show()),*])
+        #p::explain_record(#layout, __rowkey_key, [#((&#p::Show(#values)).show(#modes)),*])
     }
 }
 
