@@ -8,7 +8,7 @@
 //! so that a change to any byte rule fails here. `ROWKEY_LOCK=update cargo test --test lock`
 //! rewrites them.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
 use rowkey::lock::{self, ChangeKind, LockError, Verdict};
@@ -42,12 +42,30 @@ fn with_env<T>(rowkey_lock: Option<&str>, ci: Option<&str>, f: impl FnOnce() -> 
     out
 }
 
-/// A fresh, empty directory of this test's own.
-fn scratch(test: &str) -> PathBuf {
+/// A fresh, empty directory of this test's own, removed when the test passes (kept when it
+/// fails, to look at).
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+fn scratch(test: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("rowkey-lock-{}-{test}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -537,7 +555,8 @@ version!(text_format {
 /// Checks `samples` of a changed version against a copy of the evolution lock, neither writing
 /// nor reading the environment's `ROWKEY_LOCK`.
 fn check_version<K: RowKey>(test: &str, samples: &[K]) -> Result<Verdict, LockError> {
-    let copy = scratch(test).join("event.lock");
+    let dir = scratch(test);
+    let copy = dir.join("event.lock");
     std::fs::copy(EVOLUTION, &copy).unwrap();
     let verdict = with_env(None, None, || lock::check(&copy, samples));
     let after = std::fs::read(&copy).unwrap();
@@ -781,7 +800,8 @@ fn a_locked_key_that_no_longer_decodes_is_named() {
 #[test]
 fn assert_locked_panics_with_the_verdict() {
     let _env = env();
-    let copy = scratch("assert_panics").join("event.lock");
+    let dir = scratch("assert_panics");
+    let copy = dir.join("event.lock");
     std::fs::copy(EVOLUTION, &copy).unwrap();
     let panic = with_env(None, None, || {
         std::panic::catch_unwind(|| lock::assert_locked(&copy, &desc_removed::samples()))
@@ -858,7 +878,8 @@ fn a_salt_over_other_fields_names_them_before_and_after() {
 #[test]
 fn update_rewrites_an_incompatible_lock_and_ci_never_does() {
     let _env = env();
-    let path = scratch("update").join("event.lock");
+    let dir = scratch("update");
+    let path = dir.join("event.lock");
     std::fs::copy(EVOLUTION, &path).unwrap();
     let samples = desc_removed::samples();
     let under_ci = with_env(Some("update"), Some("true"), || {
@@ -895,7 +916,8 @@ fn update_rewrites_an_incompatible_lock_and_ci_never_does() {
 /// The committed evolution lock with `edit` applied, checked against `v1`.
 fn check_edited(test: &str, edit: impl FnOnce(String) -> String) -> Result<Verdict, LockError> {
     let text = std::fs::read_to_string(EVOLUTION).unwrap();
-    let path = scratch(test).join("event.lock");
+    let dir = scratch(test);
+    let path = dir.join("event.lock");
     std::fs::write(&path, edit(text)).unwrap();
     with_env(None, None, || lock::check(&path, &v1::samples()))
 }

@@ -96,11 +96,30 @@ fn refused(args: &[&str], stdin: Option<&[u8]>, says: &[&str]) {
     }
 }
 
-fn scratch(name: &str) -> PathBuf {
+/// A fresh, empty directory of this test's own, removed when the test passes (kept when it
+/// fails, to look at).
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+fn scratch(name: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("rowkey-cli-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
 }
 
 fn lock_of<K: RowKey>(dir: &Path, name: &str, samples: &[K]) -> String {
