@@ -144,7 +144,6 @@ impl FieldMode {
         }
     }
 
-    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// The same mode, for a time field counted in `unit` (milliseconds unless the field says
     /// `unit = "..."`).
     ///
@@ -165,7 +164,6 @@ impl FieldMode {
         self.unit
     }
 
-    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// The same mode, for a chrono time written in text layouts as chrono formats it with `format`
     /// (strftime syntax), which must have one length for every time (the `format` attribute of the
     /// `rowkey` crate lists the specifiers).
@@ -189,8 +187,9 @@ impl FieldMode {
         self.format
     }
 
-    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
-    /// The same mode in the text format, whose segments are joined by `delimiter`.
+    /// The same mode in the text format, whose segments are joined by `delimiter`: how a
+    /// `KeyField` of your own can be tried in a text layout (`#[rowkey(text = ...)]` keys write
+    /// their fields in such a mode).
     ///
     /// ```
     /// use rowkey::{FieldMode, KeyField};
@@ -240,46 +239,30 @@ impl FieldMode {
         }
     }
 
-    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
-    /// For a salted key: write `bucket` as the salt byte instead of the computed one.
-    ///
-    /// ```
-    /// use rowkey::FieldMode;
-    /// let mode = FieldMode::LAST.with_chosen_bucket(3);
-    /// assert_eq!(mode.chosen_bucket(), Some(3));
-    /// assert_eq!(FieldMode::LAST.chosen_bucket(), None); // computed from the sources
-    /// ```
+    /// For a salted key: write `bucket` as the salt byte instead of the computed one
+    /// (`SaltedKey::encode_into_bucket`; generated code reaches it through `__private`).
     #[must_use]
-    pub const fn with_chosen_bucket(self, bucket: u8) -> Self {
+    pub(crate) const fn with_chosen_bucket(self, bucket: u8) -> Self {
         FieldMode {
             salt: SaltChoice::Chosen(bucket),
             ..self
         }
     }
 
-    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// For a salted key: accept any bucket below the bucket count when decoding (and, for a
     /// hash-prefixed one, any prefix: how `explain_best_effort` shows a key whose prefix is not
     /// its fields').
     #[must_use]
-    pub const fn with_any_bucket(self) -> Self {
+    pub(crate) const fn with_any_bucket(self) -> Self {
         FieldMode {
             salt: SaltChoice::Any,
             ..self
         }
     }
 
-    #[doc(hidden)] // derive-only: generated code reaches it through `__private`
     /// The bucket the writer chose, if it chose one.
-    ///
-    /// ```
-    /// use rowkey::FieldMode;
-    /// assert_eq!(FieldMode::LAST.with_chosen_bucket(7).chosen_bucket(), Some(7));
-    /// assert_eq!(FieldMode::LAST.with_any_bucket().chosen_bucket(), None);
-    /// assert_eq!(FieldMode::LAST.chosen_bucket(), None);
-    /// ```
     #[inline]
-    pub const fn chosen_bucket(self) -> Option<u8> {
+    pub(crate) const fn chosen_bucket(self) -> Option<u8> {
         match self.salt {
             SaltChoice::Chosen(b) => Some(b),
             _ => None,

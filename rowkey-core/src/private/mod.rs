@@ -80,6 +80,14 @@ pub const fn phoenix_mode(mode: FieldMode) -> FieldMode {
     mode.with_phoenix()
 }
 
+/// The mode in which `SaltedKey::encode_into_bucket` writes a whole key: salted into `bucket`.
+pub const fn chosen_bucket_mode(bucket: u8) -> FieldMode {
+    FieldMode::LAST.with_chosen_bucket(bucket)
+}
+
+/// The mode in which `explain` reads a whole salted key whatever its salt byte.
+pub const ANY_BUCKET_MODE: FieldMode = FieldMode::LAST.with_any_bucket();
+
 /// Why Phoenix cannot hold a field of `shape` placed with `mode` as a primary-key column, if it
 /// cannot: the derive's check of each field of a Phoenix layout.
 pub const fn phoenix_refusal(shape: FieldShape, mode: FieldMode) -> Option<&'static str> {

@@ -63,7 +63,7 @@ pub fn salted_key_traits(s: &Struct, p: &syn::Ident) -> TokenStream {
                 #p::encode_key_in(
                     self,
                     __rowkey_out,
-                    #p::FieldMode::LAST.with_chosen_bucket(__rowkey_bucket),
+                    #p::chosen_bucket_mode(__rowkey_bucket),
                 )
             }
         }
@@ -74,7 +74,7 @@ pub fn salted_key_traits(s: &Struct, p: &syn::Ident) -> TokenStream {
             fn decode_any_bucket(
                 __rowkey_key: &'__rowkey_k [u8],
             ) -> #p::Result<(Self, u8), #p::DecodeError> {
-                let __rowkey_v = #p::decode_key_in(__rowkey_key, #p::FieldMode::LAST.with_any_bucket())?;
+                let __rowkey_v = #p::decode_key_in(__rowkey_key, #p::ANY_BUCKET_MODE)?;
                 // A decoded key has its prefix.
                 let __rowkey_prefix = __rowkey_key.get(..#n).unwrap_or_default();
                 let __rowkey_b = #p::read_salt(#salt, __rowkey_prefix)?;
