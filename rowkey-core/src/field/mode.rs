@@ -188,8 +188,8 @@ impl FieldMode {
     }
 
     /// The same mode in the text format, whose segments are joined by `delimiter`: how a
-    /// `KeyField` of your own can be tried in a text layout (`#[rowkey(text = ...)]` keys write
-    /// their fields in such a mode).
+    /// `KeyField` of your own can be tried in a text layout (the fields of a
+    /// `#[rowkey(text, delimiter = ":")]` key are written in such a mode).
     ///
     /// ```
     /// use rowkey::{FieldMode, KeyField};
