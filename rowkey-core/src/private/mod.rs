@@ -46,7 +46,7 @@ pub use crate::phoenix::PhoenixKey;
 pub use crate::prefix::{HashPrefix, Prefix, Salt, SaltHash};
 #[cfg(feature = "alloc")]
 pub use crate::scan::{
-    ArrayPlan, ArrayRanged, Bind, Builder, ByPartialOrd, Marker, Plan, Probe, Ranges, Scan,
+    ArrayPlan, ArrayRanged, Bind, Builder, ByPartialOrd, Marked, Marker, Plan, Probe, Ranges, Scan,
     ScanLayout, ScanStep, Unordered, ValueOrder,
 };
 pub use crate::sink::ValueSink;

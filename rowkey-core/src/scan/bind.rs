@@ -56,10 +56,26 @@ pub trait Plan: Sized + Clone + core::fmt::Debug {
 /// finished plan), and the planner the state holds there: the one that binds, or after a range
 /// its ranged form. The planner's key is part of the trait, so that the state's impls need no
 /// `where` clause on it (each one was work for the compiler in every crate that derives).
+/// Generated code implements [`Marked`] instead, the same fact with the key as `Self`.
 #[doc(hidden)] // the derive's protocol, reached through `__private`
 pub trait Marker<K: ?Sized> {
     /// The planner of the state this marks.
     type Plan: Plan<Key = K>;
+}
+
+/// [`Marker`] as generated code states it: implemented by the key for each of its markers. A
+/// marker is named after its field; as the `Self` of an impl in the deriving crate, a field
+/// renamed would change which types the trait's impls are for, and an incremental build would
+/// check every key's builder again (0.87 s against 0.47 s for the 50-layout benchmark crate). As
+/// a parameter of the key's impl, it changes that one key's impl.
+#[doc(hidden)] // the derive's protocol, reached through `__private`
+pub trait Marked<N> {
+    /// The planner of the state `N` marks.
+    type Plan: Plan<Key = Self>;
+}
+
+impl<K: Marked<N> + ?Sized, N> Marker<K> for N {
+    type Plan = <K as Marked<N>>::Plan;
 }
 
 /// What a generated builder state calls on its planner (the general one, [`Scan`], or the

@@ -50,7 +50,7 @@ use alloc::vec::Vec;
 use core::marker::PhantomData;
 use core::ops::Bound;
 
-pub use bind::{Bind, Marker, Plan};
+pub use bind::{Bind, Marked, Marker, Plan};
 pub use lane::{ArrayPlan, ArrayRanged};
 pub use order::{ByPartialOrd, Probe, Unordered, ValueOrder};
 pub use range::{KeyRange, Ranges};

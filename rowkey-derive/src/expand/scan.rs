@@ -82,7 +82,9 @@ pub fn expand(s: &Struct, p: &syn::Ident) -> TokenStream {
 /// marker type naming the field to bind next, so that "no method `ts` found for
 /// `EventScan<EventNextUser>`" says which field must be bound first. On the general planner every
 /// state holds a `rowkey::Scan`. In the array lane each marker also names the planner its state
-/// holds (`Marker::Plan`): the one that binds, or after a range or prefix its ranged form
+/// holds (`Marked::Plan`, which the key implements for each of its markers: as the `Self` of an
+/// impl, a marker renamed with its field would have an incremental build check every key's
+/// builder again): the one that binds, or after a range or prefix its ranged form
 /// (`{Key}Ranged`), so that every state stays small enough to move in registers. Its plan methods
 /// and trait impls are written once per key; each is build time in every crate that derives, and
 /// each forwards to one tested runtime function.
@@ -166,7 +168,7 @@ impl State {
         }
     }
 
-    /// A marker type, documented, naming the planner of its state.
+    /// A marker type, documented, and the key's impl naming the planner of its state.
     pub fn marker(&self, p: &syn::Ident, marker: &syn::Ident, doc: &str) -> TokenStream {
         self.marker_of(p, marker, doc, &self.planner(p))
     }
@@ -183,7 +185,7 @@ impl State {
             #[doc = #doc]
             #vis enum #marker {}
 
-            impl #p::Marker<#concrete> for #marker {
+            impl #p::Marked<#marker> for #concrete {
                 type Plan = #planner;
             }
         }
