@@ -24,7 +24,8 @@
 //! of the contract); `prefix/` the salt and the hash prefix; `time/` time fields, their units and
 //! chrono formats; `describe/` a key's layout, its segments' encodings and explained keys;
 //! `walk/` the one walk through a key: `frame.rs` what stands around the fields (tag, prefix,
-//! delimiters), for derived keys and the schema's alike, `mod.rs` a derived key's fields;
+//! delimiters), for derived keys and the schema's alike, `mod.rs` a derived key's fields; `key/`
+//! the whole key's traits and, in `io.rs`, a whole key written and read as its own last field;
 //! `scan/` planning (its `mod.rs` lists its files); `private/` is what generated code calls, and
 //! nothing else imports it.
 //!

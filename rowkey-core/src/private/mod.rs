@@ -6,22 +6,20 @@
 //! | file | idea |
 //! |---|---|
 //! | `build.rs` | a key's `Layout` and `Tag`, built in const context |
-//! | `key_io.rs` | writing and reading a key's parts in sequence |
 //! | `key_parts.rs` | `K::explain`: a stored key shown part by part |
 //! | `misuse.rs` | scan methods misused, made compile errors that say why |
 //! | `scan_steps.rs` | the binding methods of a derived key's scan builder |
 
 mod build;
-mod key_io;
 #[cfg(feature = "alloc")]
 mod key_parts;
 mod misuse;
 #[cfg(feature = "alloc")]
 mod scan_steps;
 
+pub use crate::key::io::{decode_key_in, encode_key_in};
 pub use crate::prefix::steps::read_salt;
 pub use build::{tag, LayoutBuilder};
-pub use key_io::{decode_key, decode_key_in, encode_key, encode_key_in};
 #[cfg(feature = "alloc")]
 pub use key_parts::*;
 pub use misuse::{

@@ -1,16 +1,16 @@
-//! `RowKey` and `DecodeKey` (a key is its own field in the last position), plus `LEN` and `to_key`
+//! `RowKey` (a key is its own field in the last position) and the inherent `decode`, plus `LEN` and `to_key`
 //! for fixed layouts.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 use syn::DeriveInput;
 
-use super::generics::{decode_generics, with_bound};
+use super::generics::with_bound;
 use super::layout::Described;
 
-/// `RowKey` and `DecodeKey` for a type that implements `KeyField` and `DecodeField`. `described`
-/// gives `LAYOUT` and `explain` (and the inherent items that forward to them); the lengths, the
-/// prefix and the tag are the trait's defaults, read from `LAYOUT`.
+/// `RowKey` for a type that implements `KeyField` and `DecodeField` (the core's blanket impl
+/// gives it `DecodeKey`). `described` gives `LAYOUT` and `explain` (and the inherent items that
+/// forward to them); the lengths and the codec are the trait's provided items.
 pub fn expand_key_traits(
     input: &DeriveInput,
     row_limit: Option<usize>,
@@ -23,8 +23,6 @@ pub fn expand_key_traits(
     let key_name = crate::unraw::unraw(ident);
     let generics = with_bound(&input.generics, quote!(#p::KeyField));
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
-    let dgenerics = decode_generics(&input.generics, p);
-    let (dimpl_generics, _, dwhere_clause) = dgenerics.split_for_impl();
     let (own_impl_generics, _, own_where_clause) = input.generics.split_for_impl();
     let decode_doc = format!(
         "Decodes a whole `{key_name}` key, as `DecodeKey::decode` does; inherent, so that \
@@ -36,9 +34,9 @@ pub fn expand_key_traits(
         inherent,
     } = described;
     quote! {
-        #inherent
-
         impl #own_impl_generics #ident #ty_generics #own_where_clause {
+            #inherent
+
             #[doc = #decode_doc]
             #[inline(always)]
             pub fn decode<'__rowkey_k>(
@@ -49,7 +47,6 @@ pub fn expand_key_traits(
             {
                 <Self as #p::DecodeKey<'__rowkey_k>>::decode(key)
             }
-
         }
 
         #[automatically_derived]
@@ -58,24 +55,6 @@ pub fn expand_key_traits(
             #row_limit
 
             #explain
-
-            #[inline(always)]
-            fn encoded_len(&self) -> usize {
-                #p::KeyField::field_len(self, #p::FieldMode::LAST)
-            }
-
-            #[inline(always)]
-            fn encode_into(&self, __rowkey_out: &mut [u8]) -> #p::Result<usize, #p::EncodeError> {
-                #p::encode_key(self, __rowkey_out)
-            }
-        }
-
-        #[automatically_derived]
-        impl #dimpl_generics #p::DecodeKey<'__rowkey_k> for #ident #ty_generics #dwhere_clause {
-            #[inline(always)]
-            fn decode(__rowkey_key: &'__rowkey_k [u8]) -> #p::Result<Self, #p::DecodeError> {
-                #p::decode_key(__rowkey_key)
-            }
         }
     }
 }

@@ -15,7 +15,7 @@ pub struct Described {
     pub layout: TokenStream,
     /// `RowKey::explain`, with `alloc`.
     pub explain: TokenStream,
-    /// The inherent forwarders.
+    /// The inherent forwarders: items of the key's one inherent impl block.
     pub inherent: TokenStream,
 }
 
@@ -54,7 +54,6 @@ pub fn describe(
 ) -> Described {
     let ident = &input.ident;
     let name = crate::unraw::unraw(ident);
-    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let doc = format!("The layout of `{name}` keys, as `RowKey::LAYOUT` gives it: the prefix, every segment, and for an enum each variant. Its `Display` is a table.");
     let explain_doc = format!("Decodes a stored `{name}` key (checking its prefix) and shows each segment's bytes beside its value, for a row seen in the HBase shell; `RowKey::explain`.");
     let explain = super::if_alloc(quote! {
@@ -79,12 +78,10 @@ pub fn describe(
         layout,
         explain,
         inherent: quote! {
-            impl #impl_generics #ident #ty_generics #where_clause {
-                #[doc = #doc]
-                pub const LAYOUT: #p::Layout = <Self as #p::RowKey>::LAYOUT;
+            #[doc = #doc]
+            pub const LAYOUT: #p::Layout = <Self as #p::RowKey>::LAYOUT;
 
-                #inherent_explain
-            }
+            #inherent_explain
         },
     }
 }

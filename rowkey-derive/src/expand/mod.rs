@@ -232,11 +232,6 @@ fn fallback(input: &DeriveInput, errors: syn::Error) -> TokenStream {
             const LAYOUT: #p::Layout = #p::LayoutBuilder::new(#name).build();
             const FIXED_LEN: #p::Option<usize> = #p::None;
             const MAX_LEN: #p::Option<usize> = #p::None;
-            fn encoded_len(&self) -> usize { #stub }
-            fn encode_into(&self, _: &mut [u8]) -> #p::Result<usize, #p::EncodeError> { #stub }
-        }
-        impl #decode_impl_generics #p::DecodeKey<'__rowkey_k> for #ident #ty_generics #where_clause {
-            fn decode(_: &'__rowkey_k [u8]) -> #p::Result<Self, #p::DecodeError> { #stub }
         }
     };
     // The inherent items too, where the type can name them, so code that uses them compiles.

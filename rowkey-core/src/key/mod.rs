@@ -1,5 +1,7 @@
 //! The two traits a whole key implements: [`RowKey`] to encode and [`DecodeKey`] to read it back.
-//! `#[derive(RowKey)]` implements both (and [`KeyField`](crate::KeyField), so keys nest).
+//! `#[derive(RowKey)]` implements `RowKey` and the key's [`KeyField`] and [`DecodeField`] (so keys
+//! nest); a whole key is written and read as its own field in the last position (`io.rs`), so
+//! `encode_into` is provided and every such key implements `DecodeKey`.
 
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
@@ -8,8 +10,9 @@ use alloc::vec::Vec;
 use crate::describe::explain::Explained;
 use crate::describe::layout::Layout;
 use crate::error::{DecodeError, EncodeError};
-#[cfg(feature = "alloc")]
-use crate::field::FieldMode;
+use crate::field::{DecodeField, FieldMode, KeyField};
+
+pub(crate) mod io;
 
 /// A type that encodes to an order-preserving row key: the byte order of two keys is the order of
 /// the values, field by field.
@@ -39,7 +42,7 @@ use crate::field::FieldMode;
 /// assert!(Event { user_id: 42, ts: 1 }.to_vec()? < key); // newest first
 /// # Ok::<(), EncodeError>(())
 /// ```
-pub trait RowKey {
+pub trait RowKey: KeyField {
     /// The length of every key, when every field has a fixed width.
     ///
     /// ```
@@ -140,7 +143,10 @@ pub trait RowKey {
     /// assert_eq!(host.encode_into(&mut buf)?, host.encoded_len());
     /// # Ok::<(), rowkey::EncodeError>(())
     /// ```
-    fn encoded_len(&self) -> usize;
+    #[inline(always)]
+    fn encoded_len(&self) -> usize {
+        self.field_len(FieldMode::LAST)
+    }
 
     /// Writes the key at the start of `out` and returns its length. Never allocates.
     ///
@@ -165,7 +171,10 @@ pub trait RowKey {
     /// assert!(host.encode_into(&mut [0u8; 4]).is_err());
     /// # Ok::<(), rowkey::EncodeError>(())
     /// ```
-    fn encode_into(&self, out: &mut [u8]) -> Result<usize, EncodeError>;
+    #[inline(always)]
+    fn encode_into(&self, out: &mut [u8]) -> Result<usize, EncodeError> {
+        io::encode_key(self, out)
+    }
 
     /// The key as a new vector.
     ///
@@ -517,4 +526,13 @@ pub trait DecodeKey<'k>: Sized {
     /// # Ok::<(), rowkey::DecodeError>(())
     /// ```
     fn decode(key: &'k [u8]) -> Result<Self, DecodeError>;
+}
+
+/// A key that is a field of its own, as every derived key is, decodes as that field in the last
+/// position: every byte consumed, and no longer than [`RowKey::ROW_LIMIT`].
+impl<'k, K: RowKey + DecodeField<'k>> DecodeKey<'k> for K {
+    #[inline(always)]
+    fn decode(key: &'k [u8]) -> Result<Self, DecodeError> {
+        io::decode_key(key)
+    }
 }

@@ -1,10 +1,12 @@
-//! `RowKey::encode_into` and `DecodeKey::decode` of a derived key: the buffer checked once, the
-//! row limit, the whole key consumed.
+//! How a whole key is written and read: the key is its own field in the last position, with the
+//! buffer checked once, the row limit, and every byte consumed. `RowKey::encode_into` and
+//! `DecodeKey::decode` of every derived key, and what a salted key's writer and `explain` call
+//! in another mode.
 
+use super::RowKey;
 use crate::buf::too_small;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::field::{DecodeField, FieldMode, KeyField};
-use crate::key::RowKey;
 
 /// `RowKey::encode_into` of a derived key: the key is its own field in the last position.
 #[inline(always)]
@@ -15,7 +17,7 @@ pub fn encode_key<K: RowKey + KeyField + ?Sized>(
     encode_key_in(key, out, FieldMode::LAST)
 }
 
-/// [`encode_key`] in `mode` (which may carry a writer-chosen salt bucket).
+/// [`RowKey::encode_into`] in `mode` (which may carry a writer-chosen salt bucket).
 #[inline(always)]
 pub fn encode_key_in<K: RowKey + KeyField + ?Sized>(
     key: &K,
@@ -93,7 +95,7 @@ pub fn decode_key<'k, K: DecodeField<'k> + RowKey>(input: &'k [u8]) -> Result<K,
     decode_key_in(input, FieldMode::LAST)
 }
 
-/// [`decode_key`] in `mode` (which may accept any salt bucket).
+/// [`DecodeKey::decode`](super::DecodeKey::decode) in `mode` (which may accept any salt bucket).
 #[inline(always)]
 pub fn decode_key_in<'k, K: DecodeField<'k> + RowKey>(
     input: &'k [u8],
