@@ -68,34 +68,26 @@ pub struct Segment {
 }
 
 impl Segment {
-    /// A segment of variable length at no known offset; see [`with_len`](Segment::with_len).
-    pub(crate) const fn new(
+    /// A segment `len` bytes long (when fixed) holding a key of the layout `nested` (when it
+    /// does), at no known offset yet. One struct expression: the derive builds every layout in
+    /// const context, where each step is interpreted.
+    pub(crate) const fn placed(
         name: &'static str,
         ty: &'static str,
         encoding: Encoding,
         order: Order,
+        len: Option<usize>,
+        nested: Option<&'static Layout>,
     ) -> Segment {
         Segment {
             name,
             ty,
             offset: None,
-            len: None,
+            len,
             encoding,
             order,
-            nested: None,
+            nested,
         }
-    }
-
-    /// The same segment, `len` bytes long in every key.
-    #[must_use]
-    pub(crate) const fn with_len(self, len: Option<usize>) -> Segment {
-        Segment { len, ..self }
-    }
-
-    /// The same segment, holding a key of the layout `nested` in its place.
-    #[must_use]
-    pub(crate) const fn with_nested(self, nested: Option<&'static Layout>) -> Segment {
-        Segment { nested, ..self }
     }
 }
 

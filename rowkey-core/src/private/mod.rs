@@ -199,9 +199,15 @@ pub const fn segment<T: KeyField + ?Sized>(
     } else {
         Order::Ascending
     };
-    Segment::new(name, ty, Encoding::of(T::SHAPE, mode), order)
-        .with_len(T::SHAPE.fixed_len(mode))
-        .with_nested(T::NESTED_LAYOUT)
+    let shape = T::SHAPE;
+    Segment::placed(
+        name,
+        ty,
+        Encoding::of(shape, mode),
+        order,
+        shape.fixed_len(mode),
+        T::NESTED_LAYOUT,
+    )
 }
 
 /// `KeyField::SHAPE` of a struct key: its layout's lengths, behind its prefix.
