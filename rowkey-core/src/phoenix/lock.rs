@@ -8,7 +8,8 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::sql::{self, DdlError, KeyColumn, Table};
+use super::sql::{self, KeyColumn, Table};
+use super::tokens::DdlError;
 use crate::describe::layout::Order;
 use crate::field::phoenix::{column, Column, ColumnType};
 use crate::field::{FieldMode, FieldShape, KeyField};

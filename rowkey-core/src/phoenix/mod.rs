@@ -51,11 +51,13 @@
 mod lock;
 #[cfg(feature = "lock")]
 mod sql;
+#[cfg(feature = "lock")]
+mod tokens;
 
 #[cfg(feature = "lock")]
 pub use lock::lock_from_ddl;
 #[cfg(feature = "lock")]
-pub use sql::DdlError;
+pub use tokens::DdlError;
 
 #[cfg(feature = "alloc")]
 use crate::field::phoenix::column;

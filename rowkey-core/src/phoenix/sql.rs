@@ -7,9 +7,10 @@
 //! `/* */` comments, and a closing `;`.
 
 use alloc::format;
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec::Vec;
 
+use super::tokens::{error_at, tokenize, DdlError, Token, Tokens};
 use crate::field::phoenix::ColumnType;
 
 /// A primary-key column of a Phoenix table.
@@ -28,259 +29,6 @@ pub(crate) struct Table {
     pub(crate) key: Vec<KeyColumn>,
     /// `SALT_BUCKETS`, when above 0.
     pub(crate) salt_buckets: Option<u16>,
-}
-
-/// Why a `CREATE TABLE` statement gives no row key: where (1-based line and column) and why.
-///
-/// ```
-/// let err = rowkey::phoenix::lock_from_ddl("CREATE TABLE T (A VARCHAR)").unwrap_err();
-/// assert_eq!(err.to_string(), "line 1, column 14: `T` has no PRIMARY KEY: name its key columns in a `CONSTRAINT pk PRIMARY KEY (...)`, or declare one column `PRIMARY KEY`");
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct DdlError {
-    /// The line of the statement where reading stopped, from 1.
-    pub line: usize,
-    /// The column (in characters) on that line, from 1.
-    pub column: usize,
-    /// Why, in words.
-    pub reason: String,
-}
-
-impl core::fmt::Display for DdlError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(
-            f,
-            "line {}, column {}: {}",
-            self.line, self.column, self.reason
-        )
-    }
-}
-
-#[cfg(feature = "std")]
-impl std::error::Error for DdlError {}
-
-/// A token: a name (bare in capitals, or quoted as written), a number, a string literal, or one
-/// character of punctuation; each with its byte offset.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Token {
-    Bare(String),
-    Quoted(String),
-    Number(String),
-    Text(String),
-    Punct(char),
-}
-
-struct Tokens<'s> {
-    sql: &'s str,
-    tokens: Vec<(Token, usize)>,
-    at: usize,
-}
-
-fn error_at(sql: &str, offset: usize, reason: String) -> DdlError {
-    let before = &sql[..offset.min(sql.len())];
-    let line = before.matches('\n').count() + 1;
-    let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
-    DdlError {
-        line,
-        column,
-        reason,
-    }
-}
-
-fn tokenize(sql: &str) -> Result<Vec<(Token, usize)>, DdlError> {
-    let bytes = sql.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
-        let start = i;
-        match c {
-            b if b.is_ascii_whitespace() => i += 1,
-            b'-' if bytes.get(i + 1) == Some(&b'-') => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
-            }
-            b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                let Some(end) = sql[i + 2..].find("*/") else {
-                    return Err(error_at(sql, i, "a `/*` comment that does not end".into()));
-                };
-                i += 2 + end + 2;
-            }
-            b'"' | b'\'' => {
-                // A quote doubled inside stands for itself.
-                let mut text = String::new();
-                i += 1;
-                loop {
-                    match sql[i..].find(c as char) {
-                        None => {
-                            let what = if c == b'"' { "name" } else { "string" };
-                            return Err(error_at(
-                                sql,
-                                start,
-                                format!("a quoted {what} that does not end"),
-                            ));
-                        }
-                        Some(n) => {
-                            text.push_str(&sql[i..i + n]);
-                            i += n + 1;
-                            if bytes.get(i) == Some(&c) {
-                                text.push(c as char);
-                                i += 1;
-                            } else {
-                                break;
-                            }
-                        }
-                    }
-                }
-                out.push((
-                    if c == b'"' {
-                        Token::Quoted(text)
-                    } else {
-                        Token::Text(text)
-                    },
-                    start,
-                ));
-            }
-            b if b.is_ascii_digit() => {
-                while i < bytes.len() && (bytes[i].is_ascii_digit() || bytes[i] == b'.') {
-                    i += 1;
-                }
-                out.push((Token::Number(sql[start..i].to_string()), start));
-            }
-            b if b.is_ascii_alphabetic() || b == b'_' => {
-                while i < bytes.len()
-                    && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] == b'$')
-                {
-                    i += 1;
-                }
-                out.push((Token::Bare(sql[start..i].to_ascii_uppercase()), start));
-            }
-            b'(' | b')' | b',' | b'.' | b'=' | b';' | b'[' | b']' | b'-' | b'+' | b'*' => {
-                out.push((Token::Punct(c as char), start));
-                i += 1;
-            }
-            _ => {
-                let ch = sql[i..].chars().next().unwrap_or('?');
-                return Err(error_at(
-                    sql,
-                    i,
-                    format!("`{ch}` is not part of a CREATE TABLE statement"),
-                ));
-            }
-        }
-    }
-    Ok(out)
-}
-
-impl Tokens<'_> {
-    fn peek(&self) -> Option<&Token> {
-        self.tokens.get(self.at).map(|t| &t.0)
-    }
-
-    fn offset(&self) -> usize {
-        self.tokens.get(self.at).map_or(self.sql.len(), |t| t.1)
-    }
-
-    fn fail<T>(&self, reason: String) -> Result<T, DdlError> {
-        Err(error_at(self.sql, self.offset(), reason))
-    }
-
-    /// Takes the keyword `word` if it comes next.
-    fn keyword(&mut self, word: &str) -> bool {
-        if matches!(self.peek(), Some(Token::Bare(w)) if w == word) {
-            self.at += 1;
-            true
-        } else {
-            false
-        }
-    }
-
-    fn expect_keyword(&mut self, word: &str) -> Result<(), DdlError> {
-        if self.keyword(word) {
-            Ok(())
-        } else {
-            self.fail(format!("expected `{word}`, found {}", self.found()))
-        }
-    }
-
-    fn punct(&mut self, c: char) -> bool {
-        if self.peek() == Some(&Token::Punct(c)) {
-            self.at += 1;
-            true
-        } else {
-            false
-        }
-    }
-
-    fn expect_punct(&mut self, c: char) -> Result<(), DdlError> {
-        if self.punct(c) {
-            Ok(())
-        } else {
-            self.fail(format!("expected `{c}`, found {}", self.found()))
-        }
-    }
-
-    fn found(&self) -> String {
-        match self.peek() {
-            None => "the end of the statement".into(),
-            Some(Token::Bare(w) | Token::Number(w)) => format!("`{w}`"),
-            Some(Token::Quoted(w)) => format!("`\"{w}\"`"),
-            Some(Token::Text(w)) => format!("`'{w}'`"),
-            Some(Token::Punct(c)) => format!("`{c}`"),
-        }
-    }
-
-    /// A name, bare or quoted.
-    fn name(&mut self, what: &str) -> Result<String, DdlError> {
-        match self.peek() {
-            Some(Token::Bare(w) | Token::Quoted(w)) => {
-                let w = w.clone();
-                self.at += 1;
-                Ok(w)
-            }
-            _ => self.fail(format!("expected {what}, found {}", self.found())),
-        }
-    }
-
-    /// A name with its qualifier (`SCHEMA.TABLE`, `FAMILY.COLUMN`): both parts.
-    fn qualified(&mut self, what: &str) -> Result<(Option<String>, String), DdlError> {
-        let first = self.name(what)?;
-        if self.punct('.') {
-            return Ok((Some(first), self.name(what)?));
-        }
-        Ok((None, first))
-    }
-
-    fn number(&mut self) -> Result<u64, DdlError> {
-        match self.peek() {
-            Some(Token::Number(n)) => match n.parse() {
-                Ok(v) => {
-                    self.at += 1;
-                    Ok(v)
-                }
-                Err(_) => self.fail(format!("`{n}` is not a whole number")),
-            },
-            _ => self.fail(format!("expected a number, found {}", self.found())),
-        }
-    }
-
-    /// Skips a value up to the next `,` or `)` at this depth (a `DEFAULT` expression, an
-    /// option's value).
-    fn skip_value(&mut self) {
-        let mut depth = 0usize;
-        while let Some(t) = self.peek() {
-            match t {
-                Token::Punct('(') => depth += 1,
-                Token::Punct(')') if depth == 0 => return,
-                Token::Punct(')') => depth -= 1,
-                Token::Punct(',') if depth == 0 => return,
-                _ => {}
-            }
-            self.at += 1;
-        }
-    }
 }
 
 /// A column as the key's constraint lists it: its name, `DESC`, and where it stands.
@@ -308,11 +56,27 @@ pub(crate) fn parse(sql: &str) -> Result<Table, DdlError> {
         tokens: tokenize(sql)?,
         at: 0,
     };
+    let (name, name_at) = table_name(&mut t)?;
+    t.expect_punct('(')?;
+    let (declared, constraint) = declarations(&mut t)?;
+    t.expect_punct(')')?;
+    let salt_buckets = options(&mut t)?;
+    let key = key_columns(sql, &name, declared, constraint, name_at)?;
+    Ok(Table {
+        name,
+        key,
+        salt_buckets,
+    })
+}
+
+/// `CREATE [IMMUTABLE] TABLE [IF NOT EXISTS] [schema.]name`: the table's name, and where it
+/// stands in the statement.
+fn table_name(t: &mut Tokens<'_>) -> Result<(String, usize), DdlError> {
     t.expect_keyword("CREATE")?;
     let at = t.offset();
     if t.keyword("VIEW") || t.keyword("INDEX") || t.keyword("LOCAL") {
         return Err(error_at(
-            sql,
+            t.sql,
             at,
             "a view or an index has no row key of its own: give the `CREATE TABLE` of its table"
                 .into(),
@@ -330,43 +94,28 @@ pub(crate) fn parse(sql: &str) -> Result<Table, DdlError> {
         Some(s) => format!("{s}.{table}"),
         None => table,
     };
-    t.expect_punct('(')?;
+    Ok((name, name_at))
+}
+
+/// What stands between the parentheses: the columns declared, and the key's `CONSTRAINT`, when
+/// the statement gives one.
+fn declarations(t: &mut Tokens<'_>) -> Result<(Vec<Declared>, Option<Vec<Listed>>), DdlError> {
     let mut declared: Vec<Declared> = Vec::new();
     let mut constraint: Option<Vec<Listed>> = None;
     loop {
         if t.keyword("CONSTRAINT") {
             let at = t.offset();
-            t.name("the constraint's name")?;
-            t.expect_keyword("PRIMARY")?;
-            t.expect_keyword("KEY")?;
-            t.expect_punct('(')?;
-            let mut columns = Vec::new();
-            loop {
-                let at = t.offset();
-                let column = t.name("a key column's name")?;
-                let desc = if t.keyword("DESC") {
-                    true
-                } else {
-                    t.keyword("ASC");
-                    false
-                };
-                t.keyword("ROW_TIMESTAMP");
-                columns.push(Listed {
-                    name: column,
-                    desc,
-                    at,
-                });
-                if !t.punct(',') {
-                    break;
-                }
-            }
-            t.expect_punct(')')?;
+            let columns = primary_key(t)?;
             if constraint.is_some() {
-                return Err(error_at(sql, at, "a second PRIMARY KEY constraint".into()));
+                return Err(error_at(
+                    t.sql,
+                    at,
+                    "a second PRIMARY KEY constraint".into(),
+                ));
             }
             constraint = Some(columns);
         } else {
-            declared.push(column(&mut t)?);
+            declared.push(column(t)?);
             // Phoenix takes the key's constraint after the last column with or without a comma.
             if matches!(t.peek(), Some(Token::Bare(w)) if w == "CONSTRAINT") {
                 continue;
@@ -376,7 +125,42 @@ pub(crate) fn parse(sql: &str) -> Result<Table, DdlError> {
             break;
         }
     }
+    Ok((declared, constraint))
+}
+
+/// After `CONSTRAINT`: `name PRIMARY KEY (column [ASC | DESC] [ROW_TIMESTAMP], ...)`.
+fn primary_key(t: &mut Tokens<'_>) -> Result<Vec<Listed>, DdlError> {
+    t.name("the constraint's name")?;
+    t.expect_keyword("PRIMARY")?;
+    t.expect_keyword("KEY")?;
+    t.expect_punct('(')?;
+    let mut columns = Vec::new();
+    loop {
+        let at = t.offset();
+        let column = t.name("a key column's name")?;
+        let desc = if t.keyword("DESC") {
+            true
+        } else {
+            t.keyword("ASC");
+            false
+        };
+        t.keyword("ROW_TIMESTAMP");
+        columns.push(Listed {
+            name: column,
+            desc,
+            at,
+        });
+        if !t.punct(',') {
+            break;
+        }
+    }
     t.expect_punct(')')?;
+    Ok(columns)
+}
+
+/// The table's options, to the statement's end: its `SALT_BUCKETS` (`0`: none), the rest
+/// skipped, as they do not touch the key's bytes.
+fn options(t: &mut Tokens<'_>) -> Result<Option<u16>, DdlError> {
     let mut salt_buckets = None;
     while t.peek().is_some() && !t.punct(';') {
         let option = t.name("a table option")?;
@@ -395,7 +179,7 @@ pub(crate) fn parse(sql: &str) -> Result<Table, DdlError> {
                     1..=256 => Some(n as u16),
                     _ => {
                         return Err(error_at(
-                            sql,
+                            t.sql,
                             at,
                             format!("SALT_BUCKETS = {n}: Phoenix takes 0 up to 256"),
                         ))
@@ -410,13 +194,7 @@ pub(crate) fn parse(sql: &str) -> Result<Table, DdlError> {
     if t.peek().is_some() {
         return t.fail(format!("{} after the statement's end", t.found()));
     }
-
-    let key = key_columns(sql, &name, declared, constraint, name_at)?;
-    Ok(Table {
-        name,
-        key,
-        salt_buckets,
-    })
+    Ok(salt_buckets)
 }
 
 /// One column's declaration.
@@ -534,6 +312,7 @@ fn key_columns(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::string::ToString;
 
     #[test]
     fn a_statement_as_people_write_it() {
