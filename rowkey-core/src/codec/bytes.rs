@@ -15,7 +15,7 @@ use super::escape::{
     decode_escaped, encode_escaped, escape_zero_free, escaped_len, first_zero, TERMINATOR,
 };
 use super::pad::{encode_padded, strip, PAD, TEXT_PAD};
-use super::{invert, out_prefix, phoenix, take, unsupported_text};
+use super::{invert, out_prefix, phoenix_content, take, unsupported_text};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::field::{DecodeField, FieldMode, FieldShape, KeyField, ValueKind};
 use crate::sink::ValueSink;
@@ -43,7 +43,7 @@ fn stored_as_is(mode: FieldMode) -> bool {
 #[inline(always)]
 fn borrow_content(input: &[u8], mode: FieldMode) -> Option<(&[u8], usize)> {
     if mode.is_phoenix() {
-        return phoenix::borrow_content(input, mode);
+        return phoenix_content::borrow_content(input, mode);
     }
     if stored_as_is(mode) {
         return Some((input, input.len()));
@@ -74,7 +74,7 @@ fn invalid_utf8(valid_up_to: usize) -> DecodeError {
 #[inline]
 fn bytes_len(content: &[u8], mode: FieldMode) -> usize {
     if mode.is_phoenix() {
-        return phoenix::content_len(content, mode);
+        return phoenix_content::content_len(content, mode);
     }
     match mode.width() {
         Some(w) => w,
@@ -108,7 +108,7 @@ pub(crate) fn decode_bytes(
     mode: FieldMode,
 ) -> Result<(Bytes<'_>, usize), DecodeError> {
     if mode.is_phoenix() {
-        return phoenix::decode_content(input, false, mode);
+        return phoenix_content::decode_content(input, false, mode);
     }
     match mode.width() {
         Some(w) => {
@@ -241,7 +241,7 @@ fn decode_text_str(input: &[u8], mode: FieldMode) -> Result<(Bytes<'_>, usize), 
 #[inline]
 fn str_len(s: &str, mode: FieldMode) -> usize {
     if mode.is_phoenix() {
-        return phoenix::content_len(s.as_bytes(), mode);
+        return phoenix_content::content_len(s.as_bytes(), mode);
     }
     match (mode.is_text(), mode.width()) {
         (true, Some(w)) => w,
@@ -253,7 +253,7 @@ fn str_len(s: &str, mode: FieldMode) -> usize {
 #[inline]
 fn encode_str(s: &str, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
     if mode.is_phoenix() {
-        phoenix::encode_content(s.as_bytes(), true, out, mode)
+        phoenix_content::encode_content(s.as_bytes(), true, out, mode)
     } else if mode.is_text() {
         encode_text_str(s, out, mode)
     } else {
@@ -263,7 +263,7 @@ fn encode_str(s: &str, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeE
 
 fn decode_str(input: &[u8], mode: FieldMode) -> Result<(Bytes<'_>, usize), DecodeError> {
     if mode.is_phoenix() {
-        phoenix::decode_content(input, true, mode)
+        phoenix_content::decode_content(input, true, mode)
     } else if mode.is_text() {
         decode_text_str(input, mode)
     } else {
@@ -278,7 +278,7 @@ fn encode_raw_bytes(b: &[u8], out: &mut [u8], mode: FieldMode) -> Result<usize, 
         return Err(unsupported_text());
     }
     if mode.is_phoenix() {
-        return phoenix::encode_content(b, false, out, mode);
+        return phoenix_content::encode_content(b, false, out, mode);
     }
     encode_bytes(b, out, mode)
 }
@@ -300,7 +300,7 @@ macro_rules! content_field {
                 let $v = self;
                 if mode.is_phoenix() && !mode.is_text() {
                     let text = matches!(ValueKind::$value, ValueKind::Str);
-                    return phoenix::encode_content($bytes, text, out, mode);
+                    return phoenix_content::encode_content($bytes, text, out, mode);
                 }
                 if stored_as_is(mode) {
                     let content = $bytes;

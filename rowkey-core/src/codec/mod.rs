@@ -14,7 +14,7 @@ pub(crate) mod fixed;
 pub(crate) mod hex;
 pub(crate) mod option;
 pub(crate) mod pad;
-pub(crate) mod phoenix;
+pub(crate) mod phoenix_content;
 pub(crate) mod text;
 #[cfg(feature = "uuid")]
 mod uuid;

@@ -4,8 +4,8 @@
 
 use core::fmt;
 
+use crate::field::column_type::column;
 use crate::field::mode::FieldMode;
-use crate::field::phoenix::column;
 use crate::field::shape::{FieldShape, Form, TextRule, WidthRule};
 
 /// How one segment of a key is written, as `K::LAYOUT` shows it: computed when the program

@@ -5,8 +5,8 @@
 //! The derive wires each field to these traits with a constant [`FieldMode`]; after inlining, the
 //! mode checks fold away and each field compiles to the straight-line code of its one position.
 
+pub(crate) mod column_type;
 pub(crate) mod mode;
-pub(crate) mod phoenix;
 pub(crate) mod shape;
 
 pub use mode::FieldMode;
@@ -286,7 +286,7 @@ pub(crate) fn beyond_by_shape<T: KeyField + ?Sized>(
         Err(_) => {}
     }
     if mode.is_phoenix() {
-        return phoenix::beyond(value, mode);
+        return column_type::beyond(value, mode);
     }
     let natural = value.encode(&mut buf, mode.natural());
     if mode.is_text() {

@@ -486,6 +486,9 @@ pub trait DecodeSaltedKey<'k>: SaltedKey + DecodeKey<'k> {
 /// A key type that can be read back from its bytes. `'k` is the lifetime of those bytes, which
 /// `&str`, `&[u8]` and `Cow` fields borrow.
 ///
+/// Every derived key has it: a type that is a [`RowKey`] and its own [`DecodeField`] decodes as
+/// that field in the last position (the blanket impl below). Other types implement it by hand:
+///
 /// ```
 /// use rowkey::{DecodeError, DecodeErrorKind, DecodeField, DecodeKey, FieldMode};
 ///

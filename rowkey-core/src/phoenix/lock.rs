@@ -11,7 +11,7 @@ use alloc::vec::Vec;
 use super::sql::{self, KeyColumn, Table};
 use super::tokens::DdlError;
 use crate::describe::layout::Order;
-use crate::field::phoenix::{column, Column, ColumnType};
+use crate::field::column_type::{column, Column, ColumnType};
 use crate::field::{FieldMode, FieldShape, KeyField};
 use crate::lock::locked_key::{LockedKey, LockedLayout, LockedSegment, Writer, MAGIC, VERSION};
 use crate::prefix::{Prefix, Salt, SaltHash};

@@ -60,7 +60,7 @@ pub use lock::lock_from_ddl;
 pub use tokens::DdlError;
 
 #[cfg(feature = "alloc")]
-use crate::field::phoenix::column;
+use crate::field::column_type::column;
 use crate::key::RowKey;
 
 /// A cell of an HBase row: its column family, qualifier and value.
@@ -144,7 +144,7 @@ pub(crate) fn ddl_text<'a>(
     columns: impl Iterator<
         Item = (
             &'a str,
-            Result<crate::field::phoenix::Column, &'static str>,
+            Result<crate::field::column_type::Column, &'static str>,
             bool,
         ),
     >,

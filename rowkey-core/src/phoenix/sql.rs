@@ -11,7 +11,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::tokens::{error_at, tokenize, DdlError, Token, Tokens};
-use crate::field::phoenix::ColumnType;
+use crate::field::column_type::ColumnType;
 
 /// A primary-key column of a Phoenix table.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -212,7 +212,7 @@ fn column(t: &mut Tokens<'_>) -> Result<Declared, DdlError> {
         }
         t.expect_punct(')')?;
     }
-    let mut ty = crate::field::phoenix::column_type(&ty_name, &params);
+    let mut ty = crate::field::column_type::column_type(&ty_name, &params);
     if t.keyword("ARRAY") || t.punct('[') {
         if t.punct('[') || t.peek() == Some(&Token::Punct(']')) {
             let _ = t.number();

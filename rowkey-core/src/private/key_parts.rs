@@ -3,7 +3,7 @@
 use crate::describe::explain::Explained;
 use crate::describe::layout::Layout;
 use crate::field::{FieldMode, KeyField};
-use crate::walk::phoenix;
+use crate::walk::phoenix_columns;
 
 /// A field to show in `explain`: `Debug` when the type has it, a placeholder otherwise (chosen by
 /// method resolution: `(&Show(&v)).show(mode)` finds `ShowDebug` first, then `ShowOpaque` by
@@ -26,7 +26,7 @@ impl Shown {
         Shown {
             value,
             len: field.field_len(mode),
-            variable: phoenix::variable::<T>(mode),
+            variable: phoenix_columns::variable::<T>(mode),
         }
     }
 }
@@ -81,7 +81,7 @@ pub fn explain_record<const N: usize>(
         explained.push_prefix(layout.prefix, bytes);
         at += prefix;
     }
-    let mut columns = phoenix::Columns::default();
+    let mut columns = phoenix_columns::Columns::default();
     for (i, field) in shown.into_iter().enumerate() {
         let mode = layout.segments[i].encoding.mode();
         let start = if layout.phoenix {

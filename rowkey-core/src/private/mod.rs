@@ -89,7 +89,7 @@ pub const ANY_BUCKET_MODE: FieldMode = FieldMode::LAST.with_any_bucket();
 /// Why Phoenix cannot hold a field of `shape` placed with `mode` as a primary-key column, if it
 /// cannot: the derive's check of each field of a Phoenix layout.
 pub const fn phoenix_refusal(shape: FieldShape, mode: FieldMode) -> Option<&'static str> {
-    match crate::field::phoenix::column(shape, mode) {
+    match crate::field::column_type::column(shape, mode) {
         Ok(_) => None,
         Err(why) => Some(why),
     }

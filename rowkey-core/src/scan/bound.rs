@@ -9,9 +9,9 @@ use core::ops::Bound;
 use super::keybuf::{KeyBuf, INLINE};
 use crate::codec::escape::escape_prefix;
 use crate::codec::pad::PAD;
-use crate::field::{phoenix, FieldMode, KeyField};
+use crate::field::{column_type, FieldMode, KeyField};
 use crate::format::{PHOENIX_CHAR_PAD, PHOENIX_SEPARATOR};
-use crate::walk::phoenix::{plan_separator, Held};
+use crate::walk::phoenix_columns::{plan_separator, Held};
 
 /// How a range on the next field's bytes ends on one side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -196,10 +196,10 @@ fn place_unstorable<T: KeyField + ?Sized>(
         // content before a `00` it cannot hold. Other bounds are dropped.
         (None, _) if mode.is_phoenix() => {
             let flip = if mode.is_desc() { 0xFF } else { 0x00 };
-            match phoenix::stand_in(v, mode) {
+            match column_type::stand_in(v, mode) {
                 None => return Some((Edge::Open, true)),
-                Some(phoenix::StandIn::Null) => {}
-                Some(phoenix::StandIn::Content(c)) => c.iter().for_each(|b| out.push(b ^ flip)),
+                Some(column_type::StandIn::Null) => {}
+                Some(column_type::StandIn::Content(c)) => c.iter().for_each(|b| out.push(b ^ flip)),
             }
             let edge = if lower {
                 Edge::Excluded

@@ -18,7 +18,7 @@ use super::text_segments::{self, TextFilter, TextPrefix};
 use crate::field::{FieldMode, KeyField};
 use crate::prefix::{Prefix, Salt};
 use crate::sink::ValueSink;
-use crate::walk::phoenix::Held;
+use crate::walk::phoenix_columns::Held;
 
 /// The constraint after the bound run of fields.
 #[derive(Clone)]

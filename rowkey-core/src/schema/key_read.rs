@@ -18,7 +18,7 @@ use crate::describe::explain::Explained;
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::field::FieldMode;
 use crate::prefix::Prefix;
-use crate::walk::{frame, phoenix};
+use crate::walk::{frame, phoenix_columns};
 
 /// One field as decoding found it: where it starts, its length, and its value as `Debug` shows it
 /// (when asked).
@@ -157,13 +157,13 @@ fn read_fields<'s, const SHOW: bool>(
     let mut rows = Vec::new();
     let mut shown = String::new();
     // A Phoenix key's columns: the separator due before each, as the derived walk reads them.
-    let mut columns = phoenix::Columns::default();
+    let mut columns = phoenix_columns::Columns::default();
     for (i, field) in node.fields.iter().enumerate() {
         if let Some(delimiter) = frame::delimiter_before(node, i) {
             r.delimiter(delimiter)?;
         }
         if node.phoenix {
-            phoenix::read_separator(&columns, r).map_err(|e| e.in_key(key))?;
+            phoenix_columns::read_separator(&columns, r).map_err(|e| e.in_key(key))?;
         }
         let at = r.pos();
         let rest = input.get(at..).unwrap_or_default();
@@ -200,7 +200,7 @@ fn read_fields<'s, const SHOW: bool>(
         }
     }
     if node.phoenix {
-        phoenix::read_end(&columns, r).map_err(|e| e.in_key(key))?;
+        phoenix_columns::read_end(&columns, r).map_err(|e| e.in_key(key))?;
     }
     Ok(rows)
 }

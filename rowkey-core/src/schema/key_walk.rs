@@ -25,7 +25,7 @@ use crate::prefix::Prefix;
 use crate::sink::ValueSink;
 use crate::tag::Tag;
 use crate::walk::frame::{self, Frame, Sources};
-use crate::walk::phoenix;
+use crate::walk::phoenix_columns;
 
 /// A key's values by slot.
 pub(crate) type Slots<'v> = [Option<&'v Value>];
@@ -238,7 +238,7 @@ pub(crate) fn encode_record(
 }
 
 /// Writes the columns of a Phoenix key (`node.phoenix`, a struct of plain fields at the root),
-/// each with the derived walk's step (`walk::phoenix::write_column`), then ends the key as
+/// each with the derived walk's step (`walk::phoenix_columns::write_column`), then ends the key as
 /// Phoenix does.
 fn encode_columns(
     node: &Node,
@@ -248,7 +248,7 @@ fn encode_columns(
 ) -> Result<(), EncodeError> {
     /// Writes one typed value as a Phoenix column.
     struct Column<'c, 'w, 'o> {
-        columns: &'c mut phoenix::Columns,
+        columns: &'c mut phoenix_columns::Columns,
         w: &'w mut KeyWriter<'o>,
         mode: FieldMode,
         key: &'static str,
@@ -260,10 +260,10 @@ fn encode_columns(
             let [v] = values else {
                 return Err(unfit(String::new()));
             };
-            phoenix::write_column(self.columns, self.w, v, self.mode, self.key, self.field)
+            phoenix_columns::write_column(self.columns, self.w, v, self.mode, self.key, self.field)
         }
     }
-    let mut columns = phoenix::Columns::default();
+    let mut columns = phoenix_columns::Columns::default();
     for field in &node.fields {
         let value = slots
             .get(field.leaf)
@@ -279,7 +279,7 @@ fn encode_columns(
         };
         with_typed(field, &[value], run).map_err(unfit)??;
     }
-    phoenix::finish(&columns, w).map_err(|e| e.in_key(key))
+    phoenix_columns::finish(&columns, w).map_err(|e| e.in_key(key))
 }
 
 /// [`encode_record`] of a plain node written where it stands: its fields one after another, each

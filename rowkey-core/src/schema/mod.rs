@@ -455,7 +455,7 @@ impl Schema {
         let columns = root.fields.iter().map(|f| {
             let column = typed::shape_of(f)
                 .ok_or("a nested key")
-                .and_then(|shape| crate::field::phoenix::column(shape, f.placed));
+                .and_then(|shape| crate::field::column_type::column(shape, f.placed));
             (f.name, column, f.mode.is_desc())
         });
         let salt = match root.prefix {

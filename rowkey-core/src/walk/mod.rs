@@ -13,7 +13,7 @@ use crate::field::{DecodeField, FieldMode, KeyField};
 use crate::sink::ValueSink;
 
 pub(crate) mod frame;
-pub(crate) mod phoenix;
+pub(crate) mod phoenix_columns;
 use frame::Sources;
 
 /// What the walk does at each field of a key, given in key order with its index.
@@ -149,7 +149,7 @@ pub fn encoded_len<F: Fields>(layout: &'static Layout, mode: FieldMode, fields: 
         layout: &'static Layout,
         mode: FieldMode,
         len: usize,
-        columns: phoenix::Columns,
+        columns: phoenix_columns::Columns,
     }
     impl Visit for Len {
         type Error = core::convert::Infallible;
@@ -157,7 +157,7 @@ pub fn encoded_len<F: Fields>(layout: &'static Layout, mode: FieldMode, fields: 
         fn field<T: KeyField + ?Sized>(&mut self, i: usize, value: &T) -> Result<(), Self::Error> {
             let mode = self.mode.nest(mode_of(self.layout, i));
             if self.layout.phoenix {
-                phoenix::measure_column(&mut self.columns, &mut self.len, value, mode);
+                phoenix_columns::measure_column(&mut self.columns, &mut self.len, value, mode);
             } else {
                 self.len += value.field_len(mode);
             }
@@ -168,7 +168,7 @@ pub fn encoded_len<F: Fields>(layout: &'static Layout, mode: FieldMode, fields: 
         layout,
         mode,
         len: layout.around_fields(),
-        columns: phoenix::Columns::default(),
+        columns: phoenix_columns::Columns::default(),
     };
     let Ok(()) = fields.visit(0, &mut len);
     if layout.phoenix {
@@ -190,7 +190,7 @@ pub fn encode<F: Fields>(
         w: &'w mut KeyWriter<'o>,
         layout: &'static Layout,
         mode: FieldMode,
-        columns: phoenix::Columns,
+        columns: phoenix_columns::Columns,
     }
     impl Visit for Write<'_, '_> {
         type Error = EncodeError;
@@ -202,7 +202,7 @@ pub fn encode<F: Fields>(
             let mode = self.mode.nest(mode_of(self.layout, i));
             let (key, field) = (self.layout.name, self.layout.segments[i].name);
             if self.layout.phoenix {
-                phoenix::write_column(&mut self.columns, self.w, value, mode, key, field)
+                phoenix_columns::write_column(&mut self.columns, self.w, value, mode, key, field)
             } else {
                 self.w.field(value, mode, key, field)
             }
@@ -214,12 +214,12 @@ pub fn encode<F: Fields>(
         w: &mut w,
         layout,
         mode,
-        columns: phoenix::Columns::default(),
+        columns: phoenix_columns::Columns::default(),
     };
     fields.visit(0, &mut write)?;
     if layout.phoenix {
         let columns = write.columns;
-        phoenix::finish(&columns, &mut w).map_err(|e| e.in_key(layout.name))?;
+        phoenix_columns::finish(&columns, &mut w).map_err(|e| e.in_key(layout.name))?;
     }
     frame::close(layout, &mut w, mode, &SourcesOf { layout, fields })?;
     Ok(w.written())
@@ -237,7 +237,7 @@ pub fn decode<'k, F: DecodeFields<'k>>(
         r: &'r mut KeyReader<'k>,
         layout: &'static Layout,
         mode: FieldMode,
-        columns: phoenix::Columns,
+        columns: phoenix_columns::Columns,
     }
     impl<'k> Read<'k> for ReadFields<'_, 'k> {
         #[inline(always)]
@@ -248,7 +248,7 @@ pub fn decode<'k, F: DecodeFields<'k>>(
             let mode = self.mode.nest(mode_of(self.layout, i));
             let (key, field) = (self.layout.name, self.layout.segments[i].name);
             if self.layout.phoenix {
-                phoenix::read_column(&mut self.columns, self.r, mode, key, field)
+                phoenix_columns::read_column(&mut self.columns, self.r, mode, key, field)
             } else {
                 self.r.field(mode, key, field)
             }
@@ -260,12 +260,12 @@ pub fn decode<'k, F: DecodeFields<'k>>(
         r: &mut r,
         layout,
         mode,
-        columns: phoenix::Columns::default(),
+        columns: phoenix_columns::Columns::default(),
     };
     let fields = F::read(0, &mut read)?;
     if layout.phoenix {
         let columns = read.columns;
-        phoenix::read_end(&columns, &mut r).map_err(|e| e.in_key(layout.name))?;
+        phoenix_columns::read_end(&columns, &mut r).map_err(|e| e.in_key(layout.name))?;
     }
     let sources = SourcesOf {
         layout,

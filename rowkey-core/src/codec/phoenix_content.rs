@@ -1,6 +1,6 @@
 //! Apache Phoenix's bytes for the columns of a `#[rowkey(phoenix)]` key: variable-length content
 //! (`VARCHAR`, `CHAR(n)`, `VARBINARY`) bare, as Phoenix stores it, with the separators between
-//! columns left to the key walk (`walk/phoenix.rs`), and the value rules Phoenix keeps: an empty
+//! columns left to the key walk (`walk/phoenix_columns.rs`), and the value rules Phoenix keeps: an empty
 //! string is NULL, a separator cannot stand inside content another column follows, `CHAR` holds
 //! single-byte characters padded with spaces. The numeric encodings sit with their types
 //! (`fixed.rs`): integers as in the binary format, `UNSIGNED_*` limited to the signed range,

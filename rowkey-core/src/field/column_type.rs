@@ -1,6 +1,7 @@
 //! The Phoenix column type a field is: the one mapping from a field type's [`FieldShape`] and
 //! its mode to Apache Phoenix's primary-key columns, which the derive's compile-time check, the
-//! DDL (`rowkey::phoenix::ddl`) and `LAYOUT`'s words read.
+//! DDL (`rowkey::phoenix::ddl`) and `LAYOUT`'s words read; and where a value its column refuses
+//! stands among the stored values, for a scan's bounds.
 
 use super::shape::{Form, ValueKind, WidthRule};
 use core::cmp::Ordering;
