@@ -6,20 +6,17 @@
 use super::RowKey;
 use crate::buf::too_small;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
-use crate::field::{DecodeField, FieldMode, KeyField};
+use crate::field::{DecodeField, FieldMode};
 
 /// `RowKey::encode_into` of a derived key: the key is its own field in the last position.
 #[inline(always)]
-pub fn encode_key<K: RowKey + KeyField + ?Sized>(
-    key: &K,
-    out: &mut [u8],
-) -> Result<usize, EncodeError> {
+pub fn encode_key<K: RowKey + ?Sized>(key: &K, out: &mut [u8]) -> Result<usize, EncodeError> {
     encode_key_in(key, out, FieldMode::LAST)
 }
 
 /// [`RowKey::encode_into`] in `mode` (which may carry a writer-chosen salt bucket).
 #[inline(always)]
-pub fn encode_key_in<K: RowKey + KeyField + ?Sized>(
+pub fn encode_key_in<K: RowKey + ?Sized>(
     key: &K,
     out: &mut [u8],
     mode: FieldMode,
