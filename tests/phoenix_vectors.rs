@@ -1,6 +1,6 @@
 //! Apache Phoenix as the oracle of `#[rowkey(phoenix)]` keys: `tests/java/PhoenixKeys.java`
 //! creates the tables below through Phoenix 5.2.1's connectionless driver, UPSERTs edge and random
-//! values, and prints the row key Phoenix builds for each (16,098 keys). Every value is
+//! values, and prints the row key Phoenix builds for each (17,104 keys; the times before 1970 back to 1677). Every value is
 //! encoded by rowkey to exactly Phoenix's bytes and every key decoded back to the value, and the
 //! DDL Phoenix ran is the one `rowkey::phoenix::ddl` gives, and the one cell of each table's rows
 //! is `rowkey::phoenix::EMPTY_CELL`. With a JDK and Maven the answers are
@@ -12,7 +12,7 @@ mod java;
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use chrono::{DateTime, NaiveTime, Utc};
+use chrono::{DateTime, NaiveDateTime, NaiveTime, Utc};
 use java::hex;
 use rowkey::{DecodeKey, RowKey};
 use rust_decimal::Decimal;
@@ -77,19 +77,32 @@ impl<const N: usize> Token for [u8; N] {
 }
 
 /// Times are printed as nanoseconds since the epoch (UTC); a time of day since midnight.
-fn nanos(token: &str) -> u64 {
+/// Nanoseconds since the epoch, negative before it.
+fn nanos(token: &str) -> i64 {
     token.parse().unwrap()
 }
 
 impl Token for SystemTime {
     fn parse(token: &str) -> Self {
-        UNIX_EPOCH + Duration::from_nanos(nanos(token))
+        let n = nanos(token);
+        let span = Duration::from_nanos(n.unsigned_abs());
+        if n < 0 {
+            UNIX_EPOCH - span
+        } else {
+            UNIX_EPOCH + span
+        }
     }
 }
 
 impl Token for DateTime<Utc> {
     fn parse(token: &str) -> Self {
-        DateTime::from_timestamp_nanos(nanos(token) as i64)
+        DateTime::from_timestamp_nanos(nanos(token))
+    }
+}
+
+impl Token for NaiveDateTime {
+    fn parse(token: &str) -> Self {
+        DateTime::from_timestamp_nanos(nanos(token)).naive_utc()
     }
 }
 
@@ -172,6 +185,14 @@ tables! {
     BINS [] { a: [u8; 4], #[rowkey(desc)] b: [u8; 2], c: Vec<u8> }
     SALTED [, salt(buckets = 8)] { a: String, #[rowkey(desc)] b: i64, #[rowkey(desc)] c: Option<String> }
     SALTED_WIDE [, salt(buckets = 256)] { a: i32, b: Option<String> }
+    // Times before 1970 (back to 1677, as far as the oracle's long of nanoseconds goes), in each
+    // type a DATE or TIMESTAMP column takes.
+    TIMES_BEFORE_1970 [] {
+        a: SystemTime,
+        #[rowkey(desc, unit = "ns")] b: DateTime<Utc>,
+        #[rowkey(unit = "ns")] c: NaiveDateTime,
+        #[rowkey(desc)] d: DateTime<Utc>,
+    }
     TIMES [] {
         a: SystemTime,
         #[rowkey(desc, unit = "ns")] b: DateTime<Utc>,
@@ -296,7 +317,7 @@ fn every_key_phoenix_builds_is_the_key_rowkey_writes_and_reads() {
         wrong.len(),
         wrong[..wrong.len().min(10)].join("\n")
     );
-    assert_eq!(tables, 16);
+    assert_eq!(tables, 17);
     assert_eq!(cells, tables);
     assert!(keys >= 10_000, "only {keys} keys");
     // Phoenix takes no NaN or infinity through a bound FLOAT or DOUBLE (it converts the value

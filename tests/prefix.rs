@@ -406,7 +406,8 @@ fn writers_may_choose_the_bucket_and_readers_try_every_one() {
         SeqMd5::decode_any_bucket(&bad).unwrap_err().kind(),
         DecodeErrorKind::BucketOutOfRange {
             bucket: 200,
-            buckets: 16
+            buckets: 16,
+            text: false,
         }
     );
 }

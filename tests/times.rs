@@ -259,3 +259,38 @@ fn time_scans_keep_exactly_the_stored_times_in_range() {
         assert_eq!(found, [&key], "{e:?}");
     }
 }
+
+/// `explain` shows a time as its date (RFC 3339, UTC), as the schema and the `rowkey` command
+/// do, not as `SystemTime`'s `Debug` (the platform's seconds and nanoseconds); an `Option` of
+/// one as `Some(date)`. The dates were computed by GNU `date -u -d @1700000000.250`.
+#[test]
+fn explain_shows_times_as_dates() {
+    #[derive(RowKey, Debug)]
+    struct Shown {
+        at: SystemTime,
+        #[rowkey(unit = "us")]
+        maybe: Option<SystemTime>,
+        gone: Option<SystemTime>,
+    }
+    let key = Shown {
+        at: UNIX_EPOCH + Duration::from_millis(1_700_000_000_250),
+        maybe: Some(UNIX_EPOCH + Duration::from_micros(1_700_000_000_000_001)),
+        gone: None,
+    }
+    .to_vec()
+    .unwrap();
+    let values: Vec<String> = Shown::explain(&key)
+        .unwrap()
+        .rows
+        .into_iter()
+        .map(|r| r.value)
+        .collect();
+    assert_eq!(
+        values,
+        [
+            "2023-11-14T22:13:20.250Z",
+            "Some(2023-11-14T22:13:20.000001Z)",
+            "None"
+        ]
+    );
+}

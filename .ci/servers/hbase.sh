@@ -41,8 +41,11 @@ build() {
   fi
   local t
   t=$(now)
-  say "building the HBase launcher with Maven (the first build downloads HBase from Maven Central, about 170 MB)"
-  "$MVN" -B -q -f "$HBASE_SRC/pom.xml" -Drowkey.hbase.build="$HBASE_BUILD" package >&2 ||
+  say "building the HBase launcher with Maven (the first build downloads HBase and Phoenix from Maven Central: see .ci/servers/README.md for the time and size)"
+  # Debian's Maven 3.8 writes colour resets (ESC [0m) even in batch mode (-B) and with
+  # -Dstyle.color=never: they are taken out, so that a log or a terminal shows plain text.
+  "$MVN" -B -q -f "$HBASE_SRC/pom.xml" -Drowkey.hbase.build="$HBASE_BUILD" package 2>&1 |
+    sed -u 's/\x1b\[[0-9;]*m//g' >&2 ||
     die "the Maven build of $HBASE_SRC failed (Maven Central unreachable? the output above says)"
   say "built in $(elapsed "$t")s"
 }

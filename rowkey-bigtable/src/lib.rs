@@ -42,6 +42,9 @@
 //! };
 //! let plan: Scan<Event> = Event::scan().ts_millis_range(1_700_000_000_000..1_700_000_060_000).into();
 //! let rows: Vec<_> = read_rows(&client, &request, &plan, 16)?.try_collect().await?;
+//! // A builder's state is a plan to read as it is.
+//! let first_minute = Event::scan().ts_millis_range(1_700_000_000_000..1_700_000_060_000);
+//! let again: Vec<_> = read_rows(&client, &request, first_minute, 16)?.try_collect().await?;
 //! # Ok(())
 //! # }
 //! ```
@@ -257,10 +260,12 @@ pub fn row_set<K: ?Sized>(scan: &Scan<K>) -> Result<Option<RowSet>, EncodeError>
 /// an error here, before any request. A plan that reads nothing sends nothing.
 ///
 /// Needs a tokio runtime to be polled, as [`bigtable_rs`] does.
+///
+/// `scan` is a plan, `&plan`, or a builder's state as it is (`Event::scan().user(7)`).
 pub fn read_rows<K: ?Sized + 'static>(
     client: &BigTable,
     request: &ReadRowsRequest,
-    scan: &Scan<K>,
+    scan: impl Into<Scan<K>>,
     concurrency: usize,
 ) -> Result<Rows, EncodeError> {
     read_rows_with(client, request, scan, concurrency, &RetryPolicy::default())
@@ -271,10 +276,11 @@ pub fn read_rows<K: ?Sized + 'static>(
 pub fn read_rows_with<K: ?Sized + 'static>(
     client: &BigTable,
     request: &ReadRowsRequest,
-    scan: &Scan<K>,
+    scan: impl Into<Scan<K>>,
     concurrency: usize,
     policy: &RetryPolicy,
 ) -> Result<Rows, EncodeError> {
+    let scan = &scan.into();
     let mut ranges = Vec::new();
     for range in scan.ranges() {
         if row_range(&range)?.is_some() {

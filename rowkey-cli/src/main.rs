@@ -1,4 +1,4 @@
-//! `rowkey`: encode, decode, explain and plan row keys from a layout lock file (DESIGN 14), for
+//! `rowkey`: encode, decode, explain and plan row keys from a layout lock file, for
 //! the engineer on call with a key from the HBase shell, a Bigtable error or a log line, and no
 //! Rust program to hand. Everything it does is `rowkey::schema`; this file is the shell around it.
 
@@ -25,7 +25,9 @@ Values, by field type (`rowkey fields LOCK` lists a layout's fields and types):
   Vec<u8>, &[u8], [u8; N]     the same, any bytes: web\\x002
   Hashed<N>                   the value to hash (host=web-2), or 0x and its 2N hex digits
   a fieldless enum            the variant's name: Click
-  std::time::SystemTime       a count of the field's unit (ms unless `unit`) since the epoch
+  std::time::SystemTime       a date, RFC 3339: 2023-11-14T22:13:20Z, 1969-12-31T23:59:59.5+00:00;
+                              or a count of the field's unit (ms unless `unit`) since the epoch;
+                              shown as the date in UTC
   chrono's times              ISO 8601: 2024-01-31T10:00:00Z, 2024-01-31T10:00:00, 2024-01-31, 10:00:00
   rust_decimal::Decimal, Uuid their own text: -1.50, 67e55044-10b1-426f-9247-bb680e5fe0c8
   your own KeyField type      its bytes as they stand in the key, in hex
@@ -81,6 +83,11 @@ enum Command {
         line: bool,
     },
     /// Shows each part of each key beside its value, as `K::explain` does.
+    ///
+    /// A key that does not decode is shown as far as it goes, as `K::explain_best_effort` shows
+    /// it (in full when only its salt or hash prefix is wrong, a salt byte past the bucket count
+    /// included; otherwise its tag and prefix, then the rest undecoded), its error goes to
+    /// stderr, and the exit status is 2.
     Explain {
         /// The layout lock file (`rowkey::lock`).
         lock: PathBuf,
@@ -134,6 +141,10 @@ enum Command {
     },
     /// Reads an Apache Phoenix `CREATE TABLE` statement and prints the layout lock of its row key,
     /// for `decode`, `explain`, `encode` and `scan` on the table's keys.
+    ///
+    /// A table option neither Phoenix nor HBase knows is read past, as Phoenix reads past it (a
+    /// misspelt `SALT_BUCKET = 4` leaves the table unsalted), with a warning on stderr that names
+    /// its line, column and the nearest known option.
     PhoenixLock {
         /// The file holding the statement; `-` reads it from stdin.
         ddl_file: PathBuf,
@@ -274,7 +285,9 @@ fn write_field_table(out: &mut impl Write, fields: &[(&str, Value)]) -> io::Resu
     writeln!(out)
 }
 
-/// `rowkey explain`: shows each part of each key beside its value.
+/// `rowkey explain`: shows each part of each key beside its value; a key that does not decode
+/// as far as it goes, with its error on stderr (once: the parts on stdout, the error where every
+/// bad key's goes) and exit status 2.
 fn explain<W: Write>(
     lock: &PathBuf,
     keys: &[String],
@@ -284,10 +297,10 @@ fn explain<W: Write>(
 ) -> Result<bool, Failure> {
     let schema = schema(lock)?;
     each_key(keys, form, line, out, |out, key| {
-        match schema.explain(key) {
-            Ok(explained) => write!(out, "{explained}").map(Ok),
-            Err(e) => Ok(Err(e.to_string())),
-        }
+        let mut explained = schema.explain_best_effort(key);
+        let error = explained.error.take();
+        write!(out, "{explained}")?;
+        Ok(error.map_or(Ok(()), |e| Err(e.to_string())))
     })
 }
 

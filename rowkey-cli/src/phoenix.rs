@@ -18,7 +18,9 @@ pub(crate) fn ddl(schema: &Schema, table: &str, out: &mut impl Write) -> Result<
     Ok(true)
 }
 
-/// `rowkey phoenix-lock DDL_FILE [-o LOCK]`: the lock of the statement's row key.
+/// `rowkey phoenix-lock DDL_FILE [-o LOCK]`: the lock of the statement's row key; each table
+/// option neither Phoenix nor HBase knows is a warning on stderr, and the lock is written all the
+/// same (Phoenix creates the table all the same).
 pub(crate) fn lock(
     ddl_file: &Path,
     output: Option<&Path>,
@@ -31,8 +33,11 @@ pub(crate) fn lock(
         std::fs::File::open(ddl_file).and_then(|mut f| f.read_to_string(&mut sql))
     };
     read.map_err(|e| Failure::Input(format!("cannot read {}: {e}", ddl_file.display())))?;
-    let lock = rowkey::phoenix::lock_from_ddl(&sql)
+    let (lock, warnings) = rowkey::phoenix::lock_from_ddl_with_warnings(&sql)
         .map_err(|e| Failure::Input(format!("{}: {e}", ddl_file.display())))?;
+    for warning in &warnings {
+        eprintln!("rowkey: warning: {}: {warning}", ddl_file.display());
+    }
     match output {
         Some(path) => std::fs::write(path, lock)
             .map_err(|e| Failure::Input(format!("cannot write {}: {e}", path.display())))?,

@@ -18,7 +18,7 @@ enum EventKind {
     Purchase = 3,
 }
 
-/// The quickstart's key (`examples/quickstart.rs`, locked in `tests/keys/examples/quickstart.lock`).
+/// The quickstart's key (`quickstart/examples/quickstart.rs`, locked in `tests/keys/examples/quickstart.lock`).
 #[derive(RowKey, Debug, Clone, PartialEq)]
 struct EventKey {
     user_id: u64,
@@ -654,6 +654,106 @@ fn a_text_layouts_salt_is_reported_as_its_digits() {
 }
 
 #[test]
+fn explain_shows_a_key_with_a_bad_salt_as_far_as_it_goes_and_names_the_salt_problem() {
+    #[derive(RowKey, Debug, PartialEq)]
+    #[rowkey(text, delimiter = ":", salt(buckets = 16))]
+    struct Visit {
+        user: String,
+        #[rowkey(width = 4)]
+        page: u32,
+    }
+    let dir = scratch("bad-salt");
+    let m = Metric {
+        host: "web-7".into(),
+        ts: 1_700_000_000,
+    };
+    let metric = lock_of(&dir, "metric.lock", std::slice::from_ref(&m));
+    let good = m.to_vec().unwrap();
+    let with_salt = |salt: u8| [&[salt][..], &good[1..]].concat();
+    let v = Visit {
+        user: "alice".into(),
+        page: 7,
+    };
+    let visit = lock_of(&dir, "visit.lock", std::slice::from_ref(&v));
+    let text = String::from_utf8(v.to_vec().unwrap()).unwrap();
+    let (_, rest) = text.split_once(':').unwrap();
+    let cases: [(&str, Vec<u8>, rowkey::Explained, &str); 3] = [
+        // Past the bucket count: no salt of the layout, said first.
+        (
+            &metric,
+            with_salt(0x13),
+            Metric::explain_best_effort(&with_salt(0x13)),
+            "salt byte 13 is out of range: the key has 16 buckets (00 to 0F)",
+        ),
+        // In range but not the fields' bucket: the message it always had.
+        (
+            &metric,
+            with_salt((good[0] + 1) % 16),
+            Metric::explain_best_effort(&with_salt((good[0] + 1) % 16)),
+            "does not match the bucket of the key's fields",
+        ),
+        // A text salt, in its digits.
+        (
+            &visit,
+            format!("17:{rest}").into_bytes(),
+            Visit::explain_best_effort(format!("17:{rest}").as_bytes()),
+            "salt 17 is out of range: the key has 16 buckets (0 to 15)",
+        ),
+    ];
+    for (lock, key, mut expected, says) in cases {
+        let shown = hbase::to_string_binary(&key);
+        let out = rowkey(&["explain", lock, &shown], None);
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{shown}: {stderr}");
+        assert!(
+            stderr.contains(says),
+            "{shown}: {stderr:?} does not say {says:?}"
+        );
+        assert!(stderr.ends_with(&format!("\n  key: {shown}\n")), "{stderr}");
+        // Stdout: every part, as the derive's best effort shows it; the error once, on stderr.
+        assert!(expected.error.take().is_some());
+        assert_eq!(String::from_utf8(out.stdout).unwrap(), expected.to_string());
+    }
+    // The fields after an out-of-range salt are all there.
+    let out = rowkey(
+        &[
+            "explain",
+            &metric,
+            &hbase::to_string_binary(&with_salt(0x13)),
+        ],
+        None,
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<Vec<&str>> = stdout
+        .lines()
+        .skip(1)
+        .map(|l| {
+            l.split("  ")
+                .filter(|p| !p.trim().is_empty())
+                .map(str::trim)
+                .collect()
+        })
+        .collect();
+    assert_eq!(
+        rows[0],
+        ["salt", r"\x13", "bucket 19, out of range (16 buckets)"]
+    );
+    assert_eq!(
+        (rows[1][0], rows[1].last().copied()),
+        ("host", Some(r#""web-7""#))
+    );
+    assert_eq!(
+        (rows[2][0], rows[2].last().copied()),
+        ("ts", Some("1700000000"))
+    );
+    let help = ok(&["explain", "--help"]);
+    assert!(
+        help.contains("explain_best_effort") && help.contains("exit status is 2"),
+        "{help}"
+    );
+}
+
+#[test]
 fn an_empty_range_is_an_error_that_says_why() {
     let lock = quickstart_lock();
     refused(
@@ -813,4 +913,143 @@ fn a_phoenix_tables_statement_gives_the_lock_of_its_keys_and_back() {
         ],
     );
     assert_eq!(ok(&["scan", desc_lock, "a=x", "b=null"]), "x\tx\\x00\n");
+}
+
+#[test]
+fn phoenix_lock_warns_of_each_option_no_one_knows_and_still_writes_the_lock() {
+    let dir = scratch("phoenix-options");
+    let cases = [
+        // A typo of SALT_BUCKETS: Phoenix makes the table unsalted, and so does the lock.
+        (
+            "typo.sql",
+            "CREATE TABLE T (\n  A VARCHAR NOT NULL PRIMARY KEY\n) IMMUTABLE_ROWS = true,\n  SALT_BUCKET = 4;\n",
+            &["line 4, column 3: unknown option `SALT_BUCKET` (did you mean `SALT_BUCKETS`?); Phoenix ignores it (it only becomes an HBase table attribute), and so does the lock"][..],
+        ),
+        (
+            "two.sql",
+            "CREATE TABLE T (A VARCHAR NOT NULL PRIMARY KEY) VERSION = 1, FOO = 'x'",
+            &[
+                "line 1, column 49: unknown option `VERSION` (did you mean `VERSIONS`?)",
+                "line 1, column 62: unknown option `FOO`; Phoenix ignores it",
+            ][..],
+        ),
+        (
+            "known.sql",
+            "CREATE TABLE T (A VARCHAR NOT NULL PRIMARY KEY) SALT_BUCKETS = 4, VERSIONS = 1, TTL = 86400, DATA_BLOCK_ENCODING = 'FAST_DIFF'",
+            &[][..],
+        ),
+    ];
+    for (name, statement, says) in cases {
+        let sql = dir.join(name);
+        std::fs::write(&sql, statement).unwrap();
+        let sql = sql.to_str().unwrap();
+        let out = rowkey(&["phoenix-lock", sql], None);
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(out.status.success(), "{name}: {stderr}");
+        assert_eq!(
+            String::from_utf8(out.stdout).unwrap(),
+            rowkey::phoenix::lock_from_ddl(statement).unwrap()
+        );
+        let lines: Vec<&str> = stderr.lines().collect();
+        assert_eq!(lines.len(), says.len(), "{name}: {stderr}");
+        for (line, says) in lines.iter().zip(says) {
+            let head = format!("rowkey: warning: {sql}: {says}");
+            assert!(
+                line.starts_with(&head),
+                "{line:?} does not start with {head:?}"
+            );
+        }
+    }
+}
+
+/// A Phoenix `DATE` and `TIMESTAMP` key column (`SystemTime` in milliseconds and nanoseconds).
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(phoenix)]
+struct Born {
+    name: String,
+    born: std::time::SystemTime,
+    #[rowkey(desc, unit = "ns")]
+    seen: std::time::SystemTime,
+}
+
+/// A binary layout's time, counted in seconds.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct Logged {
+    #[rowkey(unit = "s")]
+    at: std::time::SystemTime,
+    seq: u32,
+}
+
+#[test]
+fn times_are_dates_both_ways_and_phoenix_keeps_those_before_1970() {
+    use std::time::{Duration, UNIX_EPOCH};
+    let dir = scratch("dates");
+    // 1969-12-31T23:59:59Z, as Phoenix stores TO_DATE('1969-12-31 23:59:59.000'), and a
+    // timestamp one nanosecond before the epoch.
+    let row = Born {
+        name: "ada".into(),
+        born: UNIX_EPOCH - Duration::from_secs(1),
+        seen: UNIX_EPOCH - Duration::from_nanos(1),
+    };
+    let lock = lock_of(&dir, "born.lock", std::slice::from_ref(&row));
+    let key = row.to_vec().unwrap();
+    same_in_every_form(
+        &lock,
+        &[
+            "name=ada",
+            "born=1969-12-31T23:59:59Z",
+            "seen=1969-12-31T23:59:59.999999999Z",
+        ],
+        &key,
+        r#"{"name":"ada","born":"1969-12-31T23:59:59Z","seen":"1969-12-31T23:59:59.999999999Z"}"#,
+        &Born::explain(&key).unwrap().to_string(),
+    );
+    assert!(Born::explain(&key)
+        .unwrap()
+        .to_string()
+        .contains("1969-12-31T23:59:59.999999999Z"));
+    // A count of the field's unit is read too (negative before the epoch), and an offset.
+    assert_eq!(
+        ok(&["encode", &lock, "name=ada", "born=-1000", "seen=-1"]),
+        format!("{}\n", write("hbase", &key))
+    );
+    assert_eq!(
+        ok(&[
+            "encode",
+            &lock,
+            "name=ada",
+            "born=1970-01-01T00:59:59+01:00",
+            "seen=-1"
+        ]),
+        format!("{}\n", write("hbase", &key))
+    );
+
+    // A binary layout shows its times as dates too; it stores none before the epoch.
+    let logged = Logged {
+        at: UNIX_EPOCH + Duration::from_secs(1_700_000_000),
+        seq: 3,
+    };
+    let lock = lock_of(&dir, "logged.lock", std::slice::from_ref(&logged));
+    let key = logged.to_vec().unwrap();
+    same_in_every_form(
+        &lock,
+        &["at=2023-11-14T22:13:20Z", "seq=3"],
+        &key,
+        r#"{"at":"2023-11-14T22:13:20Z","seq":3}"#,
+        &Logged::explain(&key).unwrap().to_string(),
+    );
+    assert!(Logged::explain(&key)
+        .unwrap()
+        .to_string()
+        .contains("2023-11-14T22:13:20Z"));
+    refused(
+        &["encode", &lock, "at=1969-12-31T23:59:59Z", "seq=3"],
+        None,
+        &["before the Unix epoch"],
+    );
+    refused(
+        &["encode", &lock, "at=2023-02-30T00:00:00Z", "seq=3"],
+        None,
+        &["RFC 3339"],
+    );
 }

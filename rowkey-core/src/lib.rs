@@ -26,8 +26,9 @@
 //! `walk/` the one walk through a key: `frame.rs` what stands around the fields (tag, prefix,
 //! delimiters), for derived keys and the schema's alike, `mod.rs` a derived key's fields; `key/`
 //! the whole key's traits and, in `io.rs`, a whole key written and read as its own last field;
-//! `scan/` planning (its `mod.rs` lists its files); `private/` is what generated code calls, and
-//! nothing else imports it.
+//! `scan/` planning (its `mod.rs` lists its files); `words.rs` the words messages share (a count
+//! and its noun, the nearest known name); `private/` is what generated code calls, and nothing
+//! else imports it.
 //!
 //! Every field type writes itself in its position of a key, as the generated code does it:
 //!
@@ -87,6 +88,7 @@ mod sink;
 mod tag;
 mod time;
 mod walk;
+mod words;
 
 pub use describe::encoding::Encoding;
 #[cfg(feature = "alloc")]

@@ -97,11 +97,14 @@ pub struct Page<K: ?Sized> {
 /// left, so a page is a few requests at most; a plan that is not exact reads rows it then drops,
 /// which count towards the limit. On an error nothing is lost: read the same plan again, on this
 /// client or another.
+///
+/// `plan` is a plan, `&plan`, or a builder's state as it is (`Event::scan().user(7)`).
 pub async fn read_page<K: ?Sized>(
     kv: &mut KvClient,
-    plan: &Scan<K>,
+    plan: impl Into<Scan<K>>,
     limit: i64,
 ) -> Result<Page<K>, etcd_client::Error> {
+    let plan = &plan.into();
     let limit = limit.max(1);
     let mut rows = Vec::new();
     let mut read = 0i64;
@@ -151,7 +154,7 @@ pub async fn read_page<K: ?Sized>(
 /// }
 ///
 /// let endpoints = ["http://10.0.0.1:2379", "http://10.0.0.2:2379", "http://10.0.0.3:2379"];
-/// let mut read = PagedRead::new(&endpoints, Event::scan().user(42).into(), 500);
+/// let mut read = PagedRead::new(&endpoints, Event::scan().user(42), 500);
 /// while let Some(rows) = read.next_page().await? {
 ///     for row in &rows {
 ///         let event = Event::decode(row.key()).unwrap();
@@ -174,13 +177,14 @@ pub struct PagedRead<K: ?Sized> {
 impl<K: ?Sized> PagedRead<K> {
     /// A read of `plan` through the members at `endpoints`, in pages of at most `page` rows
     /// (see [`read_page`]), with the default [`RetryPolicy`].
-    pub fn new<E: AsRef<str>>(endpoints: &[E], plan: Scan<K>, page: i64) -> Self {
+    /// `plan` is a plan, `&plan`, or a builder's state as it is (`Event::scan().user(7)`).
+    pub fn new<E: AsRef<str>>(endpoints: &[E], plan: impl Into<Scan<K>>, page: i64) -> Self {
         PagedRead {
             endpoints: endpoints.iter().map(|e| e.as_ref().into()).collect(),
             options: None,
             policy: RetryPolicy::default(),
             page,
-            rest: Some(plan),
+            rest: Some(plan.into()),
             kv: None,
             member: 0,
             failovers: 0,

@@ -1,4 +1,4 @@
-//! rowkey's layouts on Apache HBase (DESIGN 15), through HBase's Thrift2 server, the way non-JVM
+//! rowkey's layouts on Apache HBase, through HBase's Thrift2 server, the way non-JVM
 //! clients talk to HBase: row keys checked against HBase's limit ([`row_key`]), tables created
 //! pre-split at a layout's split points ([`HBase::create_table`]) and their region boundaries read
 //! back ([`HBase::region_starts`], for [`Scan::split`] and readers in parallel), rows written in
@@ -404,11 +404,12 @@ impl HBase {
     }
 
     /// The rows of `table` that `scan` asks for, with the default [`ReadOptions`]: see
-    /// [`read_rows_with`](Self::read_rows_with).
+    /// [`read_rows_with`](Self::read_rows_with). `scan` is a plan, `&plan`, or a builder's state
+    /// as it is (`EventKey::scan().user_id(42)`).
     pub fn read_rows<K: ?Sized + 'static>(
         &self,
         table: &str,
-        scan: &Scan<K>,
+        scan: impl Into<Scan<K>>,
     ) -> Result<Rows, Error> {
         self.read_rows_with(table, scan, &ReadOptions::default())
     }
@@ -430,10 +431,10 @@ impl HBase {
     pub fn read_rows_with<K: ?Sized + 'static>(
         &self,
         table: &str,
-        scan: &Scan<K>,
+        scan: impl Into<Scan<K>>,
         options: &ReadOptions,
     ) -> Result<Rows, Error> {
-        read::read_rows(self.addr, self.idle.clone(), table, scan, options)
+        read::read_rows(self.addr, self.idle.clone(), table, &scan.into(), options)
     }
 }
 

@@ -399,3 +399,19 @@ fn plans_read_exactly_their_rows_from_a_real_hbase() {
     );
     drop(server);
 }
+
+/// The control endpoint answers 404 for the regions, counters and store sizes of a table that
+/// does not exist (it answered 200 with nothing, which reads as a table without regions).
+#[test]
+fn the_control_endpoint_says_a_table_does_not_exist() {
+    let server = Server::get();
+    for path in ["/regions", "/metrics", "/store-sizes"] {
+        let (status, answer) =
+            server.call_status("GET", &format!("{path}?table=no_such_table"), "");
+        assert_eq!(status, 404, "{path}: {answer}");
+        assert!(
+            answer.contains("no table") && answer.contains("no_such_table"),
+            "{path}: {answer}"
+        );
+    }
+}

@@ -187,8 +187,9 @@ fn rows_rowkey_writes_are_the_rows_phoenix_selects_and_scans_agree_with_its_quer
     let server = Server::get();
     let mut hbase = HBase::connect(&server.thrift).expect("connect to Thrift2");
     let table = format!("RK_VISITS_{}", std::process::id());
+    // As sqlline takes it (and `rowkey phoenix-ddl` prints it): ending in `;`.
     let create = ddl::<Visit>(&table).replace('\n', " ");
-    server.phoenix(&format!("exec\t{create}\n"));
+    server.phoenix(&format!("exec\t{create};\n"));
 
     let mut rng = Rng(0x5EED_0FA1);
     let rows = visits(&mut rng);
@@ -416,7 +417,7 @@ fn rows_phoenix_upserts_decode_to_the_values_it_was_given() {
     // Every key Phoenix wrote, read through Thrift2 and decoded: the values it was given, and
     // the bytes rowkey writes for them.
     let rows_read = hbase
-        .read_rows(&table, &Reading::scan().into())
+        .read_rows(&table, Reading::scan())
         .unwrap()
         .map(|row| row.unwrap())
         .collect::<Vec<_>>();

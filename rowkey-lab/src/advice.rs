@@ -1,6 +1,7 @@
 //! Advice from the layout alone, before any cluster exists: [`advise`] names a key that sends
 //! every new write to one end of the key space (a time or a sequence first, with nothing in front
-//! to spread it), and [`advise_for`] adds what needs a store and a region count.
+//! to spread it), and [`advise_for`] adds what needs a store and a region count. What only the
+//! keys written show is [`Report::advise`](super::Report::advise)'s.
 
 // The crate is no_std; the lab runs on std.
 use std::fmt;
@@ -54,6 +55,17 @@ pub enum AdviceKind {
     /// beyond the buckets split a bucket as if the rest of the key were uniform, and stay empty
     /// when it is ordered by time), or than a hash prefix has values.
     RegionsBeyondPrefix,
+    /// Regions that took no write in a simulated run ([`Report::advise`](super::Report::advise)):
+    /// their servers idle while the others take every write.
+    EmptyRegions,
+    /// A region that took more than twice its even share of a simulated run's writes (over `M`
+    /// regions, more than `2/M` of them), named by its start key
+    /// ([`Report::advise`](super::Report::advise)).
+    HotRegion,
+    /// A salt or hash prefix that took too few distinct values in a simulated run to spread the
+    /// writes over the regions: it spreads them no wider than the values of the fields it hashes
+    /// ([`Report::advise`](super::Report::advise) gives the thresholds).
+    FewDistinctPrefixes,
 }
 
 impl fmt::Display for Advice {

@@ -1,5 +1,6 @@
 //! The pieces the heatmap is drawn with: the colour of a count and the scale that explains it,
-//! times as UTC dates, text as XML holds it, counts as people read them.
+//! times as UTC dates (and the rule that says when times are dates, which the report's table
+//! follows too), text as XML holds it, counts as people read them.
 
 // The crate is no_std; the lab runs on std.
 use std::fmt::{self, Write as _};
@@ -80,6 +81,33 @@ pub(super) fn write_scale(svg: &mut String, left: i64, y: i64, max: u64) -> fmt:
         )?;
     }
     writeln!(svg, "</g>\n</svg>")
+}
+
+/// Unix times in milliseconds from 2001-09-09 to 2286-11-20: what `System.currentTimeMillis()`
+/// and `SystemTime` in milliseconds give. Times in this range read as such unless told otherwise
+/// ([`Heatmap::clock`](super::Heatmap::clock)).
+const EPOCH_MILLIS: core::ops::Range<u64> = 1_000_000_000_000..10_000_000_000_000;
+
+/// The clock that `spans` of time (`[start, end)`) read in: Unix milliseconds when every bound
+/// lies between the years 2001 and 2286 in milliseconds, plain counts (`None`) otherwise or
+/// without spans. The heatmap and the report's table decide by this one rule.
+pub(super) fn clock_of(spans: impl IntoIterator<Item = (u64, u64)>) -> Option<TimeUnit> {
+    let mut spans = spans.into_iter().peekable();
+    spans.peek()?;
+    spans
+        .all(|(start, end)| EPOCH_MILLIS.contains(&start) && EPOCH_MILLIS.contains(&end))
+        .then_some(TimeUnit::Millis)
+}
+
+/// A time as text under `clock`: the UTC date and time (`2023-11-14 22:13:20`), or the count.
+pub(super) fn time_text(t: u64, clock: Option<TimeUnit>) -> String {
+    match clock {
+        Some(unit) => {
+            let (date, time) = utc(t, unit);
+            format!("{date} {time}")
+        }
+        None => format!("{t}"),
+    }
 }
 
 /// `t` `unit`s after the Unix epoch as a UTC date (`2023-11-14`) and time of day (`22:13:20`,
@@ -177,6 +205,25 @@ mod tests {
             utc(4_102_444_799, TimeUnit::Seconds),
             ("2099-12-31".into(), "23:59:59".into())
         );
+        assert_eq!(
+            time_text(1_700_000_000_000, Some(TimeUnit::Millis)),
+            "2023-11-14 22:13:20"
+        );
+        assert_eq!(time_text(1_700_000_000_000, None), "1700000000000");
+    }
+
+    #[test]
+    fn times_read_as_unix_milliseconds_only_when_every_bound_is_one() {
+        let t0 = 1_700_000_000_000;
+        for (spans, clock) in [
+            (vec![(t0, t0 + 60_000)], Some(TimeUnit::Millis)),
+            (vec![(t0, t0 + 1), (0, 1)], None),
+            // Seconds since the epoch are counts unless the heatmap is told.
+            (vec![(1_700_000_000, 1_700_000_010)], None),
+            (vec![], None),
+        ] {
+            assert_eq!(clock_of(spans.clone()), clock, "{spans:?}");
+        }
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::fmt::{self, Write as _};
 
 use rowkey::{Prefix, TimeUnit};
 
-use super::draw::{colour, utc, write_scale, Thousands, Xml};
+use super::draw::{clock_of, colour, time_text, utc, write_scale, Thousands, Xml};
 use rowkey::RowKey;
 
 /// Writes counted by column (a run of windows) and band (a run of regions), with what each
@@ -99,18 +99,8 @@ pub struct Heatmap {
 /// Labels longer than this are shortened in the middle.
 const LABEL_CHARS: usize = 56;
 
-/// Unix times in milliseconds from 2001-09-09 to 2286-11-20: what `System.currentTimeMillis()`
-/// and `SystemTime` in milliseconds give. Times in this range read as such unless
-/// [`Heatmap::clock`] says otherwise.
-const EPOCH_MILLIS: core::ops::Range<u64> = 1_000_000_000_000..10_000_000_000_000;
-
 impl Heatmap {
     pub(super) fn new<K: RowKey>(grid: &Grid) -> Heatmap {
-        let clock = grid
-            .columns
-            .iter()
-            .all(|&(start, end)| EPOCH_MILLIS.contains(&start) && EPOCH_MILLIS.contains(&end))
-            .then_some(TimeUnit::Millis);
         Heatmap {
             title: format!(
                 "`{}` writes over time (across) and key space (down)",
@@ -121,7 +111,7 @@ impl Heatmap {
             first_regions: grid.first_regions.clone(),
             regions: grid.regions,
             cells: grid.cells.clone(),
-            clock: clock.filter(|_| !grid.columns.is_empty()),
+            clock: clock_of(grid.columns.iter().copied()),
         }
     }
 
@@ -364,13 +354,7 @@ impl Heatmap {
 
     /// A time as a tooltip shows it.
     fn time_text(&self, t: u64) -> String {
-        match self.clock {
-            Some(unit) => {
-                let (date, time) = utc(t, unit);
-                format!("{date} {time}")
-            }
-            None => format!("{t}"),
-        }
+        time_text(t, self.clock)
     }
 
     /// A cell's tooltip: its regions and their keys, its time window, its writes.
@@ -462,7 +446,7 @@ impl Frame {
 /// A region's start key in words: each decoded segment as `name=value`. The table's first
 /// region starts with the lowest prefix: `bucket 0 of N` for a salt, zeros for a hash prefix, and
 /// otherwise `start of table`.
-fn label<K: RowKey>(start: &[u8]) -> String {
+pub(super) fn label<K: RowKey>(start: &[u8]) -> String {
     if start.is_empty() {
         return match K::LAYOUT.prefix {
             Prefix::Salt(salt) => format!("bucket 0 of {}", salt.buckets()),

@@ -3,10 +3,11 @@
 //! and its [`Report`] shows, window by window, how much of the writes the busiest region took,
 //! how many regions there were, how long the keys were against the stores' limits, and a
 //! [`Heatmap`] of time against the key space with each band labelled by its decoded start key.
-//! [`advise`] judges the layout alone.
+//! [`advise`] judges the layout alone; [`Report::advise`] judges what the run saw (regions that
+//! took no write, a region over twice its share, a salt or hash prefix with too few values).
 //!
 //! ```
-//! use rowkey_lab::{advise, Simulation};
+//! use rowkey_lab::{advise, AdviceKind, Simulation};
 //! use rowkey::regions::Regions;
 //! use rowkey::RowKey;
 //!
@@ -30,6 +31,20 @@
 //! println!("{hot}");
 //! std::fs::write(std::env::temp_dir().join("hot.svg"), hot.heatmap::<TimeFirst>().to_svg())?;
 //! assert!(!advise::<TimeFirst>().is_empty() && advise::<Salted>().is_empty());
+//!
+//! // A hash prefix of 3 hosts over 8 regions: a fine layout, too few values to spread.
+//! #[derive(RowKey)]
+//! struct Metric { #[rowkey(hash_prefix(len = 4))] host: String, ts_millis: u64 }
+//!
+//! let mut sim = Simulation::presplit(Regions::new(Metric::split_keys(8))?);
+//! for i in 0..3_000u64 {
+//!     let (host, ts_millis) = (format!("web-{}", i % 3), 1_700_000_000_000 + i);
+//!     sim.write(ts_millis, &Metric { host, ts_millis }.to_vec()?);
+//! }
+//! assert!(advise::<Metric>().is_empty());
+//! let run = sim.report(1_000).advise::<Metric>();
+//! assert_eq!(run[0].kind, AdviceKind::EmptyRegions); // 6 of 8 regions took no write
+//! assert!(run.iter().any(|a| a.kind == AdviceKind::FewDistinctPrefixes));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -38,8 +53,10 @@
 
 mod advice;
 mod draw;
+mod heads;
 mod heatmap;
 mod report;
+mod run_advice;
 mod simulation;
 mod sizes;
 

@@ -12,6 +12,8 @@ use std::ops::Range;
 
 use rowkey::regions::Regions;
 
+use super::draw::{clock_of, time_text};
+use super::heads::HeadCounts;
 use super::heatmap::{Grid, Heatmap};
 use super::simulation::{Simulation, Table};
 use super::sizes::KeySizes;
@@ -28,6 +30,8 @@ const SHOWN_WINDOWS: usize = 12;
 ///
 /// `Display` prints the summary: writes, regions, the busiest region's share of each window (a
 /// sample of the windows when there are many), and the key sizes against the stores' limits.
+/// Window bounds that are Unix milliseconds (between the years 2001 and 2286) print as UTC dates
+/// and times, as the heatmap's do; other times print as counts.
 #[derive(Clone, Debug)]
 pub struct Report {
     window: u64,
@@ -37,6 +41,10 @@ pub struct Report {
     sizes: KeySizes,
     auto_split: Option<u64>,
     grid: Grid,
+    /// Each final region's writes over the whole run.
+    totals: Vec<u64>,
+    /// The distinct values of the keys' first bytes.
+    heads: HeadCounts,
 }
 
 /// One window of time: the writes of `[start, end)` per region.
@@ -77,12 +85,14 @@ impl Report {
         let mut grid = shape.grid(&spans, window, table.splits());
         let mut live = Live::new(sim.table());
         let mut windows = Vec::with_capacity(spans.len());
+        let mut totals = vec![0; table.len()];
         for (w, (start, span)) in spans.into_iter().enumerate() {
             live.advance_to(start);
             let writes = &order[span];
             for &i in writes {
-                let band = shape.band_of(placer.final_region(&table, i));
-                grid.add(shape.column_of(w), band);
+                let region = placer.final_region(&table, i);
+                totals[region] += 1;
+                grid.add(shape.column_of(w), shape.band_of(region));
             }
             let end = start.saturating_add(window);
             windows.push(Window::count(&live, &placer, &table, start, end, writes));
@@ -94,6 +104,8 @@ impl Report {
             sizes: sim.sizes.clone(),
             auto_split,
             grid,
+            totals,
+            heads: sim.heads.counts(),
         }
     }
 
@@ -138,6 +150,22 @@ impl Report {
     /// key decoded through `K`'s layout ([`RowKey::explain_best_effort`]).
     pub fn heatmap<K: RowKey>(&self) -> Heatmap {
         Heatmap::new::<K>(&self.grid)
+    }
+
+    /// The table's regions at the end.
+    pub(super) fn table(&self) -> &Regions {
+        &self.table
+    }
+
+    /// Each final region's writes over the whole run, each write in the region that holds its
+    /// key at the end.
+    pub(super) fn totals(&self) -> &[u64] {
+        &self.totals
+    }
+
+    /// The distinct values of the keys' first bytes.
+    pub(super) fn heads(&self) -> &HeadCounts {
+        &self.heads
     }
 }
 
@@ -395,9 +423,12 @@ impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let writes: u64 = self.windows.iter().map(|w| w.writes).sum();
         let regions = self.table.len();
+        // The heatmap's rule: Unix milliseconds print as UTC dates, other times as counts.
+        let clock = clock_of(self.windows.iter().map(|w| (w.start, w.end)));
+        let unit = if clock.is_some() { "ms" } else { "units" };
         write!(
             f,
-            "{writes} writes in {} windows of {} units, {regions} regions at the end",
+            "{writes} writes in {} windows of {} {unit}, {regions} regions at the end",
             self.windows.len(),
             self.window
         )?;
@@ -426,9 +457,10 @@ impl fmt::Display for Report {
                 .map(|k| k * (n - 1) / (SHOWN_WINDOWS - 1))
                 .collect()
         };
+        let zone = if clock.is_some() { " (UTC)" } else { "" };
         writeln!(
             f,
-            "| window | writes | regions | busiest region | its share |"
+            "| window{zone} | writes | regions | busiest region | its share |"
         )?;
         writeln!(f, "|---|---|---|---|---|")?;
         for i in shown {
@@ -436,9 +468,9 @@ impl fmt::Display for Report {
             let hottest = w.hottest().map_or(0, |h| h.region);
             writeln!(
                 f,
-                "| {}..{} | {} | {} | {hottest} | {:.3} |",
-                w.start,
-                w.end,
+                "| {} to {} | {} | {} | {hottest} | {:.3} |",
+                time_text(w.start, clock),
+                time_text(w.end, clock),
                 w.writes,
                 w.regions.len(),
                 w.hottest_share()

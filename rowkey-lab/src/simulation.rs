@@ -8,6 +8,7 @@ use std::fmt;
 
 use rowkey::regions::Regions;
 
+use super::heads::Heads;
 use super::sizes::KeySizes;
 
 /// A simulated table: writes go in as `(time, key)`, a [`Report`](super::Report) comes out.
@@ -35,6 +36,8 @@ pub struct Simulation {
     /// Each write's time, in the order written.
     pub(super) times: Vec<u64>,
     pub(super) sizes: KeySizes,
+    /// The distinct values of the keys' first bytes, for the advice on a salt or hash prefix.
+    pub(super) heads: Heads,
 }
 
 /// How the table's regions come about.
@@ -96,6 +99,7 @@ impl Simulation {
             table,
             times: Vec::new(),
             sizes: KeySizes::default(),
+            heads: Heads::default(),
         }
     }
 
@@ -105,6 +109,7 @@ impl Simulation {
     pub fn write(&mut self, t: u64, key: &[u8]) {
         self.times.push(t);
         self.sizes.add(key.len());
+        self.heads.add(key);
         match &mut self.table {
             Table::Presplit { regions, hits } => {
                 // At most `MAX_SPLIT_REGIONS`-scale counts of regions: an index fits in u32.

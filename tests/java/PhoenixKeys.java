@@ -27,7 +27,8 @@ import org.apache.hadoop.hbase.util.Pair;
 import org.apache.phoenix.util.PhoenixRuntime;
 
 public class PhoenixKeys {
-    record Col(String name, String type, int width, boolean desc, boolean nullable) {
+    /// A column; `past` makes its times ones before 1970 (a negative count of nanoseconds).
+    record Col(String name, String type, int width, boolean desc, boolean nullable, boolean past) {
         String sql() {
             String t = width > 0 ? type + "(" + width + ")" : type;
             return "    \"" + name + "\" " + t + (nullable ? "" : " NOT NULL");
@@ -49,17 +50,18 @@ public class PhoenixKeys {
         }
     }
 
-    /// A column spec: NAME:TYPE[:WIDTH][:DESC][:NULL].
+    /// A column spec: NAME:TYPE[:WIDTH][:DESC][:NULL][:PAST].
     static Col col(String spec) {
         String[] p = spec.split(":");
         int width = 0;
-        boolean desc = false, nullable = false;
+        boolean desc = false, nullable = false, past = false;
         for (int i = 2; i < p.length; i++) {
             if (p[i].equals("DESC")) desc = true;
+            else if (p[i].equals("PAST")) past = true;
             else if (p[i].equals("NULL")) nullable = true;
             else width = Integer.parseInt(p[i]);
         }
-        return new Col(p[0], p[1], width, desc, nullable);
+        return new Col(p[0], p[1], width, desc, nullable, past);
     }
 
     static Table table(String name, int buckets, String... cols) {
@@ -85,6 +87,8 @@ public class PhoenixKeys {
         table("TIMES", 0, "A:DATE", "B:TIMESTAMP:DESC", "C:TIME", "D:TIMESTAMP", "E:DATE:DESC"),
         table("DECIMALS", 0, "A:DECIMAL", "B:DECIMAL:DESC", "C:DECIMAL:NULL", "D:DECIMAL:DESC:NULL"),
         table("MIXED", 3, "A:VARCHAR:DESC", "B:INTEGER", "C:VARCHAR:DESC:NULL", "D:DOUBLE", "E:BOOLEAN:DESC"),
+        // Last, so that the tables above draw the same random values as before it came.
+        table("TIMES_BEFORE_1970", 0, "A:DATE:PAST", "B:TIMESTAMP:DESC:PAST", "C:TIMESTAMP:PAST", "D:DATE:DESC:PAST"),
     };
 
     static final int RANDOM_ROWS = 1000;
@@ -226,10 +230,15 @@ public class PhoenixKeys {
                 new java.math.BigDecimal("79228162514264337593543950335"), new java.math.BigDecimal("-79228162514264337593543950335"),
                 new java.math.BigDecimal("0.0000000000000000000000000001"), new java.math.BigDecimal("-0.0000000000000000000000000001"),
                 new java.math.BigDecimal("1.5"), new java.math.BigDecimal("99.99"), new java.math.BigDecimal("-100")}[i];
+            // Times before 1970, as far back as a long of nanoseconds goes (1677-09-21).
+            case "DATE" -> c.past ? new long[] {-1_000_000L, -1_000_000_000L, -86_400_000_000_000L,
+                -2_208_988_800_000_000_000L, -9_223_372_036_854_000_000L, -14_182_940_000_000_000L}[i]
             // Times as nanoseconds since the epoch; DATE and TIME in whole milliseconds.
-            case "DATE" -> new long[] {0, 1_000_000L, 86_400_000_000_000L, 9_223_372_036_854_000_000L, 1_700_000_000_123_000_000L, 999_000_000L}[i];
+                : new long[] {0, 1_000_000L, 86_400_000_000_000L, 9_223_372_036_854_000_000L, 1_700_000_000_123_000_000L, 999_000_000L}[i];
             case "TIME" -> new long[] {0, 1_000_000L, 86_399_999_000_000L, 43_200_000_000_000L, 3_600_000_000_000L, 999_000_000L}[i];
-            case "TIMESTAMP" -> new long[] {0, 1L, 999_999L, 1_000_000L, 1_700_000_000_123_456_789L, 9_223_372_036_854_775_807L}[i];
+            case "TIMESTAMP" -> c.past ? new long[] {-1L, -999_999L, -1_000_000L, -1_000_001L,
+                -2_208_988_799_876_543_211L, Long.MIN_VALUE}[i]
+                : new long[] {0, 1L, 999_999L, 1_000_000L, 1_700_000_000_123_456_789L, 9_223_372_036_854_775_807L}[i];
             case "VARCHAR" -> new String[] {"a", "\u007f", "😀", "x".repeat(300), "日本語の文字列"}[i % 5];
             case "CHAR" -> new String[] {"a", "~".repeat(c.width), "A b", "0", "z"}[i % 5].substring(0, Math.min(c.width, new String[] {"a", "~".repeat(c.width), "A b", "0", "z"}[i % 5].length()));
             case "BINARY" -> fill(c.width, new int[] {0x00, 0xff, 0x01, 0x80, 0x7f}[i % 5]);
@@ -258,10 +267,10 @@ public class PhoenixKeys {
             case "FLOAT" -> RNG.nextBoolean() ? Float.intBitsToFloat(RNG.nextInt()) : (RNG.nextFloat() - 0.5f) * 1000f;
             case "DOUBLE" -> RNG.nextBoolean() ? Double.longBitsToDouble(RNG.nextLong()) : (RNG.nextDouble() - 0.5) * 1e6;
             case "BOOLEAN" -> RNG.nextBoolean();
-            case "DATE" -> (RNG.nextLong() & ((1L << 41) - 1)) * 1_000_000L;
+            case "DATE" -> (RNG.nextLong() & ((1L << 41) - 1)) * 1_000_000L * (c.past ? -1 : 1);
             case "DECIMAL" -> randomDecimal();
             case "TIME" -> (long) RNG.nextInt(86_400_000) * 1_000_000L;
-            case "TIMESTAMP" -> RNG.nextLong() & Long.MAX_VALUE;
+            case "TIMESTAMP" -> c.past ? RNG.nextLong() | Long.MIN_VALUE : RNG.nextLong() & Long.MAX_VALUE;
             case "VARCHAR" -> randomString(1 + RNG.nextInt(12));
             case "CHAR" -> randomAscii(1 + RNG.nextInt(c.width));
             case "BINARY" -> randomBytes(c.width);
@@ -318,9 +327,10 @@ public class PhoenixKeys {
             case "DATE" -> ps.setDate(i, new java.sql.Date((Long) v / 1_000_000L));
             case "TIME" -> ps.setTime(i, new java.sql.Time((Long) v / 1_000_000L));
             case "TIMESTAMP" -> {
+                // The second rounded down (towards the past), then the nanoseconds after it.
                 long nanos = (Long) v;
-                java.sql.Timestamp t = new java.sql.Timestamp(nanos / 1_000_000L);
-                t.setNanos((int) (nanos % 1_000_000_000L));
+                java.sql.Timestamp t = new java.sql.Timestamp(Math.floorDiv(nanos, 1_000_000_000L) * 1_000L);
+                t.setNanos((int) Math.floorMod(nanos, 1_000_000_000L));
                 ps.setTimestamp(i, t);
             }
             default -> throw new IllegalArgumentException(c.type);

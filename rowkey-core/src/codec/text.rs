@@ -1,4 +1,4 @@
-//! The text format (DESIGN §6) for numbers: zero-padded decimal of a fixed number of digits, the
+//! The text format (`#[rowkey(text)]`) for numbers: zero-padded decimal of a fixed number of digits, the
 //! type's MAX's digits or `width`. `desc` writes MAX - v (Java's `Long.MAX_VALUE - ts` for i64),
 //! `reverse` writes the digits backwards. Numbers are unsigned: a negative value is an error.
 

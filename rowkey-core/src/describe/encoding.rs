@@ -7,6 +7,7 @@ use core::fmt;
 use crate::field::column_type::column;
 use crate::field::mode::FieldMode;
 use crate::field::shape::{FieldShape, Form, TextRule, WidthRule};
+use crate::words::Count;
 
 /// How one segment of a key is written, as `K::LAYOUT` shows it: computed when the program
 /// compiles from the field type's [`FieldShape`] and its [`FieldMode`], shown in words by
@@ -73,8 +74,8 @@ impl Encoding {
                     "big-endian"
                 })?;
                 match (mode.width(), shape.width_rule()) {
-                    (Some(w), _) => write!(f, ", narrowed to {w} bytes"),
-                    (None, WidthRule::Narrow { max }) => write!(f, ", {max} bytes"),
+                    (Some(w), _) => write!(f, ", narrowed to {}", Count(w, "byte")),
+                    (None, WidthRule::Narrow { max }) => write!(f, ", {}", Count(max, "byte")),
                     (None, _) => Ok(()),
                 }
             }
@@ -85,7 +86,7 @@ impl Encoding {
             Form::Char => f.write_str("its u32, big-endian"),
             Form::ByteArray => f.write_str("the bytes"),
             Form::Content => match mode.width() {
-                Some(w) => write!(f, "content padded with 00 to {w} bytes"),
+                Some(w) => write!(f, "content padded with 00 to {}", Count(w, "byte")),
                 None if !mode.is_delimited() => f.write_str("raw content to the end of the key"),
                 None => f.write_str("content with 00 escaped as 00 FF, then 00 01"),
             },
@@ -103,8 +104,8 @@ impl Encoding {
             ),
             Form::Digest => write!(
                 f,
-                "the first {} bytes of MD5 of the value",
-                self.shape.fixed_len(self.mode).unwrap_or(0)
+                "the first {} of MD5 of the value",
+                Count(self.shape.fixed_len(self.mode).unwrap_or(0), "byte")
             ),
             #[cfg(feature = "decimal")]
             Form::Decimal => f.write_str(
@@ -122,18 +123,23 @@ impl Encoding {
             (None, _) => 0,
         };
         match shape.form() {
-            Form::Discriminant => write!(f, "the enum's discriminant, {digits} digits"),
+            Form::Discriminant => {
+                write!(f, "the enum's discriminant, {}", Count(digits, "digit"))
+            }
             Form::Content => match mode.width() {
-                Some(w) => write!(f, "text padded with spaces to {w} bytes"),
+                Some(w) => write!(f, "text padded with spaces to {}", Count(w, "byte")),
                 None if !mode.is_delimited() => f.write_str("text to the end of the key"),
                 None => f.write_str("text up to the delimiter"),
             },
             Form::Record => f.write_str("a nested key: its segments in place"),
             Form::Time if mode.format().is_some() => write!(
                 f,
-                "the time as chrono formats it with {:?}, {} characters",
+                "the time as chrono formats it with {:?}, {}",
                 mode.format().unwrap_or_default(),
-                crate::time::strftime::len_of(mode.format().unwrap_or_default())
+                Count(
+                    crate::time::strftime::len_of(mode.format().unwrap_or_default()),
+                    "character"
+                )
             ),
             Form::Time if mode.is_desc() => write!(
                 f,
@@ -147,21 +153,20 @@ impl Encoding {
             ),
             Form::Digest => {
                 let digits = shape.fixed_len(mode).unwrap_or(0);
-                if mode.is_desc() {
-                    write!(f, "MD5 of the value, its first {} bytes inverted, as {digits} lowercase hex digits", digits / 2)
-                } else {
-                    write!(
-                        f,
-                        "MD5 of the value, its first {} bytes as {digits} lowercase hex digits",
-                        digits / 2
-                    )
-                }
+                let inverted = if mode.is_desc() { " inverted," } else { "" };
+                write!(
+                    f,
+                    "MD5 of the value, its first {}{inverted} as {}",
+                    Count(digits / 2, "byte"),
+                    Count(digits, "lowercase hex digit")
+                )
             }
             _ if matches!(shape.text_rule(), TextRule::Digits(_)) => {
+                let digits = Count(digits, "digit");
                 if mode.is_desc() {
-                    write!(f, "decimal MAX - v, zero-padded to {digits} digits")
+                    write!(f, "decimal MAX - v, zero-padded to {digits}")
                 } else {
-                    write!(f, "decimal, zero-padded to {digits} digits")
+                    write!(f, "decimal, zero-padded to {digits}")
                 }
             }
             _ => f.write_str("its own text encoding (a custom field type)"),

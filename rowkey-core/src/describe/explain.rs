@@ -6,10 +6,11 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
-use crate::describe::layout::Layout;
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::prefix::Prefix;
 use crate::tag::Tag;
+use crate::walk::frame::Frame;
+use crate::words::Count;
 
 /// A stored key explained field by field: each segment's bytes beside its decoded value. Made by
 /// `K::explain(&key)`, for a row seen in the HBase shell; its `Display` is a small table.
@@ -97,7 +98,13 @@ impl Explained {
             Prefix::Salt(salt) => (
                 "salt",
                 match salt.read_bucket(bytes) {
-                    Ok(b) => alloc::format!("bucket {b} of {}", salt.buckets()),
+                    Ok(b) if u16::from(b) < salt.buckets() => {
+                        alloc::format!("bucket {b} of {}", salt.buckets())
+                    }
+                    Ok(b) => alloc::format!(
+                        "bucket {b}, out of range ({})",
+                        Count(usize::from(salt.buckets()), "bucket")
+                    ),
                     Err(_) => String::from("(not a bucket)"),
                 },
             ),
@@ -142,17 +149,19 @@ impl fmt::Display for Explained {
     }
 }
 
-/// [`RowKey::explain_best_effort`](crate::RowKey::explain_best_effort): the explanation of a key
-/// that decodes (`decoded`); for one that does not, as much as can be told, with the error
-/// (`prefix_unchecked` explains the key again without checking its salt or hash prefix).
+/// [`RowKey::explain_best_effort`](crate::RowKey::explain_best_effort) and `Schema`'s: the
+/// explanation of a key of `frame` that decodes (`decoded`); for one that does not, as much as
+/// can be told, with the error (`prefix_unchecked` explains the key again without checking its
+/// salt or hash prefix).
 ///
 /// A key whose fields decode but whose salt or hash prefix is not theirs (a key written with
-/// another salt function, bucket count or prefix length, or a corrupted prefix byte) is shown in
-/// full, the prefix as found. Any other key shows the parts its layout fixes without decoding (the
-/// tag and the prefix, when the key holds them) and the rest as one undecoded segment.
-pub(crate) fn best_effort(
+/// another salt function, bucket count or prefix length, or a corrupted prefix byte, a salt past
+/// the bucket count included) is shown in full, the prefix as found. Any other key shows the
+/// parts its layout fixes without decoding (the tag and the prefix, when the key holds them) and
+/// the rest as one undecoded segment.
+pub(crate) fn best_effort<F: Frame + ?Sized>(
     key: &[u8],
-    layout: &Layout,
+    frame: &F,
     decoded: Result<Explained, DecodeError>,
     prefix_unchecked: impl FnOnce() -> Result<Explained, DecodeError>,
 ) -> Explained {
@@ -162,30 +171,33 @@ pub(crate) fn best_effort(
     };
     let prefix_only = matches!(
         error.kind(),
-        DecodeErrorKind::WrongSalt { .. } | DecodeErrorKind::WrongHashPrefix
+        DecodeErrorKind::WrongSalt { .. }
+            | DecodeErrorKind::BucketOutOfRange { .. }
+            | DecodeErrorKind::WrongHashPrefix
     );
     let mut explained = prefix_only
         .then(|| prefix_unchecked().ok())
         .flatten()
-        .unwrap_or_else(|| undecoded_after_prefix(key, layout));
+        .unwrap_or_else(|| undecoded_after_prefix(key, frame));
     explained.error = Some(error);
     explained
 }
 
-/// The tag and prefix of `key` as its layout places them, and the rest undecoded.
-fn undecoded_after_prefix(key: &[u8], layout: &Layout) -> Explained {
-    let mut explained = Explained::new(layout.name, key);
+/// The tag and prefix of `key` as its layout (`frame`) places them, and the rest undecoded.
+fn undecoded_after_prefix<F: Frame + ?Sized>(key: &[u8], frame: &F) -> Explained {
+    let mut explained = Explained::new(frame.key_name(), key);
     let mut rest = key;
     // A key without the tag is of another type: nothing of it stands where this layout says.
-    let tagged = layout.tag.opens(key);
-    if !layout.tag.is_none() && tagged {
-        explained.push_tag(layout.tag, key);
-        rest = &rest[layout.tag.encoded_len()..];
+    let tag = frame.tag();
+    let tagged = tag.opens(key);
+    if !tag.is_none() && tagged {
+        explained.push_tag(tag, key);
+        rest = &rest[tag.encoded_len()..];
     }
-    let prefix_len = layout.prefix.encoded_len();
+    let prefix_len = frame.prefix_len();
     if tagged && prefix_len > 0 && rest.len() >= prefix_len {
         let (prefix, after) = rest.split_at(prefix_len);
-        explained.push_prefix(layout.prefix, prefix);
+        explained.push_prefix(frame.prefix(), prefix);
         rest = after;
     }
     if !rest.is_empty() || explained.rows.is_empty() {

@@ -7,6 +7,7 @@ use core::fmt;
 use crate::describe::encoding::Encoding;
 use crate::prefix::{HashPrefix, Prefix, Salt};
 use crate::tag::Tag;
+use crate::words::Count;
 
 /// How a segment sorts.
 ///
@@ -375,9 +376,9 @@ impl Layout {
     fn fmt_variants(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "`{}` row key: one of {} variants, told apart by their tags",
+            "`{}` row key: one of {}, told apart by their tags",
             self.name,
-            self.variants.len()
+            Count(self.variants.len(), "variant")
         )?;
         for variant in self.variants {
             writeln!(f)?;
@@ -399,7 +400,7 @@ impl Layout {
             write!(f, ", segments joined by {d:?}")?;
         }
         match self.fixed_len {
-            Some(n) => writeln!(f, ", always {n} bytes)")?,
+            Some(n) => writeln!(f, ", always {})", Count(n, "byte"))?,
             None => writeln!(f, ", variable length)")?,
         }
         writeln!(

@@ -22,7 +22,7 @@ pub struct FieldMode {
     reverse: bool,
     delimited: bool,
     salt: SaltChoice,
-    /// The text format (DESIGN §6), and the delimiter between its segments.
+    /// The text format (`#[rowkey(text)]`), and the delimiter between its segments.
     text: Option<&'static str>,
     unit: TimeUnit,
     /// A chrono time's `format` (strftime syntax), written instead of its count in text layouts.
@@ -40,6 +40,10 @@ enum SaltChoice {
     Chosen(u8),
     /// Decoding accepts any bucket below the bucket count.
     Any,
+    /// Decoding checks neither the salt byte (even against the bucket count) nor a hash prefix:
+    /// how `explain_best_effort` shows the fields of a key whose prefix is not theirs.
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))] // explaining needs `alloc`
+    Unchecked,
 }
 
 impl FieldMode {
@@ -249,15 +253,33 @@ impl FieldMode {
         }
     }
 
-    /// For a salted key: accept any bucket below the bucket count when decoding (and, for a
-    /// hash-prefixed one, any prefix: how `explain_best_effort` shows a key whose prefix is not
-    /// its fields').
+    /// For a salted key: accept any bucket below the bucket count when decoding
+    /// (`decode_any_bucket`, for keys a writer salted into a bucket of its choice; a hash prefix
+    /// goes unchecked too).
     #[must_use]
     pub(crate) const fn with_any_bucket(self) -> Self {
         FieldMode {
             salt: SaltChoice::Any,
             ..self
         }
+    }
+
+    /// For a salted or hash-prefixed key: decode without checking the prefix at all (a salt byte
+    /// past the bucket count included), as `explain_best_effort` shows a key whose prefix is not
+    /// its fields'.
+    #[must_use]
+    #[cfg(feature = "alloc")]
+    pub(crate) const fn with_prefix_unchecked(self) -> Self {
+        FieldMode {
+            salt: SaltChoice::Unchecked,
+            ..self
+        }
+    }
+
+    /// Whether decoding leaves the prefix unchecked ([`FieldMode::with_prefix_unchecked`]).
+    #[inline]
+    pub(crate) const fn skips_prefix_check(self) -> bool {
+        matches!(self.salt, SaltChoice::Unchecked)
     }
 
     /// The bucket the writer chose, if it chose one.
@@ -448,6 +470,14 @@ mod tests {
             .with_any_bucket()
             .with_chosen_bucket(1)
             .accepts_any_bucket());
+    }
+
+    #[test]
+    fn a_mode_that_skips_the_prefix_check_is_not_one_that_accepts_any_bucket() {
+        let unchecked = FieldMode::LAST.with_prefix_unchecked();
+        assert!(unchecked.skips_prefix_check() && !unchecked.accepts_any_bucket());
+        assert!(!FieldMode::LAST.with_any_bucket().skips_prefix_check());
+        assert!(!FieldMode::LAST.skips_prefix_check());
     }
 
     #[test]

@@ -253,6 +253,13 @@ pub trait RowKey: KeyField {
     /// assert_eq!(shown.rows[1].value, "11");
     /// let error = shown.error.unwrap();
     /// assert_eq!(error.kind(), DecodeErrorKind::WrongSalt { expected: 11, found: 3, text: false });
+    /// // A salt byte past the bucket count is no bucket of the layout: the fields still show.
+    /// let shown = Event::explain_best_effort(&[0x13, 11]);
+    /// assert_eq!(shown.rows[0].value, "bucket 19, out of range (16 buckets)");
+    /// assert_eq!(shown.rows[1].value, "11");
+    /// let error = shown.error.unwrap();
+    /// assert_eq!(error.kind(), DecodeErrorKind::BucketOutOfRange { bucket: 0x13, buckets: 16, text: false });
+    /// assert!(error.to_string().contains("salt byte 13 is out of range: the key has 16 buckets (00 to 0F)"));
     /// ```
     #[cfg(feature = "alloc")]
     fn explain_best_effort(key: &[u8]) -> Explained
@@ -260,7 +267,7 @@ pub trait RowKey: KeyField {
         Self: Sized,
     {
         crate::describe::explain::best_effort(key, &Self::LAYOUT, Self::explain(key), || {
-            Self::explain_in(key, FieldMode::LAST.with_any_bucket())
+            Self::explain_in(key, FieldMode::LAST.with_prefix_unchecked())
         })
     }
 
@@ -477,7 +484,7 @@ pub trait DecodeSaltedKey<'k>: SaltedKey + DecodeKey<'k> {
     /// let (seq, bucket) = Seq::decode_any_bucket(&[2, 0, 0, 0, 9])?;
     /// assert_eq!((seq.seq, bucket), (9, 2));
     /// let err = Seq::decode_any_bucket(&[4, 0, 0, 0, 9]).unwrap_err(); // bucket 4 of 0..4
-    /// assert_eq!(err.kind(), DecodeErrorKind::BucketOutOfRange { bucket: 4, buckets: 4 });
+    /// assert_eq!(err.kind(), DecodeErrorKind::BucketOutOfRange { bucket: 4, buckets: 4, text: false });
     /// # Ok::<(), rowkey::DecodeError>(())
     /// ```
     fn decode_any_bucket(key: &'k [u8]) -> Result<(Self, u8), DecodeError>;

@@ -12,6 +12,7 @@ use super::locked_key::{
 };
 use crate::describe::layout::Order;
 use crate::field::{Form, TextRule};
+use crate::words::Count;
 
 /// One difference between a layout lock and the key type as it is compiled now.
 ///
@@ -144,7 +145,7 @@ pub(crate) fn changes(old: &LockedKey, new: &LockedKey) -> Vec<Change> {
         cx.push(
             kind,
             path,
-            format!("max_len {} bytes, was {}", new.limit, old.limit),
+            format!("max_len {}, was {}", Count(new.limit, "byte"), old.limit),
         );
     }
     cx.layout(path, &old.layout, &new.layout);
@@ -383,15 +384,19 @@ impl Cx {
             (true, Some(a), Some(b)) if b < a => (
                 ChangeKind::FieldNarrowed,
                 format!(
-                    "narrowed from {a} to {b} bytes (`{}`, was `{}`)",
-                    new.ty, old.ty
+                    "narrowed from {a} to {} (`{}`, was `{}`)",
+                    Count(b, "byte"),
+                    new.ty,
+                    old.ty
                 ),
             ),
             (true, Some(a), Some(b)) if b > a => (
                 ChangeKind::FieldWidened,
                 format!(
-                    "widened from {a} to {b} bytes (`{}`, was `{}`)",
-                    new.ty, old.ty
+                    "widened from {a} to {} (`{}`, was `{}`)",
+                    Count(b, "byte"),
+                    new.ty,
+                    old.ty
                 ),
             ),
             _ => (
@@ -527,11 +532,11 @@ impl fmt::Display for Words<'_> {
         }
         match (c.width, c.natural_len) {
             (Some(w), _) => write!(f, ", width {w}")?,
-            (None, Some(n)) => write!(f, ", {n} bytes")?,
+            (None, Some(n)) => write!(f, ", {}", Count(n, "byte"))?,
             (None, None) => f.write_str(", variable length")?,
         }
         if c.options > 0 {
-            write!(f, ", {} Option tag(s)", c.options)?;
+            write!(f, ", {}", Count(c.options, "Option tag"))?;
         }
         if c.form == Form::Time {
             write!(f, ", unit {}", c.unit.name())?;

@@ -12,6 +12,7 @@ use crate::describe::layout::{Layout, Order, Segment};
 use crate::field::{Form, TextRule, ValueKind};
 use crate::prefix::Prefix;
 use crate::time::unit::TimeUnit;
+use crate::words::Count;
 
 /// The format version this rowkey writes, and the newest it reads. Format 2 adds what a schema
 /// needs to read values as the type that wrote them: `over=key|fields` on a salt (a whole-key
@@ -203,9 +204,9 @@ impl fmt::Display for PrefixWords {
         match self.0 {
             Prefix::Salt(s) => write!(
                 f,
-                "a {}salt of {} buckets ({})",
+                "a {}salt of {} ({})",
                 if s.is_text() { "text " } else { "" },
-                s.buckets(),
+                Count(usize::from(s.buckets()), "bucket"),
                 s.hash().name()
             ),
             Prefix::Hash(h) => write!(

@@ -9,7 +9,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::sql::{self, KeyColumn, Table};
-use super::tokens::DdlError;
+use super::tokens::{DdlError, DdlWarning};
 use crate::describe::layout::Order;
 use crate::field::column_type::{column, Column, ColumnType};
 use crate::field::{FieldMode, FieldShape, KeyField};
@@ -34,7 +34,32 @@ use crate::time::unit::TimeUnit;
 /// assert!(lock.contains(r#"type="Option<String>""#));
 /// # Ok::<(), rowkey::phoenix::DdlError>(())
 /// ```
+///
+/// A table option neither Phoenix nor HBase knows (`SALT_BUCKET` for `SALT_BUCKETS`) is read
+/// past here as Phoenix reads past it; [`lock_from_ddl_with_warnings`] says where each one
+/// stands.
 pub fn lock_from_ddl(sql: &str) -> Result<String, DdlError> {
+    lock_from_ddl_with_warnings(sql).map(|(lock, _)| lock)
+}
+
+/// [`lock_from_ddl`], with a warning for each table option of the statement that neither
+/// Phoenix nor HBase knows, with the nearest known name when one is close: Phoenix keeps such an
+/// option as a plain HBase table attribute and acts on nothing, so a misspelt `SALT_BUCKET = 4`
+/// makes a table that is not salted (and a lock that is not salted either, rightly).
+/// `rowkey phoenix-lock` prints the warnings on stderr.
+///
+/// ```
+/// let (lock, warnings) = rowkey::phoenix::lock_from_ddl_with_warnings(
+///     "CREATE TABLE T (A VARCHAR NOT NULL PRIMARY KEY) SALT_BUCKETS = 4, VERSION = 1",
+/// )?;
+/// assert_eq!(lock, rowkey::phoenix::lock_from_ddl(
+///     "CREATE TABLE T (A VARCHAR NOT NULL PRIMARY KEY) SALT_BUCKETS = 4, VERSION = 1",
+/// )?);
+/// assert_eq!((warnings[0].line, warnings[0].column), (1, 67));
+/// assert!(warnings[0].message.contains("unknown option `VERSION` (did you mean `VERSIONS`?)"));
+/// # Ok::<(), rowkey::phoenix::DdlError>(())
+/// ```
+pub fn lock_from_ddl_with_warnings(sql: &str) -> Result<(String, Vec<DdlWarning>), DdlError> {
     let table = sql::parse(sql)?;
     let key = locked_key(&table).map_err(|reason| DdlError {
         line: 1,
@@ -55,7 +80,7 @@ pub fn lock_from_ddl(sql: &str) -> Result<String, DdlError> {
         .for_each(|line| w.note(&format!("  {line}")));
     w.key(&key);
     w.end();
-    Ok(out)
+    Ok((out, table.warnings))
 }
 
 /// The lock's key of `table`: no samples, HBase's row limit.

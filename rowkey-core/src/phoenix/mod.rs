@@ -50,14 +50,16 @@
 #[cfg(feature = "lock")]
 mod lock;
 #[cfg(feature = "lock")]
+mod options;
+#[cfg(feature = "lock")]
 mod sql;
 #[cfg(feature = "lock")]
 mod tokens;
 
 #[cfg(feature = "lock")]
-pub use lock::lock_from_ddl;
+pub use lock::{lock_from_ddl, lock_from_ddl_with_warnings};
 #[cfg(feature = "lock")]
-pub use tokens::DdlError;
+pub use tokens::{DdlError, DdlWarning};
 
 #[cfg(feature = "alloc")]
 use crate::field::column_type::column;

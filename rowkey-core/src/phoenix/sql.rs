@@ -2,7 +2,8 @@
 //! columns in key order (the `CONSTRAINT ... PRIMARY KEY` list, or the one column declared
 //! `PRIMARY KEY`) with their types, `NOT NULL` and `DESC`, and `SALT_BUCKETS`. Columns outside
 //! the key, their families, `DEFAULT`s and the table's other options are read past: they do not
-//! change the key's bytes. What this reads is Phoenix's grammar as people write it: keywords in
+//! change the key's bytes (an option neither Phoenix nor HBase knows is warned of, see
+//! `options.rs`). What this reads is Phoenix's grammar as people write it: keywords in
 //! any case, names bare (in capitals, as Phoenix takes them) or quoted (as written), `--` and
 //! `/* */` comments, and a closing `;`.
 
@@ -10,7 +11,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::tokens::{error_at, tokenize, DdlError, Token, Tokens};
+use super::tokens::{error_at, tokenize, DdlError, DdlWarning, Token, Tokens};
 use crate::field::column_type::ColumnType;
 
 /// A primary-key column of a Phoenix table.
@@ -29,6 +30,8 @@ pub(crate) struct Table {
     pub(crate) key: Vec<KeyColumn>,
     /// `SALT_BUCKETS`, when above 0.
     pub(crate) salt_buckets: Option<u16>,
+    /// The options neither Phoenix nor HBase knows, in the statement's order.
+    pub(crate) warnings: Vec<DdlWarning>,
 }
 
 /// A column as the key's constraint lists it: its name, `DESC`, and where it stands.
@@ -60,12 +63,14 @@ pub(crate) fn parse(sql: &str) -> Result<Table, DdlError> {
     t.expect_punct('(')?;
     let (declared, constraint) = declarations(&mut t)?;
     t.expect_punct(')')?;
-    let salt_buckets = options(&mut t)?;
+    let mut warnings = Vec::new();
+    let salt_buckets = options(&mut t, &mut warnings)?;
     let key = key_columns(sql, &name, declared, constraint, name_at)?;
     Ok(Table {
         name,
         key,
         salt_buckets,
+        warnings,
     })
 }
 
@@ -159,17 +164,23 @@ fn primary_key(t: &mut Tokens<'_>) -> Result<Vec<Listed>, DdlError> {
 }
 
 /// The table's options, to the statement's end: its `SALT_BUCKETS` (`0`: none), the rest
-/// skipped, as they do not touch the key's bytes.
-fn options(t: &mut Tokens<'_>) -> Result<Option<u16>, DdlError> {
+/// skipped, as they do not touch the key's bytes; one that neither Phoenix nor HBase knows is a
+/// warning.
+fn options(t: &mut Tokens<'_>, warnings: &mut Vec<DdlWarning>) -> Result<Option<u16>, DdlError> {
     let mut salt_buckets = None;
     while t.peek().is_some() && !t.punct(';') {
+        let at = t.offset();
         let option = t.name("a table option")?;
         if option == "SPLIT" && t.keyword("ON") {
             // SPLIT ON (...): where the table's regions start, not its key's bytes.
             t.expect_punct('(')?;
             t.skip_value();
+            while t.punct(',') {
+                t.skip_value();
+            }
             t.expect_punct(')')?;
         } else {
+            warnings.extend(super::options::unknown(t.sql, &option, at));
             t.expect_punct('=')?;
             if option == "SALT_BUCKETS" {
                 let at = t.offset();
@@ -342,6 +353,42 @@ mod tests {
         assert_eq!(t.key.len(), 1);
         assert!(t.key[0].desc && !t.key[0].nullable);
         assert_eq!(t.salt_buckets, None);
+    }
+
+    #[test]
+    fn an_option_no_one_knows_is_a_warning_that_says_where() {
+        let key = "CREATE TABLE T (A VARCHAR NOT NULL PRIMARY KEY)";
+        let cases: [(&str, Option<u16>, &[&str]); 5] = [
+            (" SALT_BUCKETS = 4, VERSIONS = 1, TTL = 86400", Some(4), &[]),
+            (" SPLIT ON ('a', 'b')", None, &[]),
+            (
+                "\n  IMMUTABLE_ROWS = true,\n  SALT_BUCKET = 4",
+                None,
+                &["line 3, column 3: unknown option `SALT_BUCKET` (did you mean `SALT_BUCKETS`?); Phoenix ignores it"],
+            ),
+            (
+                " DISABLE_WAL=true, COMPRESION='GZ', SALT_BUCKETS=2, FOO=1",
+                Some(2),
+                &[
+                    "line 1, column 67: unknown option `COMPRESION` (did you mean `COMPRESSION`?)",
+                    "line 1, column 100: unknown option `FOO`; Phoenix ignores it",
+                ],
+            ),
+            (" \"salt_buckets\" = 4", None, &["line 1, column 49: unknown option `salt_buckets` (did you mean `SALT_BUCKETS`?)"]),
+        ];
+        for (options, salt, says) in cases {
+            let sql = format!("{key}{options}");
+            let t = parse(&sql).unwrap();
+            assert_eq!(t.salt_buckets, salt, "{sql}");
+            let warnings: Vec<String> = t.warnings.iter().map(|w| w.to_string()).collect();
+            assert_eq!(warnings.len(), says.len(), "{sql}: {warnings:?}");
+            for (warning, says) in warnings.iter().zip(says) {
+                assert!(
+                    warning.starts_with(says),
+                    "{warning:?} does not start with {says:?}"
+                );
+            }
+        }
     }
 
     #[test]

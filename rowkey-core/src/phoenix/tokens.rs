@@ -1,7 +1,8 @@
 //! The words of a Phoenix `CREATE TABLE` statement, as `sql.rs` reads them: names (bare, in
 //! capitals as Phoenix takes them, or quoted as written), numbers, string literals and
-//! punctuation, each with its byte offset, comments left out; and [`DdlError`], where in the
-//! statement reading stopped and why.
+//! punctuation, each with its byte offset, comments left out; [`DdlError`], where in the
+//! statement reading stopped and why; and [`DdlWarning`], where a statement that gives a key says
+//! something that may not be what its writer meant.
 
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -26,16 +27,55 @@ pub struct DdlError {
 
 impl core::fmt::Display for DdlError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(
-            f,
-            "line {}, column {}: {}",
-            self.line, self.column, self.reason
-        )
+        write_at(f, self.line, self.column, &self.reason)
     }
 }
 
 #[cfg(feature = "std")]
 impl std::error::Error for DdlError {}
+
+/// Something a `CREATE TABLE` statement that gives a row key says that may not be what its
+/// writer meant (a table option neither Phoenix nor HBase knows): where (1-based line and
+/// column) and what. The lock is written all the same, as Phoenix creates the table.
+///
+/// ```
+/// let (lock, warnings) = rowkey::phoenix::lock_from_ddl_with_warnings(
+///     "CREATE TABLE T (A VARCHAR NOT NULL PRIMARY KEY)\nSALT_BUCKET = 4",
+/// )?;
+/// assert!(!lock.contains("salt"));
+/// assert_eq!(
+///     warnings[0].to_string(),
+///     "line 2, column 1: unknown option `SALT_BUCKET` (did you mean `SALT_BUCKETS`?); Phoenix \
+///      ignores it (it only becomes an HBase table attribute), and so does the lock",
+/// );
+/// # Ok::<(), rowkey::phoenix::DdlError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct DdlWarning {
+    /// The line of the statement the warning is about, from 1.
+    pub line: usize,
+    /// The column (in characters) on that line, from 1.
+    pub column: usize,
+    /// What, in words.
+    pub message: String,
+}
+
+impl core::fmt::Display for DdlWarning {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write_at(f, self.line, self.column, &self.message)
+    }
+}
+
+/// `line 3, column 5: what`, as errors and warnings on a statement show where they stand.
+fn write_at(
+    f: &mut core::fmt::Formatter<'_>,
+    line: usize,
+    column: usize,
+    what: &str,
+) -> core::fmt::Result {
+    write!(f, "line {line}, column {column}: {what}")
+}
 
 /// A token: a name (bare in capitals, or quoted as written), a number, a string literal, or one
 /// character of punctuation; each with its byte offset.
@@ -54,14 +94,29 @@ pub(super) struct Tokens<'s> {
     pub(super) at: usize,
 }
 
-pub(super) fn error_at(sql: &str, offset: usize, reason: String) -> DdlError {
+/// The 1-based line and column (in characters) of byte `offset` of `sql`.
+fn line_column(sql: &str, offset: usize) -> (usize, usize) {
     let before = &sql[..offset.min(sql.len())];
     let line = before.matches('\n').count() + 1;
     let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+    (line, column)
+}
+
+pub(super) fn error_at(sql: &str, offset: usize, reason: String) -> DdlError {
+    let (line, column) = line_column(sql, offset);
     DdlError {
         line,
         column,
         reason,
+    }
+}
+
+pub(super) fn warning_at(sql: &str, offset: usize, message: String) -> DdlWarning {
+    let (line, column) = line_column(sql, offset);
+    DdlWarning {
+        line,
+        column,
+        message,
     }
 }
 

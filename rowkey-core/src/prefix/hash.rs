@@ -51,7 +51,7 @@ impl HashPrefix {
     /// ```
     /// use rowkey::HashPrefix;
     /// let mut out = [0u8; 6];
-    /// // DESIGN: `id = "user42"` with `hash_prefix(len = 6)` in a text layout is `fd8689-user42`.
+    /// // `id = "user42"` with `hash_prefix(len = 6)` in a text layout is `fd8689-user42`.
     /// HashPrefix::text(6, false).unwrap().prefix_of(b"user42", &mut out);
     /// assert_eq!(&out, b"fd8689");
     /// assert!(HashPrefix::text(32, true).is_some());

@@ -279,12 +279,12 @@ impl Salt {
             }
             v = v.saturating_mul(10).saturating_add(u16::from(b - b'0'));
         }
+        // Above 255 no salt of any layout: three digits where 256 buckets write 000 to 255.
         u8::try_from(v).map_err(|_| {
             DecodeError::new(
-                DecodeErrorKind::BucketOutOfRange {
-                    bucket: u8::MAX,
-                    buckets: self.buckets,
-                },
+                DecodeErrorKind::InvalidText(
+                    "the salt's digits are above 255, the last bucket a salt has",
+                ),
                 0,
             )
         })

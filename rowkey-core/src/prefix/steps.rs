@@ -38,8 +38,10 @@ pub fn whole_key_salt_byte(salt: Salt, mode: FieldMode, body: &[u8]) -> Result<u
     })
 }
 
-/// Checks a decoded key's salt byte against the bucket `feed` computes from its decoded sources
-/// (or, when `mode` accepts any bucket, against the bucket count).
+/// Checks a decoded key's salt byte: first that it is below the bucket count (no salt of the
+/// layout gives another), then that it is the bucket `feed` computes from its decoded sources
+/// (unless `mode` accepts any bucket). A mode that checks no prefix
+/// (`explain_best_effort`'s second look) takes any byte.
 #[inline(always)]
 pub fn check_salt(
     salt: Salt,
@@ -47,16 +49,20 @@ pub fn check_salt(
     found: u8,
     feed: impl FnOnce(&mut SaltHasher) -> Result<(), EncodeError>,
 ) -> Result<(), DecodeError> {
+    if mode.skips_prefix_check() {
+        return Ok(());
+    }
+    if u16::from(found) >= salt.buckets() {
+        return Err(DecodeError::new(
+            DecodeErrorKind::BucketOutOfRange {
+                bucket: found,
+                buckets: salt.buckets(),
+                text: salt.is_text(),
+            },
+            0,
+        ));
+    }
     if mode.accepts_any_bucket() {
-        if u16::from(found) >= salt.buckets() {
-            return Err(DecodeError::new(
-                DecodeErrorKind::BucketOutOfRange {
-                    bucket: found,
-                    buckets: salt.buckets(),
-                },
-                0,
-            ));
-        }
         return Ok(());
     }
     let mut h = salt.hasher();
@@ -103,7 +109,7 @@ pub fn write_hash_prefix(
 }
 
 /// Checks a decoded key's hash prefix against the MD5 of its decoded sources (unless `mode`
-/// accepts any prefix, as `explain_best_effort` asks, with any salt bucket).
+/// accepts any bucket or checks no prefix, as `explain_best_effort`'s second look asks).
 #[inline(always)]
 pub fn check_hash_prefix(
     hash: HashPrefix,
@@ -111,7 +117,7 @@ pub fn check_hash_prefix(
     found: &[u8],
     feed: impl FnOnce(&mut HashPrefixHasher) -> Result<(), EncodeError>,
 ) -> Result<(), DecodeError> {
-    if mode.accepts_any_bucket() {
+    if mode.accepts_any_bucket() || mode.skips_prefix_check() {
         return Ok(());
     }
     let mut h = hash.hasher();

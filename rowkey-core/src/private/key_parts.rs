@@ -5,11 +5,20 @@ use crate::describe::layout::Layout;
 use crate::field::{FieldMode, KeyField};
 use crate::walk::phoenix_columns;
 
-/// A field to show in `explain`: `Debug` when the type has it, a placeholder otherwise (chosen by
-/// method resolution: `(&Show(&v)).show(mode)` finds `ShowDebug` first, then `ShowOpaque` by
-/// autoref).
+/// A field to show in `explain`: a time as a date, other types by `Debug` when they have it, a
+/// placeholder otherwise. Chosen by method resolution on `(&&Show(&v)).show(mode)`: `ShowTime`
+/// takes `&&Show` itself, `ShowDebug` is found one dereference later (`&Show`), `ShowOpaque` one
+/// more (`Show`, copied).
 #[allow(missing_debug_implementations)] // a probe of method resolution, never shown
 pub struct Show<'a, T: ?Sized>(pub &'a T);
+
+impl<T: ?Sized> Clone for Show<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T: ?Sized> Copy for Show<'_, T> {}
 
 /// A decoded field as `explain` shows it: its value, and what places its bytes in the key (its
 /// length in its mode, and whether Phoenix ends it with a separator). Taken from the field as it
@@ -31,6 +40,28 @@ impl Shown {
     }
 }
 
+/// `Show` for `SystemTime`, whose `Debug` is the platform's seconds and nanoseconds: the date, RFC
+/// 3339 in UTC, as the schema and the `rowkey` command show it.
+pub trait ShowTime {
+    fn show(&self, mode: FieldMode) -> Shown;
+}
+
+#[cfg(feature = "std")]
+impl ShowTime for &Show<'_, std::time::SystemTime> {
+    fn show(&self, mode: FieldMode) -> Shown {
+        let shown = crate::time::rfc3339::Rfc3339::of(*self.0);
+        Shown::of(alloc::format!("{shown:?}"), self.0, mode)
+    }
+}
+
+#[cfg(feature = "std")]
+impl ShowTime for &Show<'_, Option<std::time::SystemTime>> {
+    fn show(&self, mode: FieldMode) -> Shown {
+        let shown = self.0.map(crate::time::rfc3339::Rfc3339::of);
+        Shown::of(alloc::format!("{shown:?}"), self.0, mode)
+    }
+}
+
 /// `Show` for types with `Debug`.
 pub trait ShowDebug {
     fn show(&self, mode: FieldMode) -> Shown;
@@ -44,11 +75,11 @@ impl<T: core::fmt::Debug + KeyField + ?Sized> ShowDebug for Show<'_, T> {
 
 /// `Show` for types without `Debug`.
 pub trait ShowOpaque {
-    fn show(&self, mode: FieldMode) -> Shown;
+    fn show(self, mode: FieldMode) -> Shown;
 }
 
-impl<T: KeyField + ?Sized> ShowOpaque for &Show<'_, T> {
-    fn show(&self, mode: FieldMode) -> Shown {
+impl<T: KeyField + ?Sized> ShowOpaque for Show<'_, T> {
+    fn show(self, mode: FieldMode) -> Shown {
         Shown::of(alloc::string::String::from("(no Debug)"), self.0, mode)
     }
 }

@@ -60,6 +60,10 @@ pub mod timefmt {
     pub use crate::time::strftime::{spec, Problem, Spec};
 }
 
+/// The known name nearest a misspelled one, for the derive's `did you mean` on an unknown
+/// attribute key (the phoenix reader's on an unknown table option is the same function).
+pub use crate::words::closest;
+
 /// The methods every state of a generated scan builder has, besides binding its next field
 /// (`ranges`, `matches`, `is_exact`, `after`, `split`, `salt_len`, and `into` from `Into`): the
 /// derive refuses a field or variant whose scan method would take one of these names.
@@ -83,7 +87,8 @@ pub const fn chosen_bucket_mode(bucket: u8) -> FieldMode {
     FieldMode::LAST.with_chosen_bucket(bucket)
 }
 
-/// The mode in which `explain` reads a whole salted key whatever its salt byte.
+/// The mode in which `decode_any_bucket` reads a whole salted key whatever its bucket (below the
+/// bucket count).
 pub const ANY_BUCKET_MODE: FieldMode = FieldMode::LAST.with_any_bucket();
 
 /// Why Phoenix cannot hold a field of `shape` placed with `mode` as a primary-key column, if it

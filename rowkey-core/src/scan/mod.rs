@@ -326,6 +326,14 @@ impl<K: ?Sized> Clone for Scan<K> {
     }
 }
 
+/// A borrowed plan, copied: the reads of the store adapters take `impl Into<Scan<K>>`, so that
+/// `&plan`, a plan and a builder's state (`K::scan().user(7)`) are all a plan to read.
+impl<K: ?Sized> From<&Scan<K>> for Scan<K> {
+    fn from(scan: &Scan<K>) -> Self {
+        scan.clone()
+    }
+}
+
 impl<K: ?Sized> core::fmt::Debug for Scan<K> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         fmt_plan(f, "Scan", self.ranges(), self.is_exact())

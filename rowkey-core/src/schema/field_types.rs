@@ -14,6 +14,7 @@ use super::stand_ins::{decode_hashed, ByteArray, Digest, Discriminant, Opaque, V
 use super::value::{same_str, Value};
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::field::{DecodeField, FieldMode, KeyField};
+use crate::words::Count;
 
 /// A Rust type a field can stand for, as the schema meets it: how a [`Value`] becomes it, to be
 /// written by its own `KeyField`, and how its own `DecodeField` reads it back into a `Value`.
@@ -175,7 +176,7 @@ impl FieldType for ByteArray {
         let n = fixed_len(field);
         match v {
             Value::Bytes(b) | Value::Hex(b) if b.len() == n => Ok(ByteArray(b.clone())),
-            v => Err(mismatch(v, &format!("{n} bytes"))),
+            v => Err(mismatch(v, &format!("{}", Count(n, "byte")))),
         }
     }
     #[inline(always)]
@@ -204,7 +205,7 @@ impl FieldType for Digest {
             Value::Bytes(source) => Ok(Digest::of(source, n)),
             v => Err(mismatch(
                 v,
-                &format!("a value to hash, or the digest's {n} bytes"),
+                &format!("a value to hash, or the digest's {}", Count(n, "byte")),
             )),
         }
     }
@@ -230,7 +231,7 @@ impl FieldType for Opaque {
         let n = fixed_len(field);
         match v {
             Value::Hex(b) | Value::Bytes(b) if b.len() == n => Ok(Opaque(b.clone())),
-            v => Err(mismatch(v, &format!("{n} bytes"))),
+            v => Err(mismatch(v, &format!("{}", Count(n, "byte")))),
         }
     }
     #[inline(always)]
@@ -243,24 +244,28 @@ impl FieldType for Opaque {
     }
 }
 
-/// `SystemTime`: a count of the field's unit since the epoch.
+/// `SystemTime`: a date (RFC 3339), or a count of the field's unit since the epoch.
 impl FieldType for std::time::SystemTime {
     type Write<'v> = std::time::SystemTime;
-    type Read = std::time::SystemTime;
+    // Shown as a date: `explain` writes a decoded value's `Debug`.
+    type Read = crate::time::rfc3339::Rfc3339;
     #[inline]
     fn from_value<'v>(field: &'v Field, v: &'v Value) -> Result<Self, String> {
         system_time(v, field.mode)
     }
     #[inline(always)]
-    fn decode(_: &Field, input: &[u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
-        Self::decode_field(input, mode)
+    fn decode(
+        _: &Field,
+        input: &[u8],
+        mode: FieldMode,
+    ) -> Result<(Self::Read, usize), DecodeError> {
+        let (t, n) = Self::decode_field(input, mode)?;
+        Ok((crate::time::rfc3339::Rfc3339::of(t), n))
     }
+    /// The time as a date, RFC 3339 in UTC, whatever the layout stores.
     #[inline]
-    fn to_value(field: &Field, t: Self) -> Value {
-        let nanos = t
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        Value::Unsigned(nanos / u128::from(field.mode.unit().nanos()))
+    fn to_value(_: &Field, t: Self::Read) -> Value {
+        Value::Text(format!("{t}"))
     }
 }
 
@@ -449,18 +454,32 @@ fn narrow(x: f64) -> f32 {
     f32::from_bits(sign | 0x7F80_0000 | payload)
 }
 
+/// A `SystemTime` from a date (RFC 3339) or a count of the field's unit since the epoch
+/// (negative before it; a count beyond u64 too: a Phoenix TIMESTAMP holds more nanoseconds than
+/// a u64 counts).
 fn system_time(v: &Value, mode: FieldMode) -> Result<std::time::SystemTime, String> {
-    // A count beyond u64 too: a Phoenix TIMESTAMP holds more nanoseconds than a u64 counts.
-    let count = unsigned::<u128>(v)?;
-    let too_far = || format!("{count} is too far in the future");
-    let nanos = count
-        .checked_mul(u128::from(mode.unit().nanos()))
-        .ok_or_else(too_far)?;
-    let secs = u64::try_from(nanos / 1_000_000_000).map_err(|_| too_far())?;
-    std::time::UNIX_EPOCH
-        .checked_add(core::time::Duration::new(
-            secs,
-            (nanos % 1_000_000_000) as u32,
-        ))
-        .ok_or_else(too_far)
+    use crate::time::TimeValue;
+    let nanos = match v {
+        Value::Text(s) | Value::Str(s) => crate::time::rfc3339::parse(s).ok_or_else(|| {
+            format!("{s:?} is not a date and time in RFC 3339 (2023-11-14T22:13:20Z)")
+        })?,
+        Value::Signed(_) | Value::Unsigned(_) => {
+            let count = signed::<i128>(v)?;
+            count
+                .checked_mul(i128::from(mode.unit().nanos()))
+                .ok_or_else(|| format!("{count} is too far from the epoch"))?
+        }
+        v => {
+            return Err(mismatch(
+                v,
+                "a date and time (RFC 3339), or a count of the field's unit since the epoch",
+            ))
+        }
+    };
+    std::time::SystemTime::from_nanos(nanos).ok_or_else(|| {
+        format!(
+            "{} is too far from the epoch for a time",
+            crate::time::rfc3339::Rfc3339(nanos)
+        )
+    })
 }

@@ -406,7 +406,7 @@ impl Schema {
     /// type's `decode` does (the whole key, its prefix checked).
     pub fn decode(&self, key: &[u8]) -> Result<Vec<(&str, Value)>, DecodeError> {
         let mut out = Vec::with_capacity(self.paths.len());
-        self.read_key::<false>(key, &mut out)?;
+        self.read_key::<false>(key, FieldMode::LAST, &mut out)?;
         Ok(out)
     }
 
@@ -418,13 +418,47 @@ impl Schema {
         out: &mut Vec<(&'s str, Value)>,
     ) -> Result<(), DecodeError> {
         out.clear();
-        self.read_key::<false>(key, out).map(|_| ())
+        self.read_key::<false>(key, FieldMode::LAST, out)
+            .map(|_| ())
     }
 
     /// Shows each part of a stored key beside its value, as the derived type's `explain` does.
     pub fn explain(&self, key: &[u8]) -> Result<Explained, DecodeError> {
+        self.explain_in(key, FieldMode::LAST)
+    }
+
+    /// Explains any bytes, as far as they go, as the derived type's `explain_best_effort` does:
+    /// what [`explain`](Schema::explain) gives for a key that decodes, and for one that does not,
+    /// the parts that can still be told with the error in [`Explained::error`]. A key whose
+    /// fields decode but whose salt or hash prefix is not theirs (a salt byte past the bucket
+    /// count included) is shown in full, its prefix as found; any other shows the tag and prefix
+    /// its layout places, and the rest undecoded.
+    ///
+    /// ```
+    /// use rowkey::DecodeErrorKind;
+    /// let lock = rowkey::phoenix::lock_from_ddl(
+    ///     "CREATE TABLE T (A VARCHAR NOT NULL CONSTRAINT PK PRIMARY KEY (A)) SALT_BUCKETS = 4",
+    /// )?;
+    /// let schema = rowkey::schema::Schema::parse(&lock)?;
+    /// // Salt byte 09 on a table of 4 buckets: `explain` refuses the key, the best effort shows it.
+    /// assert!(schema.explain(b"\x09abc").is_err());
+    /// let shown = schema.explain_best_effort(b"\x09abc");
+    /// assert_eq!(shown.rows[0].value, "bucket 9, out of range (4 buckets)");
+    /// assert_eq!(shown.rows[1].value, r#""abc""#);
+    /// let error = shown.error.unwrap();
+    /// assert_eq!(error.kind(), DecodeErrorKind::BucketOutOfRange { bucket: 9, buckets: 4, text: false });
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn explain_best_effort(&self, key: &[u8]) -> Explained {
+        crate::describe::explain::best_effort(key, &self.root, self.explain(key), || {
+            self.explain_in(key, FieldMode::LAST.with_prefix_unchecked())
+        })
+    }
+
+    /// [`explain`](Schema::explain), decoding in `mode` (which may leave the prefix unchecked).
+    fn explain_in(&self, key: &[u8], mode: FieldMode) -> Result<Explained, DecodeError> {
         let mut out = Vec::new();
-        let read = self.read_key::<true>(key, &mut out)?;
+        let read = self.read_key::<true>(key, mode, &mut out)?;
         Ok(key_read::explain(&read, key))
     }
 
@@ -465,10 +499,11 @@ impl Schema {
         Ok(crate::phoenix::ddl_text(table, columns, salt))
     }
 
-    /// Reads `key` whole into `out`; with `SHOW`, as `explain` shows it.
+    /// Reads `key` whole into `out`, placed with `mode`; with `SHOW`, as `explain` shows it.
     fn read_key<'s, const SHOW: bool>(
         &'s self,
         key: &[u8],
+        mode: FieldMode,
         out: &mut Vec<(&'s str, Value)>,
     ) -> Result<key_read::Read<'s>, DecodeError> {
         if key.len() > self.limit {
@@ -481,9 +516,8 @@ impl Schema {
             )
             .in_key(self.root.key_name()));
         }
-        let read =
-            key_read::read_record::<SHOW>(&self.root, key, FieldMode::LAST, &self.paths, out)
-                .map_err(|e| e.in_key(self.root.key_name()))?;
+        let read = key_read::read_record::<SHOW>(&self.root, key, mode, &self.paths, out)
+            .map_err(|e| e.in_key(self.root.key_name()))?;
         if read.len != key.len() {
             return Err(DecodeError::new(
                 DecodeErrorKind::TrailingBytes {

@@ -17,7 +17,14 @@ pub(crate) fn parse(field: &Field, text: &str) -> Result<Value, String> {
     let kind_words = kind_words(&field.kind);
     let bad = |why: &str| alloc::format!("{text:?} is not {kind_words}{why}");
     Ok(match &field.kind {
-        Kind::Unsigned(_) | Kind::SystemTime => Value::Unsigned(text.parse().map_err(|_| bad(""))?),
+        Kind::Unsigned(_) => Value::Unsigned(text.parse().map_err(|_| bad(""))?),
+        // A date, or a count of the field's unit (negative before the epoch, which only a
+        // Phoenix layout stores).
+        Kind::SystemTime => match (text.parse::<i128>(), crate::time::rfc3339::parse(text)) {
+            (Ok(count), _) => Value::Signed(count),
+            (_, Some(_)) => Value::Text(String::from(text)),
+            _ => return Err(bad("")),
+        },
         Kind::Signed(_) => Value::Signed(text.parse().map_err(|_| bad(""))?),
         Kind::F32 | Kind::F64 => Value::Float(text.parse().map_err(|_| bad(""))?),
         Kind::Bool => Value::Bool(text.parse().map_err(|_| bad(""))?),
@@ -83,7 +90,9 @@ pub(crate) fn kind_words(kind: &Kind) -> &'static str {
         Kind::Bytes => "a byte string",
         Kind::Array(_) => "a byte array",
         Kind::Digest(_) => "a value to hash, or 0x and the digest's hex digits",
-        Kind::SystemTime => "a count of the field's unit since the Unix epoch",
+        Kind::SystemTime => {
+            "a date and time in RFC 3339 (2023-11-14T22:13:20Z, 1969-07-20T20:17:40.5+00:00) or a count of the field's unit since the Unix epoch"
+        }
         Kind::Opaque(_) => "hex digits",
         Kind::Enum(_) => "a variant name",
         #[cfg(feature = "uuid")]

@@ -8,25 +8,32 @@
 //! (as UTC), `NaiveDate` (its midnight; a count that is not a whole day does not decode) and
 //! `NaiveTime` (counted from midnight).
 //!
+//! Phoenix layouts store the milliseconds since the epoch as a signed `BIGINT` (and, for
+//! `TIMESTAMP`, the nanoseconds within the millisecond), so they hold times before 1970 as
+//! Phoenix does (`TO_DATE('1969-12-31 23:59:59')`); the binary and text forms refuse them: Java's
+//! `Bytes.toBytes` of a negative count would sort after every positive one.
+//!
 //! A time is stored in whole units: a finer time is truncated when it is written, and decodes to
 //! its whole units. Equality binds a time as it is written (the row written with a time is found
 //! by it); a range bound between two whole units keeps exactly the stored times within it.
 //!
 //! The unit is [`TimeUnit`](crate::TimeUnit), carried in the field's [`FieldMode`](crate::FieldMode).
 
+#[cfg(feature = "std")]
+pub(crate) mod rfc3339;
 pub(crate) mod strftime;
 pub(crate) mod unit;
 
 // The machinery of the time types, all of which need `std` or `chrono`.
 #[cfg(any(feature = "std", feature = "chrono"))]
 /// A time type: nanoseconds since the Unix epoch (since midnight for a time of day), and back.
-trait TimeValue: Sized {
-    /// Nanoseconds since the epoch; an error before it (and for a leap second, which has no
-    /// count of its own).
-    fn nanos(&self) -> Result<u128, crate::error::EncodeError>;
+pub(crate) trait TimeValue: Sized {
+    /// Nanoseconds since the epoch, negative before it; an error for a leap second, which has
+    /// no count of its own.
+    fn nanos(&self) -> Result<i128, crate::error::EncodeError>;
 
-    /// The value `nanos` after the epoch, if the type holds it (a date only at midnight).
-    fn from_nanos(nanos: u128) -> Option<Self>;
+    /// The value `nanos` from the epoch, if the type holds it (a date only at midnight).
+    fn from_nanos(nanos: i128) -> Option<Self>;
 
     /// Writes the time as chrono formats it with `fmt` (chrono's types only).
     fn render(&self, fmt: &str, out: &mut dyn core::fmt::Write) -> core::fmt::Result {
@@ -47,7 +54,7 @@ trait TimeValue: Sized {
 }
 #[cfg(any(feature = "std", feature = "chrono"))]
 mod codec {
-    use super::phoenix_codec::{phoenix_decode, phoenix_encode};
+    use super::phoenix_codec::{phoenix_decode, phoenix_encode, phoenix_stores_exactly};
     use super::TimeValue;
     use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
     use crate::field::{FieldMode, FieldShape, Form, KeyField};
@@ -63,16 +70,26 @@ mod codec {
         ))
     }
 
-    /// The whole units of `t` since the epoch, and whether `t` is exactly that many.
+    /// The whole units of `t` since the epoch, and whether `t` is exactly that many; an error
+    /// before the epoch, which the binary and text forms do not hold.
     pub(super) fn count<T: TimeValue>(t: &T, mode: FieldMode) -> Result<(i64, bool), EncodeError> {
         let unit = u128::from(mode.unit().nanos());
-        let nanos = t.nanos()?;
+        let nanos = u128::try_from(t.nanos()?).map_err(|_| before_epoch())?;
         let count = i64::try_from(nanos / unit).map_err(|_| {
             EncodeError::new(EncodeErrorKind::Unsupported(
                 "a time whose count of units since the epoch does not fit a Java long",
             ))
         })?;
         Ok((count, nanos % unit == 0))
+    }
+
+    /// Whether `t` is stored as it is, in whole units (a time before the epoch, which only
+    /// Phoenix stores, counts as exact elsewhere: it is refused rather than stored).
+    pub(super) fn stores_exactly<T: TimeValue>(t: &T, mode: FieldMode) -> bool {
+        if mode.is_phoenix() {
+            return phoenix_stores_exactly(t, mode);
+        }
+        count(t, mode).map_or(true, |(_, exact)| exact)
     }
 
     /// The stored form of `count`: itself, or `Long.MAX_VALUE - count` with `desc`.
@@ -151,8 +168,8 @@ mod codec {
             return Err(invalid("a time before the Unix epoch"));
         }
         // Both forms are within 0..=i64::MAX, and so is the count.
-        let count = stored(value, mode) as u64;
-        let nanos = u128::from(count) * u128::from(mode.unit().nanos());
+        let count = stored(value, mode);
+        let nanos = i128::from(count) * i128::from(mode.unit().nanos());
         let t = T::from_nanos(nanos).ok_or_else(|| {
             invalid("a count the time type does not hold (past its range, or not a whole date)")
         })?;
@@ -169,7 +186,21 @@ mod phoenix_codec {
     use crate::format::invert;
     use crate::time::unit::TimeUnit;
 
-    const NANOS_PER_MILLI: u128 = 1_000_000;
+    const NANOS_PER_MILLI: i128 = 1_000_000;
+
+    /// The milliseconds of `nanos` since the epoch, rounded down (towards the past, as
+    /// `java.sql.Timestamp.getTime()` is), and the nanoseconds past that millisecond.
+    fn split(nanos: i128) -> (i128, u32) {
+        (
+            nanos.div_euclid(NANOS_PER_MILLI),
+            nanos.rem_euclid(NANOS_PER_MILLI) as u32,
+        )
+    }
+
+    /// Whether `t` is stored as it is: `DATE` and `TIME` hold whole milliseconds.
+    pub(in crate::time) fn phoenix_stores_exactly<T: TimeValue>(t: &T, mode: FieldMode) -> bool {
+        mode.unit() == TimeUnit::Nanos || t.nanos().map_or(true, |n| split(n).1 == 0)
+    }
 
     /// Phoenix's `DATE` and `TIME` (milliseconds; `unit = "ms"`) and `TIMESTAMP` (`unit = "ns"`):
     /// the milliseconds since the epoch as a `BIGINT` (sign bit flipped, 8 bytes big-endian),
@@ -180,8 +211,7 @@ mod phoenix_codec {
         out: &mut [u8],
         mode: FieldMode,
     ) -> Result<usize, EncodeError> {
-        let nanos = t.nanos()?;
-        let (millis, sub) = (nanos / NANOS_PER_MILLI, nanos % NANOS_PER_MILLI);
+        let (millis, sub) = split(t.nanos()?);
         let millis = i64::try_from(millis).map_err(|_| {
             EncodeError::new(EncodeErrorKind::Unsupported(
                 "a time whose milliseconds since the epoch do not fit a Java long",
@@ -192,7 +222,7 @@ mod phoenix_codec {
         let len =
             match mode.unit() {
                 TimeUnit::Nanos => {
-                    image[8..].copy_from_slice(&(sub as u32).to_be_bytes());
+                    image[8..].copy_from_slice(&sub.to_be_bytes());
                     12
                 }
                 TimeUnit::Millis => 8,
@@ -222,19 +252,18 @@ mod phoenix_codec {
         }
         let (head, tail) = image.split_at(8);
         let millis = (u64::from_be_bytes(head.try_into().unwrap_or_default()) ^ (1 << 63)) as i64;
-        let millis = u128::try_from(millis).map_err(|_| invalid("a time before the Unix epoch"))?;
         let sub = match len {
             12 => u32::from_be_bytes(tail[..4].try_into().unwrap_or_default()),
             _ => 0,
         };
-        if u128::from(sub) >= NANOS_PER_MILLI {
+        if i128::from(sub) >= NANOS_PER_MILLI {
             return Err(invalid(
                 "a TIMESTAMP with more than 999,999 nanoseconds past its millisecond",
             ));
         }
-        let t = T::from_nanos(millis * NANOS_PER_MILLI + u128::from(sub)).ok_or_else(|| {
-            invalid("a count the time type does not hold (past its range, or not a whole date)")
-        })?;
+        let t = T::from_nanos(i128::from(millis) * NANOS_PER_MILLI + i128::from(sub)).ok_or_else(
+            || invalid("a count the time type does not hold (past its range, or not a whole date)"),
+        )?;
         Ok((t, len))
     }
 }
@@ -263,7 +292,7 @@ macro_rules! time_field {
             fn stores_exactly(&self, mode: crate::field::FieldMode) -> bool {
                 match mode.format() {
                     Some(format) => super::formatted::stores_exactly(self, format),
-                    None => codec::count(self, mode).map_or(true, |(_, exact)| exact),
+                            None => codec::stores_exactly(self, mode),
                 }
             }
         }
@@ -280,7 +309,7 @@ macro_rules! time_field {
     )*};
 }
 #[cfg(any(feature = "std", feature = "chrono"))]
-const NANOS_PER_SECOND: u128 = 1_000_000_000;
+const NANOS_PER_SECOND: i128 = 1_000_000_000;
 
 #[cfg(feature = "std")]
 mod system_time {
@@ -290,16 +319,23 @@ mod system_time {
     use crate::error::EncodeError;
 
     impl TimeValue for SystemTime {
-        fn nanos(&self) -> Result<u128, EncodeError> {
-            let since = self
-                .duration_since(UNIX_EPOCH)
-                .map_err(|_| codec::before_epoch())?;
-            Ok(since.as_nanos())
+        fn nanos(&self) -> Result<i128, EncodeError> {
+            // A SystemTime is within an i64 of seconds from the epoch: its nanoseconds fit.
+            Ok(match self.duration_since(UNIX_EPOCH) {
+                Ok(after) => after.as_nanos() as i128,
+                Err(before) => -(before.duration().as_nanos() as i128),
+            })
         }
 
-        fn from_nanos(nanos: u128) -> Option<Self> {
-            let secs = u64::try_from(nanos / NANOS_PER_SECOND).ok()?;
-            UNIX_EPOCH.checked_add(Duration::new(secs, (nanos % NANOS_PER_SECOND) as u32))
+        fn from_nanos(nanos: i128) -> Option<Self> {
+            let magnitude = nanos.unsigned_abs();
+            let secs = u64::try_from(magnitude / NANOS_PER_SECOND as u128).ok()?;
+            let span = Duration::new(secs, (magnitude % NANOS_PER_SECOND as u128) as u32);
+            if nanos < 0 {
+                UNIX_EPOCH.checked_sub(span)
+            } else {
+                UNIX_EPOCH.checked_add(span)
+            }
         }
     }
 
@@ -316,7 +352,7 @@ mod chrono_types {
     use crate::error::{EncodeError, EncodeErrorKind};
     use crate::time::strftime::Takes;
 
-    const NANOS_PER_DAY: u128 = 86_400 * NANOS_PER_SECOND;
+    const NANOS_PER_DAY: i128 = 86_400 * NANOS_PER_SECOND;
 
     fn leap_second() -> EncodeError {
         EncodeError::new(EncodeErrorKind::Unsupported(
@@ -324,18 +360,17 @@ mod chrono_types {
         ))
     }
 
-    /// Nanoseconds of `secs` and `subsec` since the epoch.
-    fn nanos_of(secs: i64, subsec: u32) -> Result<u128, EncodeError> {
-        let secs = u128::try_from(secs).map_err(|_| codec::before_epoch())?;
-        if u128::from(subsec) >= NANOS_PER_SECOND {
+    /// Nanoseconds of `secs` (rounded down, as chrono counts them) and `subsec` since the epoch.
+    fn nanos_of(secs: i64, subsec: u32) -> Result<i128, EncodeError> {
+        if i128::from(subsec) >= NANOS_PER_SECOND {
             return Err(leap_second());
         }
-        Ok(secs * NANOS_PER_SECOND + u128::from(subsec))
+        Ok(i128::from(secs) * NANOS_PER_SECOND + i128::from(subsec))
     }
 
-    fn utc_of(nanos: u128) -> Option<DateTime<Utc>> {
-        let secs = i64::try_from(nanos / NANOS_PER_SECOND).ok()?;
-        DateTime::from_timestamp(secs, (nanos % NANOS_PER_SECOND) as u32)
+    fn utc_of(nanos: i128) -> Option<DateTime<Utc>> {
+        let secs = i64::try_from(nanos.div_euclid(NANOS_PER_SECOND)).ok()?;
+        DateTime::from_timestamp(secs, nanos.rem_euclid(NANOS_PER_SECOND) as u32)
     }
 
     /// A date and time written in `fmt`; a format without a time of day reads as midnight.
@@ -348,11 +383,11 @@ mod chrono_types {
     }
 
     impl TimeValue for DateTime<Utc> {
-        fn nanos(&self) -> Result<u128, EncodeError> {
+        fn nanos(&self) -> Result<i128, EncodeError> {
             nanos_of(self.timestamp(), self.timestamp_subsec_nanos())
         }
 
-        fn from_nanos(nanos: u128) -> Option<Self> {
+        fn from_nanos(nanos: i128) -> Option<Self> {
             utc_of(nanos)
         }
 
@@ -370,11 +405,11 @@ mod chrono_types {
     }
 
     impl TimeValue for NaiveDateTime {
-        fn nanos(&self) -> Result<u128, EncodeError> {
+        fn nanos(&self) -> Result<i128, EncodeError> {
             self.and_utc().nanos()
         }
 
-        fn from_nanos(nanos: u128) -> Option<Self> {
+        fn from_nanos(nanos: i128) -> Option<Self> {
             utc_of(nanos).map(|t| t.naive_utc())
         }
 
@@ -392,12 +427,12 @@ mod chrono_types {
     }
 
     impl TimeValue for NaiveDate {
-        fn nanos(&self) -> Result<u128, EncodeError> {
+        fn nanos(&self) -> Result<i128, EncodeError> {
             nanos_of(self.and_time(NaiveTime::MIN).and_utc().timestamp(), 0)
         }
 
-        fn from_nanos(nanos: u128) -> Option<Self> {
-            if nanos % NANOS_PER_DAY != 0 {
+        fn from_nanos(nanos: i128) -> Option<Self> {
+            if nanos.rem_euclid(NANOS_PER_DAY) != 0 {
                 return None;
             }
             utc_of(nanos).map(|t| t.date_naive())
@@ -417,15 +452,15 @@ mod chrono_types {
     }
 
     impl TimeValue for NaiveTime {
-        fn nanos(&self) -> Result<u128, EncodeError> {
+        fn nanos(&self) -> Result<i128, EncodeError> {
             nanos_of(
                 i64::from(self.num_seconds_from_midnight()),
                 self.nanosecond(),
             )
         }
 
-        fn from_nanos(nanos: u128) -> Option<Self> {
-            let secs = u32::try_from(nanos / NANOS_PER_SECOND).ok()?;
+        fn from_nanos(nanos: i128) -> Option<Self> {
+            let secs = u32::try_from(nanos.div_euclid(NANOS_PER_SECOND)).ok()?;
             NaiveTime::from_num_seconds_from_midnight_opt(secs, (nanos % NANOS_PER_SECOND) as u32)
         }
 

@@ -474,7 +474,7 @@ fn unknown_key(
         .map(|k| format!("`{k}`"))
         .collect::<Vec<_>>()
         .join(", ");
-    let hint = match closest(key, valid) {
+    let hint = match rowkey_core::private::closest(key, valid) {
         Some(k) => format!(" (did you mean `{k}`?)"),
         None => String::new(),
     };
@@ -511,31 +511,6 @@ fn skip_value(input: ParseStream) -> syn::Result<()> {
         }
     }
     Ok(())
-}
-
-/// The valid key closest to a misspelled one, if it is close enough to be a likely typo (a few
-/// edits, or one key spelled out in full as the other: `length` for `len`).
-fn closest<'a>(key: &str, valid: &[&'a str]) -> Option<&'a str> {
-    valid
-        .iter()
-        .map(|v| (edit_distance(key, v), *v))
-        .filter(|(d, v)| *d <= 2.max(v.len() / 3) || (v.len() >= 3 && key.starts_with(v)))
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, v)| v)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            cur.push((prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1));
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }
 
 trait PathSpan {

@@ -89,6 +89,6 @@ fn described(e: &Enum, consts: &[syn::Ident], p: &syn::Ident) -> Described {
                 .with_fixed_len(#p::Some(1))
                 .build()
         },
-        quote!(#p::explain_value(#name, __rowkey_key, (&#p::Show(&__rowkey_v)).show(__rowkey_mode))),
+        quote!(#p::explain_value(#name, __rowkey_key, (&&#p::Show(&__rowkey_v)).show(__rowkey_mode))),
     )
 }

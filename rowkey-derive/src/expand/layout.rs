@@ -62,7 +62,7 @@ pub fn describe(
             __rowkey_key: &[u8],
             __rowkey_mode: #p::FieldMode,
         ) -> #p::Result<#p::Explained, #p::DecodeError> {
-            use #p::{ShowDebug as _, ShowOpaque as _};
+            use #p::{ShowDebug as _, ShowOpaque as _, ShowTime as _};
             let __rowkey_v = #p::decode_key_in::<#ident>(__rowkey_key, __rowkey_mode)?;
             #p::Ok(#body)
         }
@@ -164,7 +164,7 @@ pub fn explain_record(
 ) -> TokenStream {
     let modes = (0..values.len()).map(|i| mode_ref(s, i));
     quote! {
-        #p::explain_record(#layout, __rowkey_key, [#((&#p::Show(#values)).show(#modes)),*])
+        #p::explain_record(#layout, __rowkey_key, [#((&&#p::Show(#values)).show(#modes)),*])
     }
 }
 

@@ -66,7 +66,7 @@ fn check_delimiter(cx: &Ctxt, s: &Struct) {
 /// The most digits a text number can have: those of `u128::MAX`.
 const MAX_TEXT_DIGITS: usize = TextRule::MAX_DIGITS;
 
-/// The rules of the text format (DESIGN §6).
+/// The rules of the text format (`#[rowkey(text)]`).
 fn check_text(cx: &Ctxt, s: &Struct) {
     let Some(delimiter) = s.text() else {
         return;

@@ -24,6 +24,7 @@ import org.apache.hadoop.hbase.HBaseTestingUtility;
 import org.apache.hadoop.hbase.HRegionLocation;
 import org.apache.hadoop.hbase.MiniHBaseCluster;
 import org.apache.hadoop.hbase.RegionMetrics;
+import org.apache.hadoop.hbase.TableNotFoundException;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.StartMiniClusterOption;
 import org.apache.hadoop.hbase.TableName;
@@ -71,7 +72,8 @@ import org.apache.hadoop.hbase.thrift2.ThriftServer;
  *   <li>{@code GET /health}: {@code ok}.
  * </ul>
  *
- * An error answers status 400 or 500 with its message.
+ * A table that does not exist answers 404 ({@code GET /regions}, {@code /metrics}, {@code
+ * /store-sizes}); another error answers status 400 or 500 with its message.
  */
 public final class HBaseServer {
   static final int REGION_SERVERS = 3;
@@ -256,8 +258,8 @@ public final class HBaseServer {
       answer =
           switch (method + " " + path) {
             case "GET /health" -> "ok\n";
-            case "GET /regions" -> regions(table(q));
-            case "GET /metrics" -> metrics(table(q));
+            case "GET /regions" -> regions(existing(table(q)));
+            case "GET /metrics" -> metrics(existing(table(q)));
             case "GET /region-servers" -> regionServers();
             case "POST /split" -> split(table(q), hex(need(q, "row")));
             case "POST /flush" -> {
@@ -275,12 +277,15 @@ public final class HBaseServer {
             case "POST /create-auto-split" ->
                 createAutoSplit(
                     table(q), need(q, "family"), Long.parseLong(need(q, "max-filesize")));
-            case "GET /store-sizes" -> storeSizes(table(q));
+            case "GET /store-sizes" -> storeSizes(existing(table(q)));
             case "POST /phoenix" ->
                 phoenix.run(
                     new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
             default -> throw new IllegalArgumentException("no such call: " + method + " " + path);
           };
+    } catch (TableNotFoundException e) {
+      status = 404;
+      answer = "no table " + e.getMessage() + "\n";
     } catch (IllegalArgumentException e) {
       status = 400;
       answer = e.getMessage() + "\n";
@@ -403,6 +408,17 @@ public final class HBaseServer {
   private String kill(int index) {
     String name = cluster.abortRegionServer(index);
     return name + "\n";
+  }
+
+  /**
+   * {@code table}, if it exists: the region locator and the cluster's region list answer nothing
+   * at all for a table that does not, which read as a table without regions.
+   */
+  private TableName existing(TableName table) throws IOException {
+    if (!util.getAdmin().tableExists(table)) {
+      throw new TableNotFoundException(table);
+    }
+    return table;
   }
 
   private static TableName table(Map<String, String> q) {

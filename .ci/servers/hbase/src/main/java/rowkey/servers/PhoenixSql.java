@@ -21,7 +21,8 @@ import java.util.Properties;
  * <p>The body is lines of one of three kinds, tab-separated:
  *
  * <ul>
- *   <li>{@code exec<TAB>SQL}: commits what the lines before wrote, and runs the statement; a
+ *   <li>{@code exec<TAB>SQL}: commits what the lines before wrote, and runs the statement (a
+ *       {@code ;} at its end, as sqlline wants it, is left out); a
  *       query answers its rows, a line each, the columns tab-separated;
  *   <li>{@code prepare<TAB>SQL}: prepares a statement with {@code ?} parameters for the lines
  *       after it;
@@ -44,6 +45,16 @@ final class PhoenixSql {
     this.url = "jdbc:phoenix:127.0.0.1:" + zkPort;
   }
 
+  /**
+   * The statement {@code sql} as Phoenix's JDBC driver takes it: without the {@code ;} that ends a
+   * statement in sqlline and psql.py (and in what {@code rowkey phoenix-ddl} prints), which the
+   * driver refuses ("Syntax error. Unexpected input. Expecting "EOF", got ";"").
+   */
+  static String statement(String sql) {
+    String s = sql.strip();
+    return s.endsWith(";") ? s.substring(0, s.length() - 1) : s;
+  }
+
   synchronized String run(String body) throws SQLException {
     if (connection == null) {
       connection = DriverManager.getConnection(url, new Properties());
@@ -63,7 +74,7 @@ final class PhoenixSql {
             // A query reads what is committed: the rows written before it, too.
             connection.commit();
             try (Statement s = connection.createStatement()) {
-              if (s.execute(parts[1])) {
+              if (s.execute(statement(parts[1]))) {
                 answer(s.getResultSet(), out);
               } else {
                 changed += Math.max(0, s.getUpdateCount());
@@ -75,7 +86,7 @@ final class PhoenixSql {
             if (prepared != null) {
               prepared.close();
             }
-            prepared = connection.prepareStatement(parts[1]);
+            prepared = connection.prepareStatement(statement(parts[1]));
           }
           case "row" -> {
             if (prepared == null) {

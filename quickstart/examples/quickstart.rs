@@ -2,7 +2,8 @@
 //! host. Keys sort by user, then newest first: the cheap scan "latest events of a user" reads the
 //! first rows of that user's range.
 //!
-//! Run with `cargo run --example quickstart`.
+//! Run with `cargo run --example quickstart` at the top of the repository. It lives in a package
+//! of its own (`quickstart/`), which needs only `rowkey`, so its first build takes seconds.
 
 use std::collections::BTreeMap;
 
@@ -95,14 +96,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 }
 
 /// The layout lock (`rowkey::lock`): a change to `EventKey` that would leave stored rows
-/// unreadable fails this test, naming the field. `cargo test --features lock` runs it (`test =
+/// unreadable fails this test, naming the field. `cargo test --example quickstart` runs it (`test =
 /// true` in Cargo.toml; in your crate, `rowkey` with `lock` in `[dev-dependencies]` and a plain
-/// `cargo test`); `ROWKEY_LOCK=update cargo test --features lock` records a change you mean.
-#[cfg(feature = "lock")]
+/// `cargo test`); `ROWKEY_LOCK=update cargo test --example quickstart` records a change you mean.
 #[test]
 fn event_keys_stay_readable() {
     rowkey::lock::assert_locked(
-        "tests/keys/examples/quickstart.lock",
+        "../tests/keys/examples/quickstart.lock",
         &[
             EventKey {
                 user_id: 42,

@@ -7,6 +7,8 @@
 
 use core::fmt;
 
+use crate::words::Count;
+
 /// Why a key could not be encoded.
 ///
 /// ```
@@ -190,6 +192,19 @@ fn write_location(f: &mut fmt::Formatter<'_>, key: &str, field: &str) -> fmt::Re
     }
 }
 
+/// `6 buckets (00 to 05)`: a bucket count and the salts it allows, in hex as salt bytes are shown
+/// (`hex`) or in decimal.
+fn write_buckets(f: &mut fmt::Formatter<'_>, buckets: u16, hex: bool) -> fmt::Result {
+    write!(f, "{}", Count(usize::from(buckets), "bucket"))?;
+    let last = buckets.saturating_sub(1);
+    match (hex, last) {
+        (true, 0) => f.write_str(" (00 only)"),
+        (true, _) => write!(f, " (00 to {last:02X})"),
+        (false, 0) => f.write_str(" (0 only)"),
+        (false, _) => write!(f, " (0 to {last})"),
+    }
+}
+
 impl fmt::Display for EncodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("cannot encode row key: ")?;
@@ -203,7 +218,8 @@ impl fmt::Display for EncodeErrorKind {
         match *self {
             EncodeErrorKind::BufferTooSmall { needed, available } => write!(
                 f,
-                "output buffer holds {available} bytes but the key needs {needed}"
+                "output buffer holds {} but the key needs {needed}",
+                Count(available, "byte")
             ),
             EncodeErrorKind::TooWide { width } => {
                 write!(f, "value does not fit the field's width of {width}")
@@ -211,9 +227,11 @@ impl fmt::Display for EncodeErrorKind {
             EncodeErrorKind::EndsWithPad => f.write_str(
                 "fixed-width content ends in the pad byte and could not be told apart from padding",
             ),
-            EncodeErrorKind::RowTooLong { len, max } => {
-                write!(f, "key is {len} bytes, longer than the row limit of {max}")
-            }
+            EncodeErrorKind::RowTooLong { len, max } => write!(
+                f,
+                "key is {}, longer than the row limit of {max}",
+                Count(len, "byte")
+            ),
             EncodeErrorKind::Negative => {
                 f.write_str("negative numbers cannot be written in a text layout")
             }
@@ -221,10 +239,8 @@ impl fmt::Display for EncodeErrorKind {
                 "the text contains the layout's delimiter, and another segment follows it",
             ),
             EncodeErrorKind::BucketOutOfRange { bucket, buckets } => {
-                write!(
-                    f,
-                    "salt bucket {bucket} is not below the layout's {buckets} buckets"
-                )
+                write!(f, "salt bucket {bucket} is out of range: the layout has ")?;
+                write_buckets(f, buckets, false)
             }
             EncodeErrorKind::Unsupported(what) => write!(f, "unsupported: {what}"),
             EncodeErrorKind::NotInPhoenix(why) => write!(f, "not storable in Phoenix: {why}"),
@@ -340,12 +356,16 @@ pub enum DecodeErrorKind {
         /// The layout's row limit.
         max: usize,
     },
-    /// The salt byte is not below the layout's bucket count.
+    /// The salt byte is not below the layout's bucket count: no salt of the layout gives it.
+    /// Checked before [`WrongSalt`](DecodeErrorKind::WrongSalt), which is for a salt byte in
+    /// range.
     BucketOutOfRange {
-        /// The salt byte in the key.
+        /// The salt byte in the key (in a text layout, the bucket its digits give).
         bucket: u8,
         /// The layout's bucket count.
         buckets: u16,
+        /// Whether the layout is text: its salt is decimal digits, shown as such.
+        text: bool,
     },
     /// The field borrows from the key (`&str`, `&[u8]`) but its bytes are escaped, inverted or
     /// reversed and cannot be borrowed; use `Cow` or an owned type.
@@ -465,10 +485,15 @@ impl fmt::Display for DecodeError {
 impl fmt::Display for DecodeErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            DecodeErrorKind::Truncated { needed, available } => write!(
-                f,
-                "key ends early: the field needs {needed} bytes but {available} are left"
-            ),
+            DecodeErrorKind::Truncated { needed, available } => {
+                let left = Count(available, "byte");
+                write!(
+                    f,
+                    "key ends early: the field needs {} but {left} {} left",
+                    Count(needed, "byte"),
+                    left.is()
+                )
+            }
             DecodeErrorKind::Unterminated => {
                 f.write_str("escaped field has no 00 01 terminator before the end of the key")
             }
@@ -477,7 +502,7 @@ impl fmt::Display for DecodeErrorKind {
                 "bad escape: 00 followed by {found:02X} (expected FF or 01; inverted under desc)"
             ),
             DecodeErrorKind::TrailingBytes { count } => {
-                write!(f, "{count} bytes left over after the last field")
+                write!(f, "{} left over after the last field", Count(count, "byte"))
             }
             DecodeErrorKind::InvalidUtf8 => f.write_str("string field is not valid UTF-8"),
             DecodeErrorKind::InvalidBool(b) => write!(f, "bool byte {b:02X} is neither 00 nor 01"),
@@ -518,12 +543,25 @@ impl fmt::Display for DecodeErrorKind {
             }
             DecodeErrorKind::RowTooLong { len, max } => write!(
                 f,
-                "key of {len} bytes is longer than the layout's row limit of {max} (max_len)"
+                "key of {} is longer than the layout's row limit of {max} (max_len)",
+                Count(len, "byte")
             ),
-            DecodeErrorKind::BucketOutOfRange { bucket, buckets } => write!(
-                f,
-                "salt byte {bucket} is not below the layout's {buckets} buckets"
-            ),
+            DecodeErrorKind::BucketOutOfRange {
+                bucket,
+                buckets,
+                text: false,
+            } => {
+                write!(f, "salt byte {bucket:02X} is out of range: the key has ")?;
+                write_buckets(f, buckets, true)
+            }
+            DecodeErrorKind::BucketOutOfRange {
+                bucket,
+                buckets,
+                text: true,
+            } => {
+                write!(f, "salt {bucket} is out of range: the key has ")?;
+                write_buckets(f, buckets, false)
+            }
             DecodeErrorKind::NotBorrowable => f.write_str(
                 "the field borrows from the key but its bytes are escaped, inverted or reversed; \
                  use Cow or an owned type",
@@ -540,43 +578,4 @@ impl std::error::Error for EncodeError {}
 impl std::error::Error for DecodeError {}
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use alloc::string::ToString;
-
-    #[test]
-    fn an_encode_error_keeps_the_innermost_field_a_nested_key_named() {
-        let err = EncodeError::new(EncodeErrorKind::TooWide { width: 2 })
-            .in_field("Inner", "code")
-            .in_field("Outer", "inner");
-        assert_eq!((err.key(), err.field()), ("Inner", "code"));
-    }
-
-    #[test]
-    fn an_encode_error_of_the_whole_key_names_the_key_and_no_field() {
-        let kind = EncodeErrorKind::RowTooLong {
-            len: 40_000,
-            max: 32_767,
-        };
-        let err = EncodeError::new(kind).in_key("Event");
-        assert_eq!((err.key(), err.field()), ("Event", ""));
-        assert!(err.to_string().contains("`Event`"));
-    }
-
-    #[test]
-    fn a_decode_errors_offset_adds_up_through_nested_keys_and_keeps_the_innermost_field() {
-        // A bad bool at byte 0 of `Inner.flag`, which starts 3 bytes into `Inner`, which starts
-        // 5 bytes into `Outer`.
-        let err = DecodeError::new(DecodeErrorKind::InvalidBool(2), 0)
-            .in_field("Inner", "flag", 3)
-            .in_field("Outer", "inner", 5);
-        assert_eq!((err.key(), err.field(), err.offset()), ("Inner", "flag", 8));
-    }
-
-    #[test]
-    fn a_decode_error_of_the_whole_key_names_the_key_and_no_field() {
-        let err = DecodeError::new(DecodeErrorKind::TrailingBytes { count: 2 }, 8).in_key("Event");
-        assert_eq!((err.key(), err.field(), err.offset()), ("Event", "", 8));
-        assert!(err.to_string().contains("`Event`"));
-    }
-}
+mod tests;
