@@ -167,7 +167,10 @@ fn the_manifest_names_no_package_a_users_build_lacks() {
         .lines()
         .filter(|l| l.starts_with("[profile.") && l.contains(".package.") && !l.contains("\"*\""))
         .collect();
-    assert!(named.is_empty(), "move these to .ci/test-profile.toml: {named:?}");
+    assert!(
+        named.is_empty(),
+        "move these to .ci/test-profile.toml: {named:?}"
+    );
     let ci_test = std::fs::read_to_string(Path::new(ROOT).join(".ci/test")).unwrap();
     assert!(ci_test.contains("--config .ci/test-profile.toml"));
 }

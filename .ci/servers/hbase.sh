@@ -8,8 +8,10 @@
 #   .ci/servers/hbase.sh stop
 #   .ci/servers/hbase.sh build             # only the build: Maven's downloads go to ~/.m2
 #
-# `start` prints `export ROWKEY_HBASE_THRIFT=127.0.0.1:P` and `export
-# ROWKEY_HBASE_CONTROL=127.0.0.1:Q` on stdout, everything else on stderr. The ports are those of
+# `start` prints `export ROWKEY_HBASE_THRIFT=127.0.0.1:P` (the Thrift2 server in its defaults,
+# buffered transport and binary protocol), `export ROWKEY_HBASE_THRIFT_FRAMED_COMPACT=127.0.0.1:F`
+# (a second one, framed transport and compact protocol, as production clusters run it) and
+# `export ROWKEY_HBASE_CONTROL=127.0.0.1:Q` on stdout, everything else on stderr. The ports are those of
 # ROWKEY_HBASE_THRIFT_PORT and ROWKEY_HBASE_CONTROL_PORT, or else free ones of this checkout's own
 # range (common.sh's free_ports). A start while this checkout's HBase runs, answers, and has its 3
 # region servers reuses it (the test binaries of one run share it); otherwise it starts a fresh
@@ -69,14 +71,17 @@ running() {
   pid=$(recorded_pid hbase)
   [ -n "$pid" ] && [ -n "$JAVA" ] && is_ours "$pid" "$JAVA" || return 1
   [ "$(control /health)" = ok ] || return 1
-  [ "$(control /region-servers | grep -c .)" = 3 ]
+  [ "$(control /region-servers | grep -c .)" = 3 ] || return 1
+  # One started before the framed compact server came has two ports: start a new one.
+  [ "$(wc -w <"$HBASE_PORTS")" = 3 ]
 }
 
 exports() {
-  local thrift control
-  read -r thrift control <"$HBASE_PORTS"
+  local thrift control framed
+  read -r thrift control framed <"$HBASE_PORTS"
   echo "export ROWKEY_HBASE_THRIFT=$HOST:$thrift"
   echo "export ROWKEY_HBASE_CONTROL=$HOST:$control"
+  echo "export ROWKEY_HBASE_THRIFT_FRAMED_COMPACT=$HOST:$framed"
 }
 
 start() {
@@ -91,16 +96,17 @@ start() {
     return 0
   fi
   local thrift=${ROWKEY_HBASE_THRIFT_PORT:-} control=${ROWKEY_HBASE_CONTROL_PORT:-}
-  if [ -z "$thrift" ] || [ -z "$control" ]; then
+  local framed=${ROWKEY_HBASE_THRIFT_FRAMED_COMPACT_PORT:-}
+  if [ -z "$thrift" ] || [ -z "$control" ] || [ -z "$framed" ]; then
     # Past the ports start.sh's servers take from the same range.
-    read -r thrift control <<<"$(free_ports 12 | awk '{print $(NF-1), $NF}')"
+    read -r thrift control framed <<<"$(free_ports 13 | awk '{print $(NF-2), $(NF-1), $NF}')"
   fi
   stop_procs hbase "$JAVA" || true
   rm -rf "$HBASE_DATA"
   mkdir -p "$HBASE_DATA"
   local t
   t=$(now)
-  say "starting HBase (thrift $HOST:$thrift, control $HOST:$control; log $LOG_DIR/hbase.log)"
+  say "starting HBase (thrift $HOST:$thrift, framed compact $HOST:$framed, control $HOST:$control; log $LOG_DIR/hbase.log)"
   # The JDK 17 options of HBase's own bin/hbase.
   launch hbase "$JAVA" -Xmx1536m -XX:+UseG1GC \
     -Dlog4j2.configurationFile="$HBASE_SRC/src/main/resources/log4j2.properties" \
@@ -114,7 +120,7 @@ start() {
     --add-exports java.security.jgss/sun.security.krb5=ALL-UNNAMED \
     --add-exports java.base/sun.net.dns=ALL-UNNAMED --add-exports java.base/sun.net.util=ALL-UNNAMED \
     -cp "$HBASE_BUILD/rowkey-hbase-server-0.0.0.jar:$(cat "$HBASE_BUILD/classpath.txt")" \
-    rowkey.servers.HBaseServer "$thrift" "$control" "$HBASE_DATA"
+    rowkey.servers.HBaseServer "$thrift" "$control" "$HBASE_DATA" "$framed"
   local deadline=$(($(date +%s) + HBASE_TIMEOUT)) pid
   pid=$(recorded_pid hbase)
   until grep -q '^rowkey-hbase ready' "$LOG_DIR/hbase.log" 2>/dev/null; do
@@ -130,7 +136,7 @@ start() {
     sleep 0.5
   done
   say "$(grep '^rowkey-hbase ready' "$LOG_DIR/hbase.log") (${HBASE_TIMEOUT}s allowed; $(elapsed "$t")s with the JVM)"
-  echo "$thrift $control" >"$HBASE_PORTS"
+  echo "$thrift $control $framed" >"$HBASE_PORTS"
   register_owner
   exports
 }

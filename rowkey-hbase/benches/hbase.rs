@@ -3,7 +3,9 @@
 //! by side in one run:
 //!
 //! - reading 100,000 rows of one range: `HBase::read_rows_with` against a hand-written
-//!   `openScanner`/`getScannerRows` loop on one connection, the same page size (1,000);
+//!   `openScanner`/`getScannerRows` loop on one connection, the same page size (1,000), in the
+//!   server's default mode (buffered transport, binary protocol) and in framed compact (the
+//!   second Thrift2 server of the test HBase);
 //! - writing 100,000 rows: `HBase::put_rows` against hand-built `putMultiple` batches of the same
 //!   size (1,000), the two taking turns for 10 rounds (writes change the server's state), their
 //!   medians printed;
@@ -16,9 +18,14 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use rowkey::{RowKey, Scan};
-use rowkey_hbase::{row_key, HBase, ReadOptions};
-use thrift::protocol::{TBinaryInputProtocol, TBinaryOutputProtocol};
-use thrift::transport::{TBufferedReadTransport, TBufferedWriteTransport, TIoChannel, TTcpChannel};
+use rowkey_hbase::{row_key, Endpoint, HBase, Protocol, ReadOptions, Transport};
+use thrift::protocol::{
+    TBinaryInputProtocol, TBinaryOutputProtocol, TCompactInputProtocol, TCompactOutputProtocol,
+};
+use thrift::transport::{
+    TBufferedReadTransport, TBufferedWriteTransport, TFramedReadTransport, TFramedWriteTransport,
+    TIoChannel, TTcpChannel,
+};
 
 /// The same generated client the crate compiles, for the hand-written side.
 #[allow(
@@ -76,6 +83,47 @@ fn hand_client(addr: &str) -> Client {
         TBinaryInputProtocol::new(TBufferedReadTransport::new(input), true),
         TBinaryOutputProtocol::new(TBufferedWriteTransport::new(output), true),
     )
+}
+
+type FramedCompactClient = THBaseServiceSyncClient<
+    TCompactInputProtocol<TFramedReadTransport<thrift::transport::ReadHalf<TTcpChannel>>>,
+    TCompactOutputProtocol<TFramedWriteTransport<thrift::transport::WriteHalf<TTcpChannel>>>,
+>;
+
+/// The same, framed transport and compact protocol, with the Thrift runtime's own transports.
+fn hand_framed_compact_client(addr: &str) -> FramedCompactClient {
+    let stream = std::net::TcpStream::connect(addr).unwrap();
+    stream.set_nodelay(true).unwrap();
+    let (input, output) = TTcpChannel::with_stream(stream).split().unwrap();
+    THBaseServiceSyncClient::new(
+        TCompactInputProtocol::new(TFramedReadTransport::new(input)),
+        TCompactOutputProtocol::new(TFramedWriteTransport::new(output)),
+    )
+}
+
+/// A hand-written read of `[start, stop)` in pages, its row count.
+fn hand_read<C: TTHBaseServiceSyncClient>(
+    client: &mut C,
+    table: &str,
+    start: &[u8],
+    stop: &[u8],
+) -> usize {
+    let id = client
+        .open_scanner(
+            table.as_bytes().to_vec(),
+            hand_scan(start.to_vec(), stop.to_vec()),
+        )
+        .unwrap();
+    let mut n = 0;
+    loop {
+        let page = client.get_scanner_rows(id, PAGE as i32).unwrap();
+        if page.is_empty() {
+            break;
+        }
+        n += page.len();
+    }
+    client.close_scanner(id).unwrap();
+    n
 }
 
 fn hand_scan(start: Vec<u8>, stop: Vec<u8>) -> TScan {
@@ -193,27 +241,36 @@ fn benches(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(20));
     group.bench_function("hand-written Thrift2 scan loop", |b| {
         b.iter(|| {
-            let id = hand
-                .open_scanner(
-                    plain.as_bytes().to_vec(),
-                    hand_scan(range.start().to_vec(), range.stop().to_vec()),
-                )
-                .unwrap();
-            let mut n = 0;
-            loop {
-                let page = hand.get_scanner_rows(id, PAGE as i32).unwrap();
-                if page.is_empty() {
-                    break;
-                }
-                n += page.len();
-            }
-            hand.close_scanner(id).unwrap();
+            let n = hand_read(&mut hand, &plain, range.start(), range.stop());
             assert_eq!(n, ROWS as usize);
         });
     });
     group.bench_function("rowkey-hbase read_rows_with", |b| {
         b.iter(|| {
             let n = count(admin.read_rows_with(&plain, &plain_plan, &options).unwrap());
+            assert_eq!(n, ROWS as usize);
+        });
+    });
+    let mut hand_fc = hand_framed_compact_client(&server.framed_compact);
+    let framed_compact = HBase::open(
+        Endpoint::tcp(&server.framed_compact)
+            .with_transport(Transport::Framed)
+            .with_protocol(Protocol::Compact),
+    )
+    .unwrap();
+    group.bench_function("hand-written Thrift2 scan loop, framed compact", |b| {
+        b.iter(|| {
+            let n = hand_read(&mut hand_fc, &plain, range.start(), range.stop());
+            assert_eq!(n, ROWS as usize);
+        });
+    });
+    group.bench_function("rowkey-hbase read_rows_with, framed compact", |b| {
+        b.iter(|| {
+            let n = count(
+                framed_compact
+                    .read_rows_with(&plain, &plain_plan, &options)
+                    .unwrap(),
+            );
             assert_eq!(n, ROWS as usize);
         });
     });

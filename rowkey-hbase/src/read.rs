@@ -27,11 +27,15 @@ use rowkey::fanout::read_ranges;
 use rowkey::retry::RetryPolicy;
 use rowkey::{KeyRange, Scan};
 
-use crate::hbase::{TIOError, TIllegalArgument, TResult, TScan, TTHBaseServiceSyncClient};
+use crate::hbase::{
+    TIOError, TIllegalArgument, TResult, TScan, TTHBaseServiceSyncClient, TTableName,
+};
 use rowkey::hbase::MAX_ROW_LENGTH;
 
 use crate::bounds::{start_after, storable};
-use crate::{connect, Cell, Client, Error, Row};
+use crate::endpoint::{Client, Endpoint};
+use crate::error::{self, ErrorKind};
+use crate::{Cell, Error, Row};
 
 /// How [`HBase::read_rows_with`](crate::HBase::read_rows_with) reads: the page size, the ranges
 /// read at once, the retry policy.
@@ -172,6 +176,7 @@ impl Iterator for Rows {
 
 /// Every range of `scan` read as [`Rows`] (see [`HBase::read_rows_with`](crate::HBase::read_rows_with)).
 pub(crate) fn read_rows<K: ?Sized + 'static>(
+    endpoint: &Endpoint,
     addr: SocketAddr,
     idle: Arc<Idle>,
     table: &str,
@@ -186,6 +191,7 @@ pub(crate) fn read_rows<K: ?Sized + 'static>(
         }
     }
     let lane = Arc::new(Lane {
+        endpoint: endpoint.clone(),
         addr,
         table: table.as_bytes().to_vec(),
         page: i32::try_from(options.page).unwrap_or(i32::MAX),
@@ -197,12 +203,17 @@ pub(crate) fn read_rows<K: ?Sized + 'static>(
     let reader = move |range: KeyRange| {
         let (pages, rx) = mpsc::channel(0);
         let lane = lane.clone();
+        let endpoint = lane.endpoint.clone();
         let spawned = std::thread::Builder::new()
             .name("rowkey-hbase-range".into())
             .spawn(move || lane.read(&range, pages));
         std::future::ready(Ok::<_, Error>(match spawned {
             Ok(_) => PageRows::new(rx),
-            Err(e) => PageRows::failed(Error::Thrift(thrift::Error::from(e))),
+            Err(e) => PageRows::failed(Error::new(
+                ErrorKind::Closed,
+                Some(&endpoint),
+                format!("cannot start a thread to read a range: {e}"),
+            )),
         }))
     };
     let rows = read_ranges(
@@ -228,6 +239,7 @@ pub(crate) fn read_rows<K: ?Sized + 'static>(
 /// What the threads of one read share: where to read, how, and the connections that finished a
 /// range cleanly, for the next range to take.
 struct Lane {
+    endpoint: Endpoint,
     addr: SocketAddr,
     table: Vec<u8>,
     page: i32,
@@ -307,10 +319,17 @@ impl Lane {
                     }
                 }
                 Err((step, e)) => {
+                    // A table that does not exist fails its pages as a region server gone
+                    // would: final at once, not after the policy's tries.
+                    if let Some(missing) = self.missing_table(&mut client, &e) {
+                        let _ = block_on(pages.send(Err(missing)));
+                        return;
+                    }
                     failed += 1;
                     let (passes, connection_lost) = judge(&e, step);
                     if !passes || failed >= self.policy.attempts() {
-                        let _ = block_on(pages.send(Err(Error::Thrift(e))));
+                        let e = Error::request(e, &self.endpoint, false, self.policy.deadline());
+                        let _ = block_on(pages.send(Err(e)));
                         return;
                     }
                     if connection_lost {
@@ -339,7 +358,11 @@ impl Lane {
         if client.is_none() {
             *client = Some(match self.idle.take() {
                 Some(c) => c,
-                None => connect(self.addr, self.policy.deadline()).map_err(|e| (Step::Open, e))?,
+                None => self
+                    .endpoint
+                    .open(self.addr, self.policy.deadline())
+                    .map(|(client, _)| client)
+                    .map_err(|e| (Step::Open, thrift::Error::from(e)))?,
             });
         }
         let c = client.as_mut().expect("connected above");
@@ -357,6 +380,32 @@ impl Lane {
             .get_scanner_rows(id, self.page)
             .map_err(|e| (Step::Page, e))?;
         Ok(results.into_iter().filter_map(row).collect())
+    }
+
+    /// The error to give when a request of a range failed with `e` because the table does not
+    /// exist: HBase's `TIOError` then says only the table's name, which reads as no reason at
+    /// all, and a page's `TIOError` would be sent again. Asked of the server only after a
+    /// `TIOError`, so a read pays nothing for it.
+    fn missing_table(&self, client: &mut Option<Client>, e: &thrift::Error) -> Option<Error> {
+        let thrift::Error::User(user) = e else {
+            return None;
+        };
+        user.downcast_ref::<TIOError>()?;
+        let name = TTableName {
+            ns: None,
+            qualifier: self.table.clone(),
+        };
+        match client.as_mut()?.table_exists(name) {
+            Ok(false) => Some(Error::new(
+                ErrorKind::HBase,
+                Some(&self.endpoint),
+                format!(
+                    "org.apache.hadoop.hbase.TableNotFoundException: {}",
+                    String::from_utf8_lossy(&self.table)
+                ),
+            )),
+            _ => None,
+        }
     }
 
     /// Closes a finished range's scanner and keeps its connection for the next range.
@@ -378,7 +427,10 @@ impl Lane {
 /// scan itself is wrong. Thrift's own application errors do not pass.
 fn judge(e: &thrift::Error, step: Step) -> (bool, bool) {
     match e {
-        thrift::Error::Transport(_) | thrift::Error::Protocol(_) => (true, true),
+        thrift::Error::Transport(_) | thrift::Error::Protocol(_) => {
+            let lost = error::is_connection_lost(e);
+            (lost, lost)
+        }
         thrift::Error::User(user) => {
             if let Some(io) = user.downcast_ref::<TIOError>() {
                 // A page's error ends its scanner whatever its cause (a region server gone, the

@@ -11,6 +11,9 @@
 //! Dates are proleptic Gregorian, by Howard Hinnant's `days_from_civil` and `civil_from_days`,
 //! which are exact over the whole range of `i64` days used here.
 
+// The reader serves the schema (values to encode); the writer serves `explain` as well.
+#![cfg_attr(not(feature = "schema"), allow(dead_code))]
+
 use core::fmt;
 
 const NANOS_PER_SECOND: i128 = 1_000_000_000;

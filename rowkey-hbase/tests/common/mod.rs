@@ -13,24 +13,32 @@ pub mod proxy;
 /// The script that builds, starts and stops the test HBase.
 const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../.ci/servers/hbase.sh");
 
-/// A running HBase: the one the environment names (`ROWKEY_HBASE_THRIFT` and
-/// `ROWKEY_HBASE_CONTROL`), or this checkout's, started by the first test binary of the run that
+/// A running HBase: the one the environment names (`ROWKEY_HBASE_THRIFT`,
+/// `ROWKEY_HBASE_THRIFT_FRAMED_COMPACT` and `ROWKEY_HBASE_CONTROL`), or this checkout's, started by the first test binary of the run that
 /// needs it and shared by the others (`.ci/servers/hbase.sh start`, with this process as an owner:
 /// the servers' guard stops it once every owner has exited).
 pub struct Server {
-    /// The Thrift2 server, `host:port`.
+    /// The Thrift2 server, `host:port`: buffered transport, binary protocol.
     pub thrift: String,
+    /// The second Thrift2 server, `host:port`: framed transport, compact protocol, a frame
+    /// limit of 2 MB.
+    pub framed_compact: String,
     /// The control endpoint, `host:port`.
     pub control: String,
 }
 
 impl Server {
     pub fn get() -> Server {
-        if let (Ok(thrift), Ok(control)) = (
+        if let (Ok(thrift), Ok(framed_compact), Ok(control)) = (
             std::env::var("ROWKEY_HBASE_THRIFT"),
+            std::env::var("ROWKEY_HBASE_THRIFT_FRAMED_COMPACT"),
             std::env::var("ROWKEY_HBASE_CONTROL"),
         ) {
-            return Server { thrift, control };
+            return Server {
+                thrift,
+                framed_compact,
+                control,
+            };
         }
         let out = Command::new("bash")
             .args([SCRIPT, "start"])
@@ -52,6 +60,7 @@ impl Server {
         };
         Server {
             thrift: export("ROWKEY_HBASE_THRIFT"),
+            framed_compact: export("ROWKEY_HBASE_THRIFT_FRAMED_COMPACT"),
             control: export("ROWKEY_HBASE_CONTROL"),
         }
     }

@@ -42,9 +42,14 @@ import org.apache.hadoop.hbase.thrift2.ThriftServer;
  * SCANNER_TIMEOUT_MS} idle) in a child JVM, and an HTTP control endpoint for what Thrift2 cannot
  * do. Everything listens on 127.0.0.1.
  *
- * <pre>java ... rowkey.servers.HBaseServer THRIFT_PORT CONTROL_PORT DATA_DIR</pre>
+ * <pre>java ... rowkey.servers.HBaseServer THRIFT_PORT CONTROL_PORT DATA_DIR [FRAMED_COMPACT_PORT]</pre>
  *
- * <p>Prints {@code rowkey-hbase ready thrift=127.0.0.1:P control=127.0.0.1:Q} once both serve,
+ * <p>With FRAMED_COMPACT_PORT, a second Thrift2 server listens there, in the transport and
+ * protocol production clusters are advised to run (framed transport, compact protocol, a frame
+ * limit of 2 MB: {@code hbase.regionserver.thrift.framed}, {@code .compact}, {@code
+ * .framed.max_frame_size_in_mb}).
+ *
+ * <p>Prints {@code rowkey-hbase ready thrift=127.0.0.1:P control=127.0.0.1:Q} once all serve,
  * then runs until SIGTERM, when it shuts the cluster down. The control endpoint answers plain
  * text, one item a line, keys and rows in lowercase hex:
  *
@@ -60,7 +65,7 @@ import org.apache.hadoop.hbase.thrift2.ThriftServer;
  *   <li>{@code POST /kill-region-server?index=I}: aborts region server I without warning (its
  *       regions are reassigned by the master); {@code POST /start-region-server} starts a new one
  *       in its place; {@code GET /region-servers} lists the live ones;
- *   <li>{@code POST /restart-thrift}: kills the Thrift2 server's JVM (its connections and
+ *   <li>{@code POST /restart-thrift[?mode=framed-compact]}: kills the Thrift2 server's JVM (its connections and
  *       scanners go) and starts a new one on the same port;
  *   <li>{@code POST /create-auto-split?table=T&family=F&max-filesize=BYTES}: a table of one
  *       region that splits at its middle key once a store is over BYTES ({@code
@@ -84,9 +89,11 @@ public final class HBaseServer {
   private final HBaseTestingUtility util;
   private final MiniHBaseCluster cluster;
   private int zkPort;
-  private int thriftPort;
-  private Path thriftLog;
-  private Process thrift;
+  /** Each Thrift2 server by its mode ({@code buffered-binary}, {@code framed-compact}). */
+  private final Map<String, Integer> thriftPorts = new java.util.LinkedHashMap<>();
+
+  private final Map<String, Process> thrifts = new java.util.HashMap<>();
+  private Path data;
   private PhoenixSql phoenix;
 
   private HBaseServer(HBaseTestingUtility util, MiniHBaseCluster cluster) {
@@ -95,12 +102,13 @@ public final class HBaseServer {
   }
 
   public static void main(String[] args) throws Exception {
-    if (args.length == 3 && args[0].equals("thrift")) {
-      runThrift(Integer.parseInt(args[1]), Integer.parseInt(args[2]));
+    if (args.length == 4 && args[0].equals("thrift")) {
+      runThrift(Integer.parseInt(args[1]), Integer.parseInt(args[2]), args[3]);
       return;
     }
-    if (args.length != 3) {
-      System.err.println("usage: HBaseServer THRIFT_PORT CONTROL_PORT DATA_DIR");
+    if (args.length != 3 && args.length != 4) {
+      System.err.println(
+          "usage: HBaseServer THRIFT_PORT CONTROL_PORT DATA_DIR [FRAMED_COMPACT_PORT]");
       System.exit(2);
     }
     int thriftPort = Integer.parseInt(args[0]);
@@ -143,9 +151,14 @@ public final class HBaseServer {
     // connections and forgets its scanners, as a restart does.
     server.zkPort = util.getZkCluster().getClientPort();
     server.phoenix = new PhoenixSql(server.zkPort);
-    server.thriftPort = thriftPort;
-    server.thriftLog = data.resolve("thrift.log");
-    server.startThrift();
+    server.data = data;
+    server.thriftPorts.put(BUFFERED_BINARY, thriftPort);
+    if (args.length == 4) {
+      server.thriftPorts.put(FRAMED_COMPACT, Integer.parseInt(args[3]));
+    }
+    for (String mode : server.thriftPorts.keySet()) {
+      server.startThrift(mode);
+    }
 
     HttpServer control = HttpServer.create(new InetSocketAddress("127.0.0.1", controlPort), 16);
     control.setExecutor(Executors.newFixedThreadPool(4));
@@ -158,7 +171,7 @@ public final class HBaseServer {
                 () -> {
                   control.stop(0);
                   synchronized (server) {
-                    server.thrift.destroyForcibly();
+                    server.thrifts.values().forEach(Process::destroyForcibly);
                   }
                   try {
                     util.shutdownMiniCluster();
@@ -175,12 +188,16 @@ public final class HBaseServer {
     new CountDownLatch(1).await();
   }
 
+  private static final String BUFFERED_BINARY = "buffered-binary";
+  private static final String FRAMED_COMPACT = "framed-compact";
+
   /**
-   * Starts the Thrift2 server: this class again in a child JVM ({@link #runThrift}) with this
-   * JVM's options and class path and a smaller heap, its output appended to {@code thrift.log};
-   * waits until it listens.
+   * Starts the Thrift2 server of {@code mode}: this class again in a child JVM ({@link
+   * #runThrift}) with this JVM's options and class path and a smaller heap, its output appended
+   * to {@code thrift.log} ({@code thrift-framed-compact.log}); waits until it listens.
    */
-  private synchronized void startThrift() throws Exception {
+  private synchronized void startThrift(String mode) throws Exception {
+    int thriftPort = thriftPorts.get(mode);
     List<String> command = new ArrayList<>();
     command.add(ProcessHandle.current().info().command().orElse("java"));
     command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
@@ -191,11 +208,14 @@ public final class HBaseServer {
     command.add("thrift");
     command.add(Integer.toString(zkPort));
     command.add(Integer.toString(thriftPort));
-    thrift =
+    command.add(mode);
+    String log = mode.equals(BUFFERED_BINARY) ? "thrift.log" : "thrift-" + mode + ".log";
+    Process thrift =
         new ProcessBuilder(command)
             .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(thriftLog.toFile()))
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(data.resolve(log).toFile()))
             .start();
+    thrifts.put(mode, thrift);
     waitForPort(thriftPort, thrift);
   }
 
@@ -203,12 +223,16 @@ public final class HBaseServer {
    * Kills the Thrift2 server's JVM without warning (its connections reset, its scanners gone)
    * and starts a new one on the same port: a Thrift server restarted.
    */
-  private synchronized String restartThrift() throws Exception {
+  private synchronized String restartThrift(String mode) throws Exception {
+    Process thrift = thrifts.get(mode);
+    if (thrift == null) {
+      throw new IllegalArgumentException("no Thrift2 server of mode " + mode);
+    }
     thrift.destroyForcibly();
     if (!thrift.waitFor(60, TimeUnit.SECONDS)) {
       throw new IllegalStateException("the Thrift2 server did not stop in 60 s");
     }
-    startThrift();
+    startThrift(mode);
     return "ok\n";
   }
 
@@ -219,7 +243,7 @@ public final class HBaseServer {
    * ({@code hbase.client.scanner.timeout.period}, which its scanner cache reads), so that a test
    * makes one expire in seconds. It exits with the JVM that started it.
    */
-  private static void runThrift(int zkPort, int thriftPort) throws Exception {
+  private static void runThrift(int zkPort, int thriftPort, String mode) throws Exception {
     ProcessHandle.current()
         .parent()
         .ifPresent(parent -> parent.onExit().thenRun(() -> Runtime.getRuntime().halt(0)));
@@ -228,8 +252,14 @@ public final class HBaseServer {
     conf.setInt("hbase.zookeeper.property.clientPort", zkPort);
     conf.setInt("hbase.thrift.info.port", -1);
     conf.setInt("hbase.client.scanner.timeout.period", SCANNER_TIMEOUT_MS);
-    new ThriftServer(conf)
-        .run(new String[] {"-b", "127.0.0.1", "-p", Integer.toString(thriftPort)});
+    List<String> options =
+        new ArrayList<>(List.of("-b", "127.0.0.1", "-p", Integer.toString(thriftPort)));
+    if (mode.equals(FRAMED_COMPACT)) {
+      // HBase's default frame limit, said where a client's request can meet it.
+      conf.setInt("hbase.regionserver.thrift.framed.max_frame_size_in_mb", 2);
+      options.addAll(List.of("-f", "-c"));
+    }
+    new ThriftServer(conf).run(options.toArray(new String[0]));
   }
 
   /** Waits until something listens on the port, or fails when the Thrift2 JVM ended. */
@@ -272,7 +302,8 @@ public final class HBaseServer {
               yield "ok\n";
             }
             case "POST /kill-region-server" -> kill(Integer.parseInt(need(q, "index")));
-            case "POST /restart-thrift" -> restartThrift();
+            case "POST /restart-thrift" ->
+                restartThrift(q.getOrDefault("mode", BUFFERED_BINARY));
             case "POST /start-region-server" -> startRegionServer();
             case "POST /create-auto-split" ->
                 createAutoSplit(

@@ -1,0 +1,281 @@
+//! What went wrong talking to HBase, in words that say what to change: the server it happened
+//! at (its connection string), HBase's own message where HBase refused a request, and the cause
+//! behind [`std::error::Error::source`]. Nothing of the Thrift runtime is in its public shape,
+//! so that the runtime can change without a change here.
+
+use std::fmt;
+use std::time::Duration;
+
+use rowkey::EncodeError;
+
+use crate::endpoint::Endpoint;
+use crate::hbase::{TIOError, TIllegalArgument};
+
+/// The kinds of [`Error`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// A connection string or setting that is not valid.
+    Config,
+    /// The server could not be reached: its name does not resolve, nothing listens on its port,
+    /// or it did not accept the connection within the connect timeout.
+    Connect,
+    /// The server did not answer within the time allowed (the connect timeout for the first
+    /// request of [`HBase::open`](crate::HBase::open), the retry policy's deadline after it).
+    Timeout,
+    /// The server closed or reset the connection.
+    Closed,
+    /// The server's answer is not Thrift2 in this endpoint's transport and protocol: the server
+    /// speaks another (`hbase.regionserver.thrift.framed`, `.compact`), or it is not a Thrift2
+    /// server.
+    Mismatch,
+    /// A request longer than the server's frame limit, refused before it was sent.
+    TooLarge,
+    /// A request this server cannot serve as it is set up (a pre-split `createTable` over framed
+    /// transport, which HBase's Thrift2 server misreads), refused before it was sent, with the
+    /// way around it.
+    Unsupported,
+    /// HBase refused the request, with its own message (a table that does not exist, a column
+    /// family that does not, a table that already does).
+    HBase,
+    /// A key longer than HBase's row limit, in a write, a split point or a plan.
+    Key,
+}
+
+/// An error of HBase, of the connection to its Thrift2 server, or a key HBase cannot hold.
+///
+/// Its `Display` names the server (its connection string) and says what to change; HBase's own
+/// message is in it where HBase refused the request:
+///
+/// ```text
+/// HBase at thrift2://127.0.0.1:9090: org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException: Column family x does not exist in region ...
+/// ```
+pub struct Error {
+    kind: ErrorKind,
+    endpoint: Option<String>,
+    message: String,
+    retriable: bool,
+    source: Option<Box<dyn std::error::Error + Send + Sync>>,
+}
+
+impl Error {
+    /// An error of `kind` at `endpoint`, saying `message`.
+    pub(crate) fn new(kind: ErrorKind, endpoint: Option<&Endpoint>, message: String) -> Error {
+        Error {
+            kind,
+            endpoint: endpoint.map(Endpoint::to_string),
+            message,
+            retriable: false,
+            source: None,
+        }
+    }
+
+    fn with_source(mut self, source: impl std::error::Error + Send + Sync + 'static) -> Error {
+        self.source = Some(Box::new(source));
+        self
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// The connection string of the server it happened at, when it happened at one.
+    pub fn endpoint(&self) -> Option<&str> {
+        self.endpoint.as_deref()
+    }
+
+    /// Whether HBase said the request may succeed if sent again (an [`ErrorKind::HBase`]
+    /// error's `canRetry`); such an error was sent again under the retry policy before it came
+    /// here.
+    pub fn is_retriable(&self) -> bool {
+        self.retriable
+    }
+
+    /// The connection to `endpoint` failed with `e`, before any request.
+    pub(crate) fn connect(endpoint: &Endpoint, e: &std::io::Error) -> Error {
+        use std::io::ErrorKind as Io;
+        let message = match e.kind() {
+            Io::ConnectionRefused => format!(
+                "nothing listens at {} (connection refused): is the Thrift2 server running, on this port?",
+                endpoint.addr()
+            ),
+            Io::TimedOut | Io::WouldBlock => format!(
+                "no connection to {} within {:?} (connect_timeout): a firewall, or a host that is down",
+                endpoint.addr(),
+                endpoint.connect_timeout()
+            ),
+            _ => format!("cannot connect to {}: {e}", endpoint.addr()),
+        };
+        Error::new(ErrorKind::Connect, Some(endpoint), message)
+            .with_source(std::io::Error::new(e.kind(), e.to_string()))
+    }
+
+    /// The request failed with `e` at `endpoint`: `first` for the first request of a
+    /// connection, whose failure says most about a server of another transport or protocol;
+    /// `waited` the time it was allowed.
+    pub(crate) fn request(
+        e: thrift::Error,
+        endpoint: &Endpoint,
+        first: bool,
+        waited: Duration,
+    ) -> Error {
+        let mode = endpoint.mode();
+        let other_mode = || {
+            format!(
+                "a Thrift2 server of another transport or protocol than this endpoint's ({mode}) does this: set them as the server's hbase.regionserver.thrift.framed and hbase.regionserver.thrift.compact say"
+            )
+        };
+        let (kind, message, retriable) = match &e {
+            thrift::Error::Transport(t) => {
+                let text = t.message.as_str();
+                if text.contains("frame limit") {
+                    (ErrorKind::TooLarge, text.to_string(), false)
+                } else if text.contains("not framed") {
+                    (ErrorKind::Mismatch, format!("{text}: {}", other_mode()), false)
+                } else if matches!(t.kind, thrift::TransportErrorKind::TimedOut)
+                    || text.contains("os error 11")
+                    || text.contains("timed out")
+                {
+                    let why = if first {
+                        format!(
+                            "; a server that is not Thrift2, or {}",
+                            other_mode()
+                        )
+                    } else {
+                        String::new()
+                    };
+                    (
+                        ErrorKind::Timeout,
+                        format!("no answer within {waited:?}{why}"),
+                        false,
+                    )
+                } else if first {
+                    (
+                        ErrorKind::Mismatch,
+                        format!(
+                            "the server closed the connection at the first request ({text}): {}",
+                            other_mode()
+                        ),
+                        false,
+                    )
+                } else {
+                    (
+                        ErrorKind::Closed,
+                        format!("the connection was lost: {text}"),
+                        false,
+                    )
+                }
+            }
+            thrift::Error::Protocol(p) => (
+                ErrorKind::Mismatch,
+                format!(
+                    "an answer that is not Thrift2 in {mode} ({}): is it HBase's Thrift2 server? {}",
+                    p.message,
+                    other_mode()
+                ),
+                false,
+            ),
+            thrift::Error::User(user) => {
+                if let Some(io) = user.downcast_ref::<TIOError>() {
+                    (
+                        ErrorKind::HBase,
+                        hbase_message(io.message.as_deref()),
+                        io.can_retry.unwrap_or(false),
+                    )
+                } else if let Some(arg) = user.downcast_ref::<TIllegalArgument>() {
+                    (
+                        ErrorKind::HBase,
+                        hbase_message(arg.message.as_deref()),
+                        false,
+                    )
+                } else {
+                    (ErrorKind::HBase, user.to_string(), false)
+                }
+            }
+            thrift::Error::Application(a) => (
+                ErrorKind::HBase,
+                format!(
+                    "{} (the Thrift2 server's own error; its log has the cause)",
+                    a.message
+                ),
+                false,
+            ),
+        };
+        let mut error = Error::new(kind, Some(endpoint), message).with_source(Cause(e));
+        error.retriable = retriable;
+        error
+    }
+}
+
+/// Whether the connection that failed with `e` is lost (cut, reset, refused, stalled past the
+/// deadline, or speaking garbage), so that a new one may pass; a request refused before it was
+/// sent (over the frame limit) is not: it would be refused again.
+pub(crate) fn is_connection_lost(e: &thrift::Error) -> bool {
+    match e {
+        thrift::Error::Transport(t) => !t.message.contains("frame limit"),
+        thrift::Error::Protocol(_) => true,
+        _ => false,
+    }
+}
+
+/// HBase's message, with the Java stack trace some exceptions carry cut at its first line.
+fn hbase_message(message: Option<&str>) -> String {
+    let message = message.unwrap_or("an error without a message");
+    message.lines().next().unwrap_or(message).trim().to_string()
+}
+
+/// The Thrift runtime's error, kept as the source without naming its type in the public API.
+struct Cause(thrift::Error);
+
+impl fmt::Debug for Cause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.0, f)
+    }
+}
+
+impl fmt::Display for Cause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
+    }
+}
+
+impl std::error::Error for Cause {}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Error")
+            .field("kind", &self.kind)
+            .field("endpoint", &self.endpoint)
+            .field("message", &self.message)
+            .field("retriable", &self.retriable)
+            .field("source", &self.source)
+            .finish()
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (&self.endpoint, self.kind) {
+            (Some(endpoint), ErrorKind::HBase) => {
+                write!(f, "HBase at {endpoint}: {}", self.message)
+            }
+            (Some(endpoint), _) => write!(f, "HBase Thrift2 server {endpoint}: {}", self.message),
+            (None, _) => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source
+            .as_deref()
+            .map(|s| s as &(dyn std::error::Error + 'static))
+    }
+}
+
+impl From<EncodeError> for Error {
+    fn from(e: EncodeError) -> Error {
+        Error::new(ErrorKind::Key, None, e.to_string()).with_source(e)
+    }
+}
