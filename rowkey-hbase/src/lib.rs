@@ -92,9 +92,11 @@ use hbase::{
 };
 
 mod bounds;
+mod cells;
 mod endpoint;
 mod error;
 mod framed;
+pub use cells::Columns;
 use endpoint::Client;
 pub use endpoint::{Endpoint, Protocol, Transport};
 pub use error::{Error, ErrorKind};
@@ -324,20 +326,20 @@ impl HBase {
             evict_blocks_on_close: None,
             in_memory: None,
         };
-        let desc = TTableDescriptor::new(
-            TTableName {
-                ns: None,
-                qualifier: table.as_bytes().to_vec(),
-            },
-            vec![family],
-            None,
-            None,
-        );
+        let desc = TTableDescriptor::new(table_name(table), vec![family], None, None);
         self.call(
             |client| client.create_table(desc.clone(), splits.clone()),
             |_| false,
         )?;
         Ok(())
+    }
+
+    /// Drops `table` (`ns:table` in namespace `ns`): disables it, then deletes it, every row
+    /// with it.
+    pub fn drop_table(&mut self, table: &str) -> Result<(), Error> {
+        let name = table_name(table);
+        self.call(|client| client.disable_table(name.clone()), |_| false)?;
+        self.call(|client| client.delete_table(name.clone()), |_| false)
     }
 
     /// The start keys of `table`'s regions after the first, in key order: its split points as
@@ -360,10 +362,7 @@ impl HBase {
         if locations.is_empty() {
             // HBase answers no regions at all, rather than an error, for a table that does not
             // exist: which reads as a table of one region.
-            let name = TTableName {
-                ns: None,
-                qualifier: table.to_vec(),
-            };
+            let name = table_name(&String::from_utf8_lossy(table));
             if !self.call(|client| client.table_exists(name.clone()), |_| false)? {
                 return Err(Error::new(
                     ErrorKind::HBase,
@@ -497,6 +496,21 @@ fn phoenix_puts(keys: &[Vec<u8>]) -> Vec<TPut> {
     keys.iter()
         .map(|key| put(key, cell.family, cell.qualifier, cell.value))
         .collect()
+}
+
+/// The Thrift2 name of `table`: `ns:table` in namespace `ns`, else in the default namespace.
+/// (The data calls take the name as text, `ns:table` included; the table calls take it apart.)
+pub(crate) fn table_name(table: &str) -> TTableName {
+    match table.split_once(':') {
+        Some((ns, qualifier)) => TTableName {
+            ns: Some(ns.as_bytes().to_vec()),
+            qualifier: qualifier.as_bytes().to_vec(),
+        },
+        None => TTableName {
+            ns: None,
+            qualifier: table.as_bytes().to_vec(),
+        },
+    }
 }
 
 fn check_row(key: &[u8]) -> Result<(), EncodeError> {

@@ -27,15 +27,13 @@ use rowkey::fanout::read_ranges;
 use rowkey::retry::RetryPolicy;
 use rowkey::{KeyRange, Scan};
 
-use crate::hbase::{
-    TIOError, TIllegalArgument, TResult, TScan, TTHBaseServiceSyncClient, TTableName,
-};
+use crate::hbase::{TIOError, TIllegalArgument, TScan, TTHBaseServiceSyncClient};
 use rowkey::hbase::MAX_ROW_LENGTH;
 
 use crate::bounds::{start_after, storable};
 use crate::endpoint::{Client, Endpoint};
 use crate::error::{self, ErrorKind};
-use crate::{Cell, Error, Row};
+use crate::{Columns, Error, Row};
 
 /// How [`HBase::read_rows_with`](crate::HBase::read_rows_with) reads: the page size, the ranges
 /// read at once, the retry policy.
@@ -58,6 +56,7 @@ pub struct ReadOptions {
     page: usize,
     concurrency: usize,
     policy: RetryPolicy,
+    columns: Columns,
 }
 
 impl Default for ReadOptions {
@@ -68,11 +67,19 @@ impl Default for ReadOptions {
             page: 1_000,
             concurrency: 16,
             policy: RetryPolicy::default(),
+            columns: Columns::all(),
         }
     }
 }
 
 impl ReadOptions {
+    /// The cells of each row to read: families, columns, a time range, versions (every cell's
+    /// newest version by default). A row none of whose cells `columns` takes is not read.
+    #[must_use]
+    pub fn with_columns(self, columns: Columns) -> Self {
+        ReadOptions { columns, ..self }
+    }
+
     /// Pages of `rows` rows (HBase's `caching`, and each `getScannerRows`; 0 counts as 1).
     #[must_use]
     pub fn with_page(self, rows: usize) -> Self {
@@ -195,6 +202,7 @@ pub(crate) fn read_rows<K: ?Sized + 'static>(
         addr,
         table: table.as_bytes().to_vec(),
         page: i32::try_from(options.page).unwrap_or(i32::MAX),
+        columns: options.columns.clone(),
         policy: options.policy.clone(),
         idle,
         retries: Arc::new(AtomicU64::new(0)),
@@ -242,6 +250,7 @@ struct Lane {
     endpoint: Endpoint,
     addr: SocketAddr,
     table: Vec<u8>,
+    columns: Columns,
     page: i32,
     policy: RetryPolicy,
     idle: Arc<Idle>,
@@ -370,7 +379,10 @@ impl Lane {
             Some(id) => id,
             None => {
                 let id = c
-                    .open_scanner(self.table.clone(), scan(start, stop, self.page))
+                    .open_scanner(
+                        self.table.clone(),
+                        scan(start, stop, self.page, &self.columns),
+                    )
                     .map_err(|e| (Step::Open, e))?;
                 *scanner = Some(id);
                 id
@@ -379,7 +391,7 @@ impl Lane {
         let results = c
             .get_scanner_rows(id, self.page)
             .map_err(|e| (Step::Page, e))?;
-        Ok(results.into_iter().filter_map(row).collect())
+        Ok(results.into_iter().filter_map(crate::cells::row).collect())
     }
 
     /// The error to give when a request of a range failed with `e` because the table does not
@@ -391,10 +403,7 @@ impl Lane {
             return None;
         };
         user.downcast_ref::<TIOError>()?;
-        let name = TTableName {
-            ns: None,
-            qualifier: self.table.clone(),
-        };
+        let name = crate::table_name(&String::from_utf8_lossy(&self.table));
         match client.as_mut()?.table_exists(name) {
             Ok(false) => Some(Error::new(
                 ErrorKind::HBase,
@@ -448,17 +457,17 @@ fn judge(e: &thrift::Error, step: Step) -> (bool, bool) {
 }
 
 /// The Thrift2 scan of `[start, stop)` in pages of `page` rows.
-fn scan(start: &[u8], stop: &[u8], page: i32) -> TScan {
+fn scan(start: &[u8], stop: &[u8], page: i32, columns: &Columns) -> TScan {
     // Every field named: the generated `Default` sets optional fields to `Some` of their default
     // (an empty filter string, which HBase refuses, no versions, ...).
     TScan {
         start_row: Some(start.to_vec()),
         // An empty stop row is the end of the table, as in HBase.
         stop_row: (!stop.is_empty()).then(|| stop.to_vec()),
-        columns: None,
+        columns: columns.thrift_columns(),
         caching: Some(page),
-        max_versions: None,
-        time_range: None,
+        max_versions: columns.thrift_versions(),
+        time_range: columns.thrift_time_range(),
         filter_string: None,
         batch_size: None,
         attributes: None,
@@ -472,23 +481,6 @@ fn scan(start: &[u8], stop: &[u8], page: i32) -> TScan {
         target_replica_id: None,
         filter_bytes: None,
     }
-}
-
-/// A Thrift2 result as a [`Row`] (none without a row key, which HBase always sends).
-fn row(r: TResult) -> Option<Row> {
-    Some(Row {
-        key: r.row?,
-        cells: r
-            .column_values
-            .into_iter()
-            .map(|c| Cell {
-                family: c.family,
-                qualifier: c.qualifier,
-                value: c.value,
-                timestamp: c.timestamp,
-            })
-            .collect(),
-    })
 }
 
 /// The rows of one range, as the pages its thread sends arrive.

@@ -316,3 +316,122 @@ fn a_request_over_the_frame_limit_is_refused_before_it_is_sent() {
 struct Id {
     id: u32,
 }
+
+/// A row's columns, as HBase holds them: a user's key, several cells in two families, versions.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+struct Profile {
+    user: u64,
+}
+
+/// Rows of many cells, in each mode: written in one batch, fetched by key with the columns,
+/// time range and versions asked for, read by a plan naming columns, deleted by key, by column
+/// and by plan; a table in a namespace, dropped at the end.
+#[test]
+fn rows_of_many_cells_are_written_fetched_and_deleted_in_every_mode() {
+    use rowkey_hbase::{Cell, Columns, ReadOptions, Row};
+    let server = Server::get();
+    let mut admin = HBase::connect(&server.thrift).unwrap();
+    for endpoint in [
+        Endpoint::tcp(&server.thrift),
+        framed_compact(&server.framed_compact),
+    ] {
+        let mut hbase = HBase::open(endpoint.clone()).unwrap();
+        let t = format!(
+            "default:{}",
+            table(&format!(
+                "cells_{}",
+                endpoint.protocol() == Protocol::Compact
+            ))
+        );
+        // One family, `d`, which keeps HBase's default of one version a cell.
+        admin.create_table(&t, "d", &[] as &[Vec<u8>]).unwrap();
+        let key = |user: u64| row_key(&Profile { user }).unwrap();
+        let rows: Vec<Row> = (0..50u64)
+            .map(|user| {
+                Row::new(
+                    key(user),
+                    vec![
+                        Cell::new("d", "name", format!("user {user}")).at(1_000),
+                        Cell::new("d", "name", format!("user {user}, renamed")).at(2_000),
+                        Cell::new("d", "email", format!("u{user}@example.com")).at(1_000),
+                        Cell::new("d", "score", user.to_be_bytes().to_vec()).at(1_500),
+                    ],
+                )
+            })
+            .collect();
+        hbase.put(&t, &rows).unwrap();
+
+        // By key, in the order asked, a row that does not exist as None.
+        let got = hbase
+            .get_rows(&t, &[key(7), key(999), key(3)], &Columns::all())
+            .unwrap();
+        assert_eq!(got.len(), 3);
+        assert!(got[1].is_none());
+        let seven = got[0].as_ref().unwrap();
+        assert_eq!(seven.key_as::<Profile>().unwrap(), Profile { user: 7 });
+        assert_eq!(seven.value(b"d", b"name"), Some(&b"user 7, renamed"[..]));
+        assert_eq!(seven.cells.len(), 3, "{seven:?}"); // the newest version of each column
+        assert_eq!(
+            got[2].as_ref().unwrap().key_as::<Profile>().unwrap().user,
+            3
+        );
+
+        // One column, up to 3 versions (the family keeps one: HBase gives what it has).
+        let names = hbase
+            .get_rows(
+                &t,
+                &[key(7)],
+                &Columns::all().column("d", "name").versions(3),
+            )
+            .unwrap();
+        let cells = &names[0].as_ref().unwrap().cells;
+        assert!(cells.iter().all(|c| c.qualifier == b"name"), "{cells:?}");
+        // A time range that holds only the first writes.
+        let early = hbase
+            .get_rows(&t, &[key(7)], &Columns::all().time_range(0..1_200))
+            .unwrap();
+        let early = early[0].as_ref().unwrap();
+        let mut qualifiers: Vec<&[u8]> = early.cells.iter().map(|c| &c.qualifier[..]).collect();
+        qualifiers.sort();
+        assert_eq!(qualifiers, [&b"email"[..], b"name"]);
+        assert_eq!(early.value(b"d", b"name"), Some(&b"user 7"[..]));
+
+        // A plan's read naming a column returns only it.
+        let options = ReadOptions::default().with_columns(Columns::all().column("d", "score"));
+        let read: Vec<Row> = hbase
+            .read_rows_with(&t, Profile::scan(), &options)
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(read.len(), 50);
+        assert!(read
+            .iter()
+            .all(|r| r.cells.len() == 1 && r.cells[0].qualifier == b"score"));
+
+        // Deletes: a column of some rows, whole rows, then the rest of a plan.
+        hbase
+            .delete_columns(&t, &[key(1), key(2)], &Columns::all().column("d", "email"))
+            .unwrap();
+        let after = hbase.get_rows(&t, &[key(1)], &Columns::all()).unwrap();
+        assert_eq!(after[0].as_ref().unwrap().value(b"d", b"email"), None);
+        hbase.delete_rows(&t, &[key(1), key(2)]).unwrap();
+        assert_eq!(
+            hbase
+                .get_rows(&t, &[key(1), key(2)], &Columns::all())
+                .unwrap(),
+            [None, None]
+        );
+        let deleted = hbase
+            .delete_plan(&t, Profile::scan(), &ReadOptions::default())
+            .unwrap();
+        assert_eq!(deleted, 48);
+        assert_eq!(hbase.read_rows(&t, Profile::scan()).unwrap().count(), 0);
+
+        // A key over HBase's limit is refused before anything is sent.
+        let long = Row::new(vec![b'k'; 32_768], vec![Cell::new("d", "v", "x")]);
+        assert_eq!(hbase.put(&t, &[long]).unwrap_err().kind(), ErrorKind::Key);
+        hbase.drop_table(&t).unwrap();
+        let err = hbase.region_starts(&t).unwrap_err();
+        assert!(err.to_string().contains("TableNotFoundException"), "{err}");
+    }
+}
