@@ -27,9 +27,10 @@
 //!
 //! # Blocking, and async
 //!
-//! Apache Thrift's Rust runtime is blocking (there is no async transport), so each range is read
-//! on a thread of its own, a page ahead, and handed to `rowkey::fanout`, the fan-out and merge the
-//! Bigtable adapter uses. [`Rows`] is a blocking [`Iterator`] and, for async code, a
+//! Apache Thrift's Rust runtime is blocking (there is no async transport), so a read's pages are
+//! fetched by a pool of at most its concurrency of threads, each with a connection of its own,
+//! every range a page ahead, and handed to `rowkey::fanout`, the fan-out and merge the Bigtable
+//! adapter uses. [`Rows`] is a blocking [`Iterator`] and, for async code, a
 //! [`Stream`](futures::Stream) that never blocks its executor.
 //!
 //! # Reversed scans
@@ -96,6 +97,7 @@ mod cells;
 mod endpoint;
 mod error;
 mod framed;
+mod pool;
 pub use cells::Columns;
 use endpoint::Client;
 pub use endpoint::{Endpoint, Protocol, Transport};
@@ -441,8 +443,9 @@ impl HBase {
 
     /// The rows of `table` that `scan` asks for, in its order: each of its ranges read as a
     /// Thrift2 scan `[startRow, stopRow)` in pages of `options.page()` rows (HBase's `caching`),
-    /// `options.concurrency()` ranges at once, each on a thread and a connection of its own to
-    /// the server this connection went to (kept for the next range or read, up to 30 s idle); a salted plan's buckets all at once, merged into the
+    /// `options.concurrency()` ranges at once, on at most that many threads and connections to
+    /// the server this connection went to (kept for the next read, up to 30 s idle); a salted
+    /// plan's buckets all at once on the same threads and connections, merged into the
     /// order of the key after the salt (`rowkey::fanout`), other plans in key order; where the
     /// plan is wider than its query (`is_exact()` false), only the rows it `matches()`.
     ///

@@ -1,16 +1,13 @@
 //! Reading a plan: each range of a [`Scan`] is a Thrift2 scanner `[startRow, stopRow)` read page by
-//! page on a thread of its own, and `rowkey::fanout` puts the ranges together: every salt bucket
-//! open at once and merged into the order of the key after the salt, other plans in key order.
+//! page, and `rowkey::fanout` puts the ranges together: every salt bucket open at once and merged
+//! into the order of the key after the salt, other plans in key order. The pages are fetched by
+//! the read's pool of workers ([`crate::pool`]): at most `concurrency` threads and connections,
+//! whatever the number of ranges open.
 //!
-//! Apache Thrift's Rust runtime is blocking, so a range's pages are read on a thread and handed
-//! over a channel of one page: the rows come out as a [`Stream`] that never blocks an async
+//! Apache Thrift's Rust runtime is blocking, so pages are fetched on those threads and handed
+//! over one-shot channels: the rows come out as a [`Stream`] that never blocks an async
 //! executor, and as a blocking [`Iterator`] for code without one. A reader that stops early
-//! (drops [`Rows`]) stops every thread at its next page.
-//!
-//! A page that fails for a reason that may pass (a connection cut or stalled past the deadline,
-//! an HBase error it marks as retriable, a scanner the server lost) is asked for again under the
-//! [`RetryPolicy`]: on a new connection if the old one failed, from a new scanner that starts
-//! just after the last row the range has given, so nothing is lost and nothing repeated.
+//! (drops [`Rows`]) stops the workers after the pages they are fetching.
 
 use std::net::SocketAddr;
 use std::pin::Pin;
@@ -19,20 +16,20 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
-use futures::channel::mpsc;
+use futures::channel::oneshot;
 use futures::executor::block_on;
 use futures::stream::{Stream, StreamExt};
-use futures::SinkExt;
+use futures::FutureExt;
 use rowkey::fanout::read_ranges;
+use rowkey::hbase::MAX_ROW_LENGTH;
 use rowkey::retry::RetryPolicy;
 use rowkey::{KeyRange, Scan};
 
-use crate::hbase::{TIOError, TIllegalArgument, TScan, TTHBaseServiceSyncClient};
-use rowkey::hbase::MAX_ROW_LENGTH;
-
-use crate::bounds::{start_after, storable};
+use crate::bounds::storable;
 use crate::endpoint::{Client, Endpoint};
-use crate::error::{self, ErrorKind};
+use crate::error::ErrorKind;
+use crate::hbase::TScan;
+use crate::pool::{Lane, Pool, Range, Reply};
 use crate::{Columns, Error, Row};
 
 /// How [`HBase::read_rows_with`](crate::HBase::read_rows_with) reads: the page size, the ranges
@@ -89,8 +86,9 @@ impl ReadOptions {
         }
     }
 
-    /// At most `ranges` ranges read at once (0 counts as 1), each on a thread and a connection of
-    /// its own; a salted plan reads every bucket at once whatever this says, as its merge needs.
+    /// At most `ranges` ranges read at once (0 counts as 1), on at most that many threads and
+    /// connections; a salted plan keeps every bucket open at once whatever this says, as its
+    /// merge needs, on the same threads and connections.
     #[must_use]
     pub fn with_concurrency(self, ranges: usize) -> Self {
         ReadOptions {
@@ -197,32 +195,30 @@ pub(crate) fn read_rows<K: ?Sized + 'static>(
             ranges.push(range);
         }
     }
+    // A salted plan keeps every bucket open for its merge, others `concurrency` ranges at
+    // once: the workers are as many as the ranges open at once, and never more than
+    // `concurrency`.
+    let workers = options.concurrency.min(ranges.len()).max(1);
     let lane = Arc::new(Lane {
         endpoint: endpoint.clone(),
         addr,
         table: table.as_bytes().to_vec(),
-        page: i32::try_from(options.page).unwrap_or(i32::MAX),
         columns: options.columns.clone(),
+        page: i32::try_from(options.page).unwrap_or(i32::MAX),
         policy: options.policy.clone(),
         idle,
         retries: Arc::new(AtomicU64::new(0)),
     });
     let retries = lane.retries.clone();
+    let pool = Pool::start(lane, workers)?;
+    let endpoint = endpoint.clone();
     let reader = move |range: KeyRange| {
-        let (pages, rx) = mpsc::channel(0);
-        let lane = lane.clone();
-        let endpoint = lane.endpoint.clone();
-        let spawned = std::thread::Builder::new()
-            .name("rowkey-hbase-range".into())
-            .spawn(move || lane.read(&range, pages));
-        std::future::ready(Ok::<_, Error>(match spawned {
-            Ok(_) => PageRows::new(rx),
-            Err(e) => PageRows::failed(Error::new(
-                ErrorKind::Closed,
-                Some(&endpoint),
-                format!("cannot start a thread to read a range: {e}"),
-            )),
-        }))
+        let rows = PageRows::new(
+            pool.clone(),
+            Range::new(range.start(), range.stop()),
+            endpoint.clone(),
+        );
+        std::future::ready(Ok::<_, Error>(rows))
     };
     let rows = read_ranges(
         ranges,
@@ -244,19 +240,6 @@ pub(crate) fn read_rows<K: ?Sized + 'static>(
     })
 }
 
-/// What the threads of one read share: where to read, how, and the connections that finished a
-/// range cleanly, for the next range to take.
-struct Lane {
-    endpoint: Endpoint,
-    addr: SocketAddr,
-    table: Vec<u8>,
-    columns: Columns,
-    page: i32,
-    policy: RetryPolicy,
-    idle: Arc<Idle>,
-    retries: Arc<AtomicU64>,
-}
-
 /// Connections that finished a range cleanly, for the next range of any read of the same
 /// [`HBase`](crate::HBase) to take: a read of a few rows costs no TCP connect and no new server
 /// thread.
@@ -270,13 +253,13 @@ impl Idle {
     /// (`hbase.thrift.server.socket.read.timeout`).
     const FOR: Duration = Duration::from_secs(30);
 
-    fn take(&self) -> Option<Client> {
+    pub(crate) fn take(&self) -> Option<Client> {
         let mut idle = self.0.lock().ok()?;
         idle.retain(|(since, _)| since.elapsed() < Idle::FOR);
         idle.pop().map(|(_, client)| client)
     }
 
-    fn give(&self, client: Client) {
+    pub(crate) fn give(&self, client: Client) {
         if let Ok(mut idle) = self.0.lock() {
             if idle.len() < Idle::MAX {
                 idle.push((Instant::now(), client));
@@ -285,179 +268,8 @@ impl Idle {
     }
 }
 
-/// Where a request failed, which decides whether it may pass.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Step {
-    Open,
-    Page,
-}
-
-type PageSender = mpsc::Sender<Result<Vec<Row>, Error>>;
-
-impl Lane {
-    /// Reads `range` page by page into `pages`, until its end, an error that will not pass (sent
-    /// as the last item), or a reader that hung up.
-    fn read(&self, range: &KeyRange, mut pages: PageSender) {
-        let stop = range.stop();
-        // The next page starts here: the range's start, then just after the last row given.
-        let mut start = range.start().to_vec();
-        let mut client: Option<Client> = None;
-        let mut scanner: Option<i32> = None;
-        let mut failed = 0u32;
-        loop {
-            match self.next_page(&mut client, &mut scanner, &start, stop) {
-                Ok(rows) if rows.is_empty() => {
-                    self.finish(client, scanner);
-                    return;
-                }
-                Ok(rows) => {
-                    failed = 0;
-                    let next = start_after(&rows[rows.len() - 1].key, MAX_ROW_LENGTH);
-                    if block_on(pages.send(Ok(rows))).is_err() {
-                        // The reader stopped early.
-                        self.finish(client, scanner);
-                        return;
-                    }
-                    match next {
-                        Some(next) => start = next,
-                        // The last row was the last key HBase can hold.
-                        None => {
-                            self.finish(client, scanner);
-                            return;
-                        }
-                    }
-                }
-                Err((step, e)) => {
-                    // A table that does not exist fails its pages as a region server gone
-                    // would: final at once, not after the policy's tries.
-                    if let Some(missing) = self.missing_table(&mut client, &e) {
-                        let _ = block_on(pages.send(Err(missing)));
-                        return;
-                    }
-                    failed += 1;
-                    let (passes, connection_lost) = judge(&e, step);
-                    if !passes || failed >= self.policy.attempts() {
-                        let e = Error::request(e, &self.endpoint, false, self.policy.deadline());
-                        let _ = block_on(pages.send(Err(e)));
-                        return;
-                    }
-                    if connection_lost {
-                        client = None;
-                    } else if let (Some(c), Some(id)) = (client.as_mut(), scanner) {
-                        // The server's scanner may be broken: close it, read on from a new one.
-                        let _ = c.close_scanner(id);
-                    }
-                    scanner = None;
-                    self.retries.fetch_add(1, Ordering::Relaxed);
-                    std::thread::sleep(self.policy.backoff(failed));
-                }
-            }
-        }
-    }
-
-    /// The next page of rows of the open scanner, connecting and opening one from `start` first
-    /// when there is none.
-    fn next_page(
-        &self,
-        client: &mut Option<Client>,
-        scanner: &mut Option<i32>,
-        start: &[u8],
-        stop: &[u8],
-    ) -> Result<Vec<Row>, (Step, thrift::Error)> {
-        if client.is_none() {
-            *client = Some(match self.idle.take() {
-                Some(c) => c,
-                None => self
-                    .endpoint
-                    .open(self.addr, self.policy.deadline())
-                    .map(|(client, _)| client)
-                    .map_err(|e| (Step::Open, thrift::Error::from(e)))?,
-            });
-        }
-        let c = client.as_mut().expect("connected above");
-        let id = match *scanner {
-            Some(id) => id,
-            None => {
-                let id = c
-                    .open_scanner(
-                        self.table.clone(),
-                        scan(start, stop, self.page, &self.columns),
-                    )
-                    .map_err(|e| (Step::Open, e))?;
-                *scanner = Some(id);
-                id
-            }
-        };
-        let results = c
-            .get_scanner_rows(id, self.page)
-            .map_err(|e| (Step::Page, e))?;
-        Ok(results.into_iter().filter_map(crate::cells::row).collect())
-    }
-
-    /// The error to give when a request of a range failed with `e` because the table does not
-    /// exist: HBase's `TIOError` then says only the table's name, which reads as no reason at
-    /// all, and a page's `TIOError` would be sent again. Asked of the server only after a
-    /// `TIOError`, so a read pays nothing for it.
-    fn missing_table(&self, client: &mut Option<Client>, e: &thrift::Error) -> Option<Error> {
-        let thrift::Error::User(user) = e else {
-            return None;
-        };
-        user.downcast_ref::<TIOError>()?;
-        let name = crate::table_name(&String::from_utf8_lossy(&self.table));
-        match client.as_mut()?.table_exists(name) {
-            Ok(false) => Some(Error::new(
-                ErrorKind::HBase,
-                Some(&self.endpoint),
-                format!(
-                    "org.apache.hadoop.hbase.TableNotFoundException: {}",
-                    String::from_utf8_lossy(&self.table)
-                ),
-            )),
-            _ => None,
-        }
-    }
-
-    /// Closes a finished range's scanner and keeps its connection for the next range.
-    fn finish(&self, client: Option<Client>, scanner: Option<i32>) {
-        if let (Some(mut c), Some(id)) = (client, scanner) {
-            if c.close_scanner(id).is_ok() {
-                self.idle.give(c);
-            }
-        }
-    }
-}
-
-/// Whether a request that failed with `e` at `step` may succeed if sent again, and whether its
-/// connection is lost. A transport or protocol error is a connection cut, reset, refused or
-/// stalled past the deadline: it passes on a new connection. HBase's `TIOError` says itself
-/// whether it passes (`canRetry`: false for a `DoNotRetryIOException`, such as a table that does
-/// not exist) when a scanner opens. `TIllegalArgument` for a page is a scanner the server no longer has (it restarted,
-/// or the scanner expired): a new scanner from the same row passes; for opening a scanner, the
-/// scan itself is wrong. Thrift's own application errors do not pass.
-fn judge(e: &thrift::Error, step: Step) -> (bool, bool) {
-    match e {
-        thrift::Error::Transport(_) | thrift::Error::Protocol(_) => {
-            let lost = error::is_connection_lost(e);
-            (lost, lost)
-        }
-        thrift::Error::User(user) => {
-            if let Some(io) = user.downcast_ref::<TIOError>() {
-                // A page's error ends its scanner whatever its cause (a region server gone, the
-                // scanner's lease expired, which HBase does not retry): a new scanner from the
-                // same row passes, and if the cause stays, opening it fails as it should.
-                (step == Step::Page || io.can_retry.unwrap_or(true), false)
-            } else if user.downcast_ref::<TIllegalArgument>().is_some() {
-                (step == Step::Page, false)
-            } else {
-                (false, false)
-            }
-        }
-        _ => (false, false),
-    }
-}
-
 /// The Thrift2 scan of `[start, stop)` in pages of `page` rows.
-fn scan(start: &[u8], stop: &[u8], page: i32, columns: &Columns) -> TScan {
+pub(crate) fn scan(start: &[u8], stop: &[u8], page: i32, columns: &Columns) -> TScan {
     // Every field named: the generated `Default` sets optional fields to `Some` of their default
     // (an empty filter string, which HBase refuses, no versions, ...).
     TScan {
@@ -483,27 +295,25 @@ fn scan(start: &[u8], stop: &[u8], page: i32, columns: &Columns) -> TScan {
     }
 }
 
-/// The rows of one range, as the pages its thread sends arrive.
+/// The rows of one range, as its pages arrive from the read's workers: one page asked for at a
+/// time, the next asked for as soon as one arrives.
 struct PageRows {
-    pages: Option<mpsc::Receiver<Result<Vec<Row>, Error>>>,
+    pool: Pool,
+    pending: Option<oneshot::Receiver<Reply>>,
     page: std::vec::IntoIter<Row>,
     error: Option<Error>,
+    endpoint: Endpoint,
 }
 
 impl PageRows {
-    fn new(pages: mpsc::Receiver<Result<Vec<Row>, Error>>) -> Self {
+    fn new(pool: Pool, range: Range, endpoint: Endpoint) -> Self {
+        let pending = Some(pool.ask(range));
         PageRows {
-            pages: Some(pages),
+            pool,
+            pending,
             page: Vec::new().into_iter(),
             error: None,
-        }
-    }
-
-    fn failed(e: Error) -> Self {
-        PageRows {
-            pages: None,
-            page: Vec::new().into_iter(),
-            error: Some(e),
+            endpoint,
         }
     }
 }
@@ -519,18 +329,29 @@ impl Stream for PageRows {
             if let Some(e) = self.error.take() {
                 return Poll::Ready(Some(Err(e)));
             }
-            let Some(pages) = self.pages.as_mut() else {
+            let Some(pending) = self.pending.as_mut() else {
                 return Poll::Ready(None);
             };
-            match pages.poll_next_unpin(cx) {
-                Poll::Ready(Some(Ok(rows))) => self.page = rows.into_iter(),
-                Poll::Ready(Some(Err(e))) => {
-                    self.pages = None;
+            match pending.poll_unpin(cx) {
+                Poll::Ready(Ok(Reply::Page(rows, next))) => {
+                    // The next page is asked for at once: it is read while these are used.
+                    self.pending = next.map(|range| self.pool.ask(range));
+                    self.page = rows.into_iter();
+                }
+                Poll::Ready(Ok(Reply::Failed(e))) => {
+                    self.pending = None;
                     return Poll::Ready(Some(Err(e)));
                 }
-                Poll::Ready(None) => {
-                    self.pages = None;
-                    return Poll::Ready(None);
+                Poll::Ready(Err(oneshot::Canceled)) => {
+                    self.pending = None;
+                    let e = Error::new(
+                        ErrorKind::Closed,
+                        Some(&self.endpoint),
+                        String::from(
+                            "the read's threads stopped (a panic, or no thread could start)",
+                        ),
+                    );
+                    return Poll::Ready(Some(Err(e)));
                 }
                 Poll::Pending => return Poll::Pending,
             }

@@ -1,6 +1,7 @@
 //! Reads that survive faults on a real HBase (the mini-cluster of `.ci/servers/hbase.sh`; the
 //! region server this test stops is replaced by a new one at its end): 100,000 rows of a salted table
-//! read through (a) 20 connection cuts by the fault proxy, (b) a region split forced mid-read,
+//! read through (a) 20 connection cuts by the fault proxy, in the server's default mode and in
+//! framed compact, (b) a region split forced mid-read,
 //! (c) a region server stopped without warning mid-read, its regions reassigned by the master,
 //! (d) a reader that pauses until the server drops its scanners, (e) the Thrift2 server restarted
 //! mid-read.
@@ -11,7 +12,8 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::proxy::{Faults, Proxy};
+use common::proxy::Faults;
+use common::proxy_on_thread as proxy;
 use common::{Rng, Server};
 use rowkey::retry::RetryPolicy;
 use rowkey::{RowKey, Scan};
@@ -29,23 +31,6 @@ const T0: u64 = 1_700_000_000_000;
 const ROWS: usize = 100_000;
 /// The events span this many milliseconds.
 const SPAN: u64 = 3_600_000;
-
-/// The proxy, in a tokio runtime on a thread of its own for as long as the test runs.
-fn proxy(upstream: &str, faults: Faults) -> Proxy {
-    let upstream = upstream.parse().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async {
-            tx.send(Proxy::start(upstream, faults).await).unwrap();
-            std::future::pending::<()>().await
-        });
-    });
-    rx.recv().unwrap()
-}
 
 /// The plan of every event, read through `hbase` in pages of 500; `midway` runs once after the
 /// 30,000th row. Checks that every row written comes back once, in the order of the key after
@@ -155,6 +140,35 @@ fn reads_lose_and_repeat_nothing_through_cuts_splits_and_a_dead_region_server() 
     );
     assert!(retries >= 20, "{retries} retries for 20 cuts");
 
+    // (a') The same through the framed compact server: 20 cuts, every row once, in order.
+    let cutting = proxy(
+        &server.framed_compact,
+        Faults {
+            seed: 43,
+            cut_after: Some((20_000, 200_000)),
+            max_cuts: 20,
+        },
+    );
+    let through = HBase::open(
+        rowkey_hbase::Endpoint::tcp(cutting.addr.to_string())
+            .with_transport(rowkey_hbase::Transport::Framed)
+            .with_protocol(rowkey_hbase::Protocol::Compact),
+    )
+    .unwrap();
+    let (cut_framed, retries) = read_all(
+        &through,
+        table,
+        &expected,
+        "20 connection cuts, framed compact",
+        || (),
+    );
+    assert_eq!(
+        cutting.cuts(),
+        20,
+        "the proxy cut fewer connections than asked"
+    );
+    assert!(retries >= 20, "{retries} retries for 20 cuts");
+
     // (b) The region of bucket 5 split at its middle while the read is under way.
     let regions = hbase.region_starts(table).unwrap().len() + 1;
     let middle = format!("05{:016x}", T0 + SPAN / 2);
@@ -214,10 +228,11 @@ fn reads_lose_and_repeat_nothing_through_cuts_splits_and_a_dead_region_server() 
 
     let ratio = |d: Duration| d.as_secs_f64() / uncut.as_secs_f64();
     println!(
-        "against the uncut read ({:.2} s): cuts {:.2}x, split {:.2}x, pause {:.2}x (7 s of it the \
-         pause), Thrift2 restart {:.2}x, killed server {:.2}x",
+        "against the uncut read ({:.2} s): cuts {:.2}x, cuts in framed compact {:.2}x, split \
+         {:.2}x, pause {:.2}x (7 s of it the pause), Thrift2 restart {:.2}x, killed server {:.2}x",
         uncut.as_secs_f64(),
         ratio(cut),
+        ratio(cut_framed),
         ratio(split),
         ratio(paused),
         ratio(restarted),

@@ -129,3 +129,21 @@ impl Rng {
         &items[self.index(items.len())]
     }
 }
+
+/// The proxy, in a tokio runtime on a thread of its own for as long as the test runs.
+pub fn proxy_on_thread(upstream: &str, faults: proxy::Faults) -> proxy::Proxy {
+    let upstream = upstream.parse().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            tx.send(proxy::Proxy::start(upstream, faults).await)
+                .unwrap();
+            std::future::pending::<()>().await
+        });
+    });
+    rx.recv().unwrap()
+}

@@ -1,0 +1,301 @@
+//! The threads and connections of one read: a pool of at most `concurrency` workers, each with
+//! a connection of its own, that fetch pages for every open range of the plan, whatever their
+//! number. A salted plan of 256 buckets keeps 256 ranges open for its merge, and their scanners
+//! live on the server (any connection may ask a scanner for its next page), so 16 workers serve
+//! them all: 16 threads and 16 connections, not 256 of each.
+//!
+//! A range asks for one page at a time and asks for the next as soon as a page arrives, so each
+//! range has at most one page waiting in memory and one in flight. A worker never waits on a
+//! reader (its answer goes over a one-shot channel), so a merge waiting for one bucket's page
+//! cannot hold up the worker that would fetch it.
+//!
+//! A page that fails for a reason that may pass is asked for again under the [`RetryPolicy`], by
+//! the same worker, on a new connection if the old one failed, from a new scanner that starts
+//! just after the last row the range has given: nothing lost, nothing repeated.
+
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
+
+use futures::channel::oneshot;
+use rowkey::hbase::MAX_ROW_LENGTH;
+use rowkey::retry::RetryPolicy;
+
+use crate::bounds::start_after;
+use crate::endpoint::{Client, Endpoint};
+use crate::error::{self, ErrorKind};
+use crate::hbase::{TIOError, TIllegalArgument, TTHBaseServiceSyncClient};
+use crate::read::{scan, Idle};
+use crate::{Columns, Error, Row};
+
+/// What the workers of one read share: where to read, how, and the connections to reuse.
+pub(crate) struct Lane {
+    pub(crate) endpoint: Endpoint,
+    pub(crate) addr: SocketAddr,
+    pub(crate) table: Vec<u8>,
+    pub(crate) columns: Columns,
+    pub(crate) page: i32,
+    pub(crate) policy: RetryPolicy,
+    pub(crate) idle: Arc<Idle>,
+    pub(crate) retries: Arc<AtomicU64>,
+}
+
+/// One range's progress: where its next page starts, its scanner on the server, and how many
+/// tries of its next page have failed in a row.
+pub(crate) struct Range {
+    start: Vec<u8>,
+    stop: Vec<u8>,
+    scanner: Option<i32>,
+    failed: u32,
+}
+
+impl Range {
+    pub(crate) fn new(start: &[u8], stop: &[u8]) -> Range {
+        Range {
+            start: start.to_vec(),
+            stop: stop.to_vec(),
+            scanner: None,
+            failed: 0,
+        }
+    }
+}
+
+/// A worker's job: the next page of a range, and where the answer goes.
+struct Job(Range, oneshot::Sender<Reply>);
+
+/// A worker's answer to a page asked for.
+pub(crate) enum Reply {
+    /// Rows, and the range to read on (`None`: the range is read to its end).
+    Page(Vec<Row>, Option<Range>),
+    /// An error that will not pass, or the last try's: the range ends with it.
+    Failed(Error),
+}
+
+/// The jobs of one read's workers (a handle: every range holds one; the workers stop when the
+/// last is dropped).
+#[derive(Clone)]
+pub(crate) struct Pool {
+    jobs: mpsc::Sender<Job>,
+}
+
+/// Threads that fetch pages are named so; a test counts them.
+const THREAD_NAME: &str = "rowkey-hbase-read";
+
+/// Where a request failed, which decides whether it may pass.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Step {
+    Open,
+    Page,
+}
+
+impl Pool {
+    /// A pool of `workers` threads (at least 1) for `lane`; an error when not even one starts.
+    pub(crate) fn start(lane: Arc<Lane>, workers: usize) -> Result<Pool, Error> {
+        let (jobs, queue) = mpsc::channel::<Job>();
+        let queue = Arc::new(Mutex::new(queue));
+        let mut started = 0;
+        let mut failure = None;
+        for _ in 0..workers.max(1) {
+            let (lane, queue) = (lane.clone(), queue.clone());
+            match std::thread::Builder::new()
+                .name(THREAD_NAME.into())
+                .spawn(move || work(&lane, &queue))
+            {
+                Ok(_) => started += 1,
+                Err(e) => failure = Some(e),
+            }
+        }
+        match (started, failure) {
+            (0, Some(e)) => Err(Error::new(
+                ErrorKind::Closed,
+                Some(&lane.endpoint),
+                format!("cannot start a thread to read with: {e}"),
+            )),
+            _ => Ok(Pool { jobs }),
+        }
+    }
+
+    /// Asks for the next page of `range`.
+    pub(crate) fn ask(&self, range: Range) -> oneshot::Receiver<Reply> {
+        let (reply, answer) = oneshot::channel();
+        // The workers outlive every handle: a send fails only if every worker has died, and
+        // then the dropped sender ends `answer` as cancelled, which the reader reports.
+        let _ = self.jobs.send(Job(range, reply));
+        answer
+    }
+}
+
+/// A worker: takes jobs until every handle is dropped, on a connection of its own (from the
+/// connections kept between reads, or new), which it keeps for the next read when it is done.
+fn work(lane: &Lane, queue: &Mutex<mpsc::Receiver<Job>>) {
+    let mut client: Option<Client> = None;
+    loop {
+        let job = match queue.lock() {
+            Ok(queue) => queue.recv(),
+            Err(_) => break,
+        };
+        match job {
+            Ok(Job(range, reply)) => {
+                let answer = lane.page(&mut client, range);
+                if let Err(Reply::Page(_, Some(range))) = reply.send(answer) {
+                    // The reader stopped while the page was read: its scanner goes.
+                    close(&mut client, range.scanner);
+                }
+            }
+            Err(_) => break,
+        }
+    }
+    if let Some(c) = client {
+        lane.idle.give(c);
+    }
+}
+
+fn close(client: &mut Option<Client>, scanner: Option<i32>) {
+    if let (Some(c), Some(id)) = (client.as_mut(), scanner) {
+        let _ = c.close_scanner(id);
+    }
+}
+
+impl Lane {
+    /// The next page of `range` on `client`, asked for again under the retry policy when it
+    /// fails for a reason that may pass.
+    fn page(&self, client: &mut Option<Client>, mut range: Range) -> Reply {
+        loop {
+            let e = match self.try_page(client, &mut range) {
+                Ok(rows) if rows.is_empty() => {
+                    close(client, range.scanner);
+                    return Reply::Page(rows, None);
+                }
+                Ok(rows) => {
+                    range.failed = 0;
+                    return match start_after(&rows[rows.len() - 1].key, MAX_ROW_LENGTH) {
+                        Some(next) => {
+                            range.start = next;
+                            Reply::Page(rows, Some(range))
+                        }
+                        // The last row was the last key HBase can hold.
+                        None => {
+                            close(client, range.scanner);
+                            Reply::Page(rows, None)
+                        }
+                    };
+                }
+                Err(e) => e,
+            };
+            let (step, e) = e;
+            // A table that does not exist fails its pages as a region server gone would:
+            // final at once, not after the policy's tries.
+            if let Some(missing) = self.missing_table(client, &e) {
+                return Reply::Failed(missing);
+            }
+            range.failed += 1;
+            let (passes, connection_lost) = judge(&e, step);
+            if !passes || range.failed >= self.policy.attempts() {
+                return Reply::Failed(Error::request(
+                    e,
+                    &self.endpoint,
+                    false,
+                    self.policy.deadline(),
+                ));
+            }
+            if connection_lost {
+                *client = None;
+            } else {
+                // The server's scanner may be broken: close it, read on from a new one.
+                close(client, range.scanner);
+            }
+            range.scanner = None;
+            self.retries.fetch_add(1, Ordering::Relaxed);
+            std::thread::sleep(self.policy.backoff(range.failed));
+        }
+    }
+
+    /// One try of the next page of `range`, connecting and opening its scanner first when there
+    /// is none.
+    fn try_page(
+        &self,
+        client: &mut Option<Client>,
+        range: &mut Range,
+    ) -> Result<Vec<Row>, (Step, thrift::Error)> {
+        if client.is_none() {
+            *client = Some(match self.idle.take() {
+                Some(c) => c,
+                None => self
+                    .endpoint
+                    .open(self.addr, self.policy.deadline())
+                    .map(|(client, _)| client)
+                    .map_err(|e| (Step::Open, thrift::Error::from(e)))?,
+            });
+        }
+        let c = client.as_mut().expect("connected above");
+        let id = match range.scanner {
+            Some(id) => id,
+            None => {
+                let id = c
+                    .open_scanner(
+                        self.table.clone(),
+                        scan(&range.start, &range.stop, self.page, &self.columns),
+                    )
+                    .map_err(|e| (Step::Open, e))?;
+                range.scanner = Some(id);
+                id
+            }
+        };
+        let results = c
+            .get_scanner_rows(id, self.page)
+            .map_err(|e| (Step::Page, e))?;
+        Ok(results.into_iter().filter_map(crate::cells::row).collect())
+    }
+
+    /// The error to give when a request of a range failed with `e` because the table does not
+    /// exist: HBase's `TIOError` then says only the table's name, which reads as no reason at
+    /// all, and a page's `TIOError` would be sent again. Asked of the server only after a
+    /// `TIOError`, so a read pays nothing for it.
+    fn missing_table(&self, client: &mut Option<Client>, e: &thrift::Error) -> Option<Error> {
+        let thrift::Error::User(user) = e else {
+            return None;
+        };
+        user.downcast_ref::<TIOError>()?;
+        let name = crate::table_name(&String::from_utf8_lossy(&self.table));
+        match client.as_mut()?.table_exists(name) {
+            Ok(false) => Some(Error::new(
+                ErrorKind::HBase,
+                Some(&self.endpoint),
+                format!(
+                    "org.apache.hadoop.hbase.TableNotFoundException: {}",
+                    String::from_utf8_lossy(&self.table)
+                ),
+            )),
+            _ => None,
+        }
+    }
+}
+
+/// Whether a request that failed with `e` at `step` may succeed if sent again, and whether its
+/// connection is lost. A transport or protocol error is a connection cut, reset, refused or
+/// stalled past the deadline: it passes on a new connection. HBase's `TIOError` says itself
+/// whether it passes (`canRetry`: false for a `DoNotRetryIOException`, such as a table that does
+/// not exist) when a scanner opens. `TIllegalArgument` for a page is a scanner the server no
+/// longer has (it restarted, or the scanner expired): a new scanner from the same row passes;
+/// for opening a scanner, the scan itself is wrong. Thrift's own application errors do not pass.
+fn judge(e: &thrift::Error, step: Step) -> (bool, bool) {
+    match e {
+        thrift::Error::Transport(_) | thrift::Error::Protocol(_) => {
+            let lost = error::is_connection_lost(e);
+            (lost, lost)
+        }
+        thrift::Error::User(user) => {
+            if let Some(io) = user.downcast_ref::<TIOError>() {
+                // A page's error ends its scanner whatever its cause (a region server gone, the
+                // scanner's lease expired, which HBase does not retry): a new scanner from the
+                // same row passes, and if the cause stays, opening it fails as it should.
+                (step == Step::Page || io.can_retry.unwrap_or(true), false)
+            } else if user.downcast_ref::<TIllegalArgument>().is_some() {
+                (step == Step::Page, false)
+            } else {
+                (false, false)
+            }
+        }
+        _ => (false, false),
+    }
+}
