@@ -87,10 +87,7 @@ use rowkey::{limits, EncodeError, RowKey, Scan};
 #[path = "thrift/hbase.rs"]
 mod hbase;
 
-use hbase::{
-    TColumnFamilyDescriptor, TColumnValue, TPut, TTHBaseServiceSyncClient, TTableDescriptor,
-    TTableName,
-};
+use hbase::{TColumnValue, TPut, TTHBaseServiceSyncClient, TTableName};
 
 mod bounds;
 mod cells;
@@ -98,10 +95,12 @@ mod endpoint;
 mod error;
 mod framed;
 mod pool;
+mod tables;
 pub use cells::Columns;
 use endpoint::Client;
 pub use endpoint::{Endpoint, Protocol, Transport};
 pub use error::{Error, ErrorKind};
+pub use tables::{BloomFilter, Compression, Family};
 mod read;
 pub use read::{ReadOptions, Rows};
 
@@ -275,115 +274,6 @@ impl HBase {
             }
             std::thread::sleep(self.policy.backoff(failed));
         }
-    }
-
-    /// Creates `table` (in the default namespace) with one column family, pre-split at `splits`
-    /// (sorted, distinct, none empty: [`RowKey::split_keys`] gives such), so that region `i`
-    /// holds the keys from split `i - 1` to split `i`.
-    pub fn create_table<B: AsRef<[u8]>>(
-        &mut self,
-        table: &str,
-        family: &str,
-        splits: &[B],
-    ) -> Result<(), Error> {
-        let splits: Vec<Vec<u8>> = splits
-            .iter()
-            .map(|s| {
-                check_row(s.as_ref())?;
-                Ok(s.as_ref().to_vec())
-            })
-            .collect::<Result<_, EncodeError>>()?;
-        if !splits.is_empty() && self.endpoint.transport() == Transport::Framed {
-            // ThriftUtilities.splitKeyFromThrift takes each key's ByteBuffer.array(), which over
-            // framed transport is the whole request frame: HBase answers "All split keys must be
-            // unique" (HBase 2.6.1's Thrift2 server; seen in the test HBase's framed server).
-            return Err(Error::new(
-                ErrorKind::Unsupported,
-                Some(&self.endpoint),
-                format!(
-                    "HBase's Thrift2 server reads the split keys of createTable wrong over framed transport (each as its whole request, so it refuses {} splits as duplicates): create the pre-split table through a buffered Thrift2 server (Endpoint::tcp) or the HBase shell, then write and read it through this one",
-                    splits.len()
-                ),
-            ));
-        }
-        let family = TColumnFamilyDescriptor {
-            name: family.as_bytes().to_vec(),
-            attributes: None,
-            configuration: None,
-            block_size: None,
-            bloomn_filter_type: None,
-            compression_type: None,
-            dfs_replication: None,
-            data_block_encoding: None,
-            keep_deleted_cells: None,
-            max_versions: None,
-            min_versions: None,
-            scope: None,
-            time_to_live: None,
-            block_cache_enabled: None,
-            cache_blooms_on_write: None,
-            cache_data_on_write: None,
-            cache_indexes_on_write: None,
-            compress_tags: None,
-            evict_blocks_on_close: None,
-            in_memory: None,
-        };
-        let desc = TTableDescriptor::new(table_name(table), vec![family], None, None);
-        self.call(
-            |client| client.create_table(desc.clone(), splits.clone()),
-            |_| false,
-        )?;
-        Ok(())
-    }
-
-    /// Drops `table` (`ns:table` in namespace `ns`): disables it, then deletes it, every row
-    /// with it.
-    pub fn drop_table(&mut self, table: &str) -> Result<(), Error> {
-        let name = table_name(table);
-        self.call(|client| client.disable_table(name.clone()), |_| false)?;
-        self.call(|client| client.delete_table(name.clone()), |_| false)
-    }
-
-    /// The start keys of `table`'s regions after the first, in key order: its split points as
-    /// they stand (after HBase's own splits too), for [`Scan::split`]: parts of a plan that each
-    /// lie in one region, for readers in parallel.
-    ///
-    /// While a region has no server (during a split or a move), HBase 2.6's Thrift2 server fails
-    /// this call with an internal error (a `NullPointerException` in
-    /// `ThriftUtilities.regionLocationFromHBase`): it is asked again under the connection's
-    /// [`RetryPolicy`] until every region has one.
-    pub fn region_starts(&mut self, table: &str) -> Result<Vec<Vec<u8>>, Error> {
-        let table = table.as_bytes();
-        let locations = self.call(
-            |client| client.get_all_region_locations(table.to_vec()),
-            |e| {
-                matches!(e, thrift::Error::Application(e)
-                if e.kind == thrift::ApplicationErrorKind::InternalError)
-            },
-        )?;
-        if locations.is_empty() {
-            // HBase answers no regions at all, rather than an error, for a table that does not
-            // exist: which reads as a table of one region.
-            let name = table_name(&String::from_utf8_lossy(table));
-            if !self.call(|client| client.table_exists(name.clone()), |_| false)? {
-                return Err(Error::new(
-                    ErrorKind::HBase,
-                    Some(&self.endpoint),
-                    format!(
-                        "org.apache.hadoop.hbase.TableNotFoundException: {}",
-                        String::from_utf8_lossy(table)
-                    ),
-                ));
-            }
-        }
-        let mut starts: Vec<Vec<u8>> = locations
-            .into_iter()
-            .filter_map(|l| l.region_info.start_key)
-            .filter(|start| !start.is_empty())
-            .collect();
-        starts.sort();
-        starts.dedup();
-        Ok(starts)
     }
 
     /// Writes `rows`, `(key, value)` each, as one cell `family:v` a row, in one `putMultiple`

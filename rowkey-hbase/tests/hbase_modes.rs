@@ -435,3 +435,67 @@ fn rows_of_many_cells_are_written_fetched_and_deleted_in_every_mode() {
         assert!(err.to_string().contains("TableNotFoundException"), "{err}");
     }
 }
+
+/// A table of two families with their own options: `d` keeps 3 versions and compresses with GZ
+/// (in the JDK, so on every server), `t` keeps cells a day; HBase holds each to them.
+#[test]
+fn families_keep_their_own_versions_time_to_live_and_compression() {
+    use rowkey_hbase::{BloomFilter, Cell, Columns, Compression, Family, Row};
+    let server = Server::get();
+    let mut hbase = HBase::connect(&server.thrift).unwrap();
+    let t = table("families");
+    hbase
+        .create_table_with(
+            &t,
+            &[
+                Family::new("d")
+                    .with_versions(3)
+                    .with_compression(Compression::Gz)
+                    .with_bloom_filter(BloomFilter::RowCol),
+                Family::new("t").with_ttl(Duration::from_secs(86_400)),
+            ],
+            &[] as &[Vec<u8>],
+        )
+        .unwrap();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    let key = b"row".to_vec();
+    hbase
+        .put(
+            &t,
+            &[Row::new(
+                key.clone(),
+                vec![
+                    Cell::new("d", "v", "one").at(now - 3_000),
+                    Cell::new("d", "v", "two").at(now - 2_000),
+                    Cell::new("d", "v", "three").at(now - 1_000),
+                    Cell::new("d", "v", "four").at(now),
+                    // Written as of 1970: past the day `t` keeps, so HBase never returns it.
+                    Cell::new("t", "old", "expired").at(1_000),
+                    Cell::new("t", "new", "kept").at(now),
+                ],
+            )],
+        )
+        .unwrap();
+    let got = hbase
+        .get_rows(&t, &[key], &Columns::all().versions(10))
+        .unwrap();
+    let row = got[0].as_ref().unwrap();
+    let versions: Vec<&[u8]> = row
+        .cells
+        .iter()
+        .filter(|c| c.family == b"d")
+        .map(|c| &c.value[..])
+        .collect();
+    assert_eq!(versions, [&b"four"[..], b"three", b"two"], "{row:?}");
+    let kept: Vec<&[u8]> = row
+        .cells
+        .iter()
+        .filter(|c| c.family == b"t")
+        .map(|c| &c.qualifier[..])
+        .collect();
+    assert_eq!(kept, [&b"new"[..]], "{row:?}");
+    hbase.drop_table(&t).unwrap();
+}
