@@ -6,9 +6,9 @@
 //!   `openScanner`/`getScannerRows` loop on one connection, the same page size (1,000), in the
 //!   server's default mode (buffered transport, binary protocol) and in framed compact (the
 //!   second Thrift2 server of the test HBase);
-//! - writing 100,000 rows: `HBase::put_rows` against hand-built `putMultiple` batches of the same
-//!   size (1,000), the two taking turns for 10 rounds (writes change the server's state), their
-//!   medians printed;
+//! - writing 100,000 rows: `HBase::put_rows` (one cell a row) and `HBase::put` (4 cells a row)
+//!   against hand-built `putMultiple` batches of the same size (1,000), the two taking turns for
+//!   10 rounds (writes change the server's state), their medians printed;
 //! - the cost of salting on reads: 100,000 rows of a 16-bucket salted table (16 scanners,
 //!   merged) against the same rows of an unsalted table (one scanner).
 //!
@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use rowkey::{RowKey, Scan};
-use rowkey_hbase::{row_key, Endpoint, HBase, Protocol, ReadOptions, Transport};
+use rowkey_hbase::{row_key, Cell, Endpoint, HBase, Protocol, ReadOptions, Row, Transport};
 use thrift::protocol::{
     TBinaryInputProtocol, TBinaryOutputProtocol, TCompactInputProtocol, TCompactOutputProtocol,
 };
@@ -290,31 +290,92 @@ fn benches(c: &mut Criterion) {
     // round after round, rather than one criterion run after the other: the medians of 10 rounds
     // each. The server closes a connection idle for 60 s: a fresh one for the hand-written side.
     let mut hand = hand_client(&server.thrift);
-    let (mut by_hand, mut by_rowkey) = (Vec::new(), Vec::new());
+    taking_turns(
+        "hbase write 100,000 rows of one cell: hand-written putMultiple batches / rowkey-hbase put_rows",
+        || {
+            for batch in plain_rows.chunks(PAGE) {
+                hand.put_multiple(writes.as_bytes().to_vec(), hand_puts(batch))
+                    .unwrap();
+            }
+        },
+        || {
+            for batch in plain_rows.chunks(PAGE) {
+                admin.put_rows(&writes, "d", batch).unwrap();
+            }
+        },
+    );
+    // Rows of 4 cells of 16 bytes each: `put` of `Row`s against the same puts built by hand.
+    let wide: Vec<Row> = plain_rows
+        .iter()
+        .map(|(key, value)| {
+            Row::new(
+                key.clone(),
+                ["a", "b", "c", "d"]
+                    .iter()
+                    .map(|q| Cell::new("d", *q, value.clone()))
+                    .collect(),
+            )
+        })
+        .collect();
+    let mut hand = hand_client(&server.thrift);
+    taking_turns(
+        "hbase write 100,000 rows of 4 cells: hand-written putMultiple batches / rowkey-hbase put",
+        || {
+            for batch in wide.chunks(PAGE) {
+                let puts = batch
+                    .iter()
+                    .map(|row| TPut {
+                        row: row.key.clone(),
+                        column_values: row
+                            .cells
+                            .iter()
+                            .map(|c| TColumnValue {
+                                family: c.family.clone(),
+                                qualifier: c.qualifier.clone(),
+                                value: c.value.clone(),
+                                timestamp: None,
+                                tags: None,
+                                type_: None,
+                            })
+                            .collect(),
+                        timestamp: None,
+                        attributes: None,
+                        durability: None,
+                        cell_visibility: None,
+                    })
+                    .collect();
+                hand.put_multiple(writes.as_bytes().to_vec(), puts).unwrap();
+            }
+        },
+        || {
+            for batch in wide.chunks(PAGE) {
+                admin.put(&writes, batch).unwrap();
+            }
+        },
+    );
+}
+
+/// `by_hand` and `by_rowkey` in turns for 11 rounds (the first warms up): their medians and
+/// ratio, printed after `what`.
+fn taking_turns(what: &str, mut by_hand: impl FnMut(), mut by_rowkey: impl FnMut()) {
+    let (mut hand_times, mut rowkey_times) = (Vec::new(), Vec::new());
     for round in 0..11 {
         let started = std::time::Instant::now();
-        for batch in plain_rows.chunks(PAGE) {
-            hand.put_multiple(writes.as_bytes().to_vec(), hand_puts(batch))
-                .unwrap();
-        }
+        by_hand();
         let hand_time = started.elapsed();
         let started = std::time::Instant::now();
-        for batch in plain_rows.chunks(PAGE) {
-            admin.put_rows(&writes, "d", batch).unwrap();
-        }
+        by_rowkey();
         let rowkey_time = started.elapsed();
-        // The first round warms up.
         if round > 0 {
-            by_hand.push(hand_time);
-            by_rowkey.push(rowkey_time);
+            hand_times.push(hand_time);
+            rowkey_times.push(rowkey_time);
         }
     }
-    by_hand.sort();
-    by_rowkey.sort();
-    let (hand_median, rowkey_median) = (by_hand[5], by_rowkey[5]);
+    hand_times.sort();
+    rowkey_times.sort();
+    let (hand_median, rowkey_median) = (hand_times[5], rowkey_times[5]);
     println!(
-        "hbase write 100,000 rows, 10 rounds taking turns: hand-written putMultiple batches \
-         median {hand_median:.2?}, rowkey-hbase put_rows median {rowkey_median:.2?}: {:.2}x",
+        "{what}, 10 rounds taking turns, medians: {hand_median:.2?} / {rowkey_median:.2?}: {:.2}x",
         rowkey_median.as_secs_f64() / hand_median.as_secs_f64()
     );
 }
