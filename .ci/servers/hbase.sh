@@ -8,12 +8,16 @@
 #   .ci/servers/hbase.sh stop
 #   .ci/servers/hbase.sh build             # only the build: Maven's downloads go to ~/.m2
 #
-# `start` prints `export ROWKEY_HBASE_THRIFT=127.0.0.1:P` (the Thrift2 server in its defaults,
-# buffered transport and binary protocol), `export ROWKEY_HBASE_THRIFT_FRAMED_COMPACT=127.0.0.1:F`
-# (a second one, framed transport and compact protocol, as production clusters run it) and
-# `export ROWKEY_HBASE_CONTROL=127.0.0.1:Q` on stdout, everything else on stderr. The ports are those of
-# ROWKEY_HBASE_THRIFT_PORT and ROWKEY_HBASE_CONTROL_PORT, or else free ones of this checkout's own
-# range (common.sh's free_ports). A start while this checkout's HBase runs, answers, and has its 3
+# `start` prints, on stdout (everything else goes to stderr):
+#   export ROWKEY_HBASE_THRIFT=127.0.0.1:P                 the Thrift2 server in its defaults,
+#                                                          buffered transport, binary protocol
+#   export ROWKEY_HBASE_THRIFT_FRAMED_COMPACT=127.0.0.1:F  framed transport, compact protocol, as
+#                                                          production clusters are advised to run
+#   export ROWKEY_HBASE_THRIFT_HTTP=127.0.0.1:H            HTTP, the proxy user (doAs) on
+#   export ROWKEY_HBASE_THRIFT_HTTPS=127.0.0.1:S           HTTPS, its certificate signed by
+#   export ROWKEY_HBASE_CA=.../target/servers/hbase-tls/ca.pem  a CA made at each start (keytool)
+#   export ROWKEY_HBASE_CONTROL=127.0.0.1:Q                the control endpoint
+# The ports are free ones of this checkout's own range (common.sh's free_ports). A start while this checkout's HBase runs, answers, and has its 3
 # region servers reuses it (the test binaries of one run share it); otherwise it starts a fresh
 # one, on a new, empty data directory (ROWKEY_HBASE_FRESH=1 always does). Under ROWKEY_SERVERS_OWNER
 # (the test binaries set it) the guard of start.sh stops it once every owner has exited, and
@@ -28,6 +32,7 @@ HBASE_SRC=$CI_SERVERS/hbase
 HBASE_BUILD=$SERVERS_DIR/hbase-build
 HBASE_DATA=$SERVERS_DIR/hbase-data
 HBASE_PORTS=$SERVERS_DIR/hbase.ports
+HBASE_TLS=$SERVERS_DIR/hbase-tls
 HBASE_TIMEOUT=${ROWKEY_HBASE_TIMEOUT:-240}
 JAVA=${ROWKEY_JAVA:-$(command -v java || true)}
 MVN=${ROWKEY_MVN:-$(command -v mvn || true)}
@@ -72,16 +77,47 @@ running() {
   [ -n "$pid" ] && [ -n "$JAVA" ] && is_ours "$pid" "$JAVA" || return 1
   [ "$(control /health)" = ok ] || return 1
   [ "$(control /region-servers | grep -c .)" = 3 ] || return 1
-  # One started before the framed compact server came has two ports: start a new one.
-  [ "$(wc -w <"$HBASE_PORTS")" = 3 ]
+  # One started before the HTTP servers came has fewer ports: start a new one.
+  [ "$(wc -w <"$HBASE_PORTS")" = 5 ] && [ -s "$HBASE_TLS/ca.pem" ]
 }
 
 exports() {
-  local thrift control framed
-  read -r thrift control framed <"$HBASE_PORTS"
+  local thrift control framed http https
+  read -r thrift control framed http https <"$HBASE_PORTS"
   echo "export ROWKEY_HBASE_THRIFT=$HOST:$thrift"
   echo "export ROWKEY_HBASE_CONTROL=$HOST:$control"
   echo "export ROWKEY_HBASE_THRIFT_FRAMED_COMPACT=$HOST:$framed"
+  echo "export ROWKEY_HBASE_THRIFT_HTTP=$HOST:$http"
+  echo "export ROWKEY_HBASE_THRIFT_HTTPS=$HOST:$https"
+  echo "export ROWKEY_HBASE_CA=$HBASE_TLS/ca.pem"
+}
+
+# make_tls: a CA of its own (ca.pem) and the HTTPS server's key with a certificate it signed, for
+# 127.0.0.1 and localhost (server.p12, the key store of HBaseServer's https mode), made afresh by
+# the JDK's keytool: nothing outside this checkout trusts it, and it lasts 30 days.
+make_tls() {
+  local keytool pass=rowkey-test
+  keytool=$(dirname "$(readlink -f "$JAVA")")/keytool
+  [ -x "$keytool" ] || keytool=$(command -v keytool) || die "no keytool beside $JAVA (the JDK makes the test CA)"
+  rm -rf "$HBASE_TLS"
+  mkdir -p "$HBASE_TLS"
+  (
+    cd "$HBASE_TLS"
+    "$keytool" -genkeypair -alias ca -keyalg RSA -keysize 2048 -dname "CN=rowkey test CA" \
+      -ext bc:c -validity 30 -keystore ca.p12 -storetype PKCS12 -storepass $pass
+    "$keytool" -exportcert -rfc -alias ca -keystore ca.p12 -storepass $pass -file ca.pem
+    "$keytool" -genkeypair -alias server -keyalg RSA -keysize 2048 -dname "CN=localhost" \
+      -validity 30 -keystore server.p12 -storetype PKCS12 -storepass $pass
+    "$keytool" -certreq -alias server -keystore server.p12 -storepass $pass -file server.csr
+    "$keytool" -gencert -alias ca -keystore ca.p12 -storepass $pass -infile server.csr \
+      -outfile server.pem -rfc -validity 30 \
+      -ext SAN=dns:localhost,ip:127.0.0.1 -ext KU=digitalSignature,keyEncipherment -ext EKU=serverAuth
+    "$keytool" -importcert -alias ca -file ca.pem -keystore server.p12 -storepass $pass -noprompt
+    "$keytool" -importcert -alias server -file server.pem -keystore server.p12 -storepass $pass
+  ) >"$LOG_DIR/hbase-tls.log" 2>&1 || {
+    cat "$LOG_DIR/hbase-tls.log" >&2
+    die "keytool could not make the test CA (its output is above)"
+  }
 }
 
 start() {
@@ -95,18 +131,16 @@ start() {
     exports
     return 0
   fi
-  local thrift=${ROWKEY_HBASE_THRIFT_PORT:-} control=${ROWKEY_HBASE_CONTROL_PORT:-}
-  local framed=${ROWKEY_HBASE_THRIFT_FRAMED_COMPACT_PORT:-}
-  if [ -z "$thrift" ] || [ -z "$control" ] || [ -z "$framed" ]; then
-    # Past the ports start.sh's servers take from the same range.
-    read -r thrift control framed <<<"$(free_ports 13 | awk '{print $(NF-2), $(NF-1), $NF}')"
-  fi
+  local thrift control framed http https
+  # Past the ports start.sh's servers take from the same range.
+  read -r thrift control framed http https <<<"$(free_ports 15 | awk '{print $(NF-4), $(NF-3), $(NF-2), $(NF-1), $NF}')"
   stop_procs hbase "$JAVA" || true
   rm -rf "$HBASE_DATA"
-  mkdir -p "$HBASE_DATA"
+  mkdir -p "$HBASE_DATA" "$LOG_DIR"
+  make_tls
   local t
   t=$(now)
-  say "starting HBase (thrift $HOST:$thrift, framed compact $HOST:$framed, control $HOST:$control; log $LOG_DIR/hbase.log)"
+  say "starting HBase (thrift $HOST:$thrift, framed compact $HOST:$framed, http $HOST:$http, https $HOST:$https, control $HOST:$control; log $LOG_DIR/hbase.log)"
   # The JDK 17 options of HBase's own bin/hbase.
   launch hbase "$JAVA" -Xmx1536m -XX:+UseG1GC \
     -Dlog4j2.configurationFile="$HBASE_SRC/src/main/resources/log4j2.properties" \
@@ -119,8 +153,10 @@ start() {
     --add-exports java.base/jdk.internal.misc=ALL-UNNAMED \
     --add-exports java.security.jgss/sun.security.krb5=ALL-UNNAMED \
     --add-exports java.base/sun.net.dns=ALL-UNNAMED --add-exports java.base/sun.net.util=ALL-UNNAMED \
+    -Drowkey.tls.keystore="$HBASE_TLS/server.p12" \
     -cp "$HBASE_BUILD/rowkey-hbase-server-0.0.0.jar:$(cat "$HBASE_BUILD/classpath.txt")" \
-    rowkey.servers.HBaseServer "$thrift" "$control" "$HBASE_DATA" "$framed"
+    rowkey.servers.HBaseServer "$control" "$HBASE_DATA" buffered-binary="$thrift" \
+    framed-compact="$framed" http="$http" https="$https"
   local deadline=$(($(date +%s) + HBASE_TIMEOUT)) pid
   pid=$(recorded_pid hbase)
   until grep -q '^rowkey-hbase ready' "$LOG_DIR/hbase.log" 2>/dev/null; do
@@ -136,7 +172,7 @@ start() {
     sleep 0.5
   done
   say "$(grep '^rowkey-hbase ready' "$LOG_DIR/hbase.log") (${HBASE_TIMEOUT}s allowed; $(elapsed "$t")s with the JVM)"
-  echo "$thrift $control $framed" >"$HBASE_PORTS"
+  echo "$thrift $control $framed $http $https" >"$HBASE_PORTS"
   register_owner
   exports
 }
@@ -153,7 +189,7 @@ case "${1:-}" in
     if [ -n "$(recorded_pid hbase)" ]; then
       stop_procs hbase "${JAVA:-java}"
     fi
-    rm -rf "$HBASE_DATA" "$HBASE_PORTS"
+    rm -rf "$HBASE_DATA" "$HBASE_PORTS" "$HBASE_TLS"
     ;;
   *) die "usage: hbase.sh build|start|stop" ;;
 esac

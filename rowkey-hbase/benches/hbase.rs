@@ -4,15 +4,16 @@
 //!
 //! - reading 100,000 rows of one range: `HBase::read_rows_with` against a hand-written
 //!   `openScanner`/`getScannerRows` loop on one connection, the same page size (1,000), in the
-//!   server's default mode (buffered transport, binary protocol) and in framed compact (the
-//!   second Thrift2 server of the test HBase);
+//!   server's default mode (buffered transport, binary protocol), in framed compact (the
+//!   second Thrift2 server of the test HBase) and over HTTPS (the fourth; with `--all-features`,
+//!   for the crate's `tls`), the hand-written HTTPS side a `THttpClient` of its own on rustls;
 //! - writing 100,000 rows: `HBase::put_rows` (one cell a row) and `HBase::put` (4 cells a row)
 //!   against hand-built `putMultiple` batches of the same size (1,000), the two taking turns for
 //!   10 rounds (writes change the server's state), their medians printed;
 //! - the cost of salting on reads: 100,000 rows of a 16-bucket salted table (16 scanners,
 //!   merged) against the same rows of an unsalted table (one scanner).
 //!
-//! `cargo bench -p rowkey-hbase --bench hbase`
+//! `cargo bench -p rowkey-hbase --all-features --bench hbase`
 
 use std::time::Duration;
 
@@ -99,6 +100,124 @@ fn hand_framed_compact_client(addr: &str) -> FramedCompactClient {
         TCompactInputProtocol::new(TFramedReadTransport::new(input)),
         TCompactOutputProtocol::new(TFramedWriteTransport::new(output)),
     )
+}
+
+/// Thrift over HTTPS as a user of the generated client would write it (the Rust runtime has no
+/// HTTP transport): Thrift's `THttpClient` on rustls, each message POSTed on one kept-alive
+/// connection, the answer's body read by its length or its chunks.
+#[cfg(feature = "tls")]
+mod hand_https {
+    use std::io::{self, BufRead, BufReader, Read, Write};
+    use std::net::TcpStream;
+    use std::sync::{Arc, Mutex};
+
+    use rustls::pki_types::pem::PemObject;
+    use rustls::pki_types::{CertificateDer, ServerName};
+    use rustls::{ClientConfig, ClientConnection, RootCertStore, StreamOwned};
+
+    type Tls = BufReader<StreamOwned<ClientConnection, TcpStream>>;
+
+    /// One connection shared by the two halves: the request written, the answer read.
+    pub struct Channel {
+        host: String,
+        tls: Tls,
+        request: Vec<u8>,
+        answer: io::Cursor<Vec<u8>>,
+    }
+
+    pub fn connect(addr: &str, ca: &str) -> Arc<Mutex<Channel>> {
+        let mut roots = RootCertStore::empty();
+        for cert in CertificateDer::pem_file_iter(ca).unwrap() {
+            roots.add(cert.unwrap()).unwrap();
+        }
+        let config =
+            ClientConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
+                .with_safe_default_protocol_versions()
+                .unwrap()
+                .with_root_certificates(roots)
+                .with_no_client_auth();
+        let name = ServerName::try_from("localhost").unwrap();
+        let tcp = TcpStream::connect(addr).unwrap();
+        tcp.set_nodelay(true).unwrap();
+        let conn = ClientConnection::new(Arc::new(config), name).unwrap();
+        Arc::new(Mutex::new(Channel {
+            host: addr.to_string(),
+            tls: BufReader::new(StreamOwned::new(conn, tcp)),
+            request: Vec::new(),
+            answer: io::Cursor::new(Vec::new()),
+        }))
+    }
+
+    impl Channel {
+        fn post(&mut self) -> io::Result<()> {
+            let head = format!(
+                "POST / HTTP/1.1\r\nHost: {}\r\nContent-Type: application/x-thrift\r\nAccept: application/x-thrift\r\nContent-Length: {}\r\n\r\n",
+                self.host,
+                self.request.len()
+            );
+            let mut message = head.into_bytes();
+            message.append(&mut self.request);
+            self.tls.get_mut().write_all(&message)?;
+            self.tls.get_mut().flush()?;
+            let mut line = String::new();
+            self.tls.read_line(&mut line)?;
+            assert!(line.starts_with("HTTP/1.1 200"), "{line}");
+            let (mut length, mut chunked) = (0, false);
+            loop {
+                line.clear();
+                self.tls.read_line(&mut line)?;
+                let lower = line.trim().to_ascii_lowercase();
+                if lower.is_empty() {
+                    break;
+                }
+                if let Some(n) = lower.strip_prefix("content-length:") {
+                    length = n.trim().parse().unwrap();
+                }
+                chunked |= lower.starts_with("transfer-encoding:") && lower.contains("chunked");
+            }
+            let mut body = Vec::new();
+            if chunked {
+                loop {
+                    line.clear();
+                    self.tls.read_line(&mut line)?;
+                    let n = usize::from_str_radix(line.trim(), 16).unwrap();
+                    let at = body.len();
+                    body.resize(at + n, 0);
+                    self.tls.read_exact(&mut body[at..])?;
+                    line.clear();
+                    self.tls.read_line(&mut line)?;
+                    if n == 0 {
+                        break;
+                    }
+                }
+            } else {
+                body.resize(length, 0);
+                self.tls.read_exact(&mut body)?;
+            }
+            self.answer = io::Cursor::new(body);
+            Ok(())
+        }
+    }
+
+    pub struct ReadHalf(pub Arc<Mutex<Channel>>);
+    pub struct WriteHalf(pub Arc<Mutex<Channel>>);
+
+    impl Read for ReadHalf {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            self.0.lock().unwrap().answer.read(out)
+        }
+    }
+
+    impl Write for WriteHalf {
+        fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+            self.0.lock().unwrap().request.extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            self.0.lock().unwrap().post()
+        }
+    }
 }
 
 /// A hand-written read of `[start, stop)` in pages, its row count.
@@ -274,6 +393,30 @@ fn benches(c: &mut Criterion) {
             assert_eq!(n, ROWS as usize);
         });
     });
+    #[cfg(feature = "tls")]
+    {
+        let channel = hand_https::connect(&server.https, &server.ca);
+        let mut hand_https = THBaseServiceSyncClient::new(
+            TBinaryInputProtocol::new(
+                TBufferedReadTransport::new(hand_https::ReadHalf(channel.clone())),
+                true,
+            ),
+            TBinaryOutputProtocol::new(hand_https::WriteHalf(channel), true),
+        );
+        let https = HBase::open(Endpoint::https(&server.https).with_ca_file(&server.ca)).unwrap();
+        group.bench_function("hand-written Thrift2 scan loop, HTTPS", |b| {
+            b.iter(|| {
+                let n = hand_read(&mut hand_https, &plain, range.start(), range.stop());
+                assert_eq!(n, ROWS as usize);
+            });
+        });
+        group.bench_function("rowkey-hbase read_rows_with, HTTPS", |b| {
+            b.iter(|| {
+                let n = count(https.read_rows_with(&plain, &plain_plan, &options).unwrap());
+                assert_eq!(n, ROWS as usize);
+            });
+        });
+    }
     group.bench_function("rowkey-hbase read_rows_with, 16 salt buckets", |b| {
         b.iter(|| {
             let n = count(

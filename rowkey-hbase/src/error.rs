@@ -10,6 +10,7 @@ use rowkey::EncodeError;
 
 use crate::endpoint::Endpoint;
 use crate::hbase::{TIOError, TIllegalArgument};
+use crate::link::Fault;
 
 /// The kinds of [`Error`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -26,9 +27,15 @@ pub enum ErrorKind {
     /// The server closed or reset the connection.
     Closed,
     /// The server's answer is not Thrift2 in this endpoint's transport and protocol: the server
-    /// speaks another (`hbase.regionserver.thrift.framed`, `.compact`), or it is not a Thrift2
-    /// server.
+    /// speaks another (`hbase.regionserver.thrift.framed`, `.compact`, `.http`, TLS or not), or it
+    /// is not a Thrift2 server.
     Mismatch,
+    /// TLS failed: the server's certificate is not trusted by the endpoint's roots or does not
+    /// carry its name, or the server ended the handshake.
+    Tls,
+    /// The server refused who the client is, or asked for credentials it did not send: an HTTP
+    /// 401 or 403, a proxy user (`doAs`) the server does not allow.
+    Auth,
     /// A request longer than the server's frame limit, refused before it was sent.
     TooLarge,
     /// A request this server cannot serve as it is set up (a pre-split `createTable` over framed
@@ -92,56 +99,51 @@ impl Error {
         self.retriable
     }
 
-    /// The connection to `endpoint` failed with `e`, before any request.
-    pub(crate) fn connect(endpoint: &Endpoint, e: &std::io::Error) -> Error {
-        use std::io::ErrorKind as Io;
-        let message = match e.kind() {
-            Io::ConnectionRefused => format!(
-                "nothing listens at {} (connection refused): is the Thrift2 server running, on this port?",
-                endpoint.addr()
-            ),
-            Io::TimedOut | Io::WouldBlock => format!(
-                "no connection to {} within {:?} (connect_timeout): a firewall, or a host that is down",
-                endpoint.addr(),
-                endpoint.connect_timeout()
-            ),
-            _ => format!("cannot connect to {}: {e}", endpoint.addr()),
-        };
-        Error::new(ErrorKind::Connect, Some(endpoint), message)
-            .with_source(std::io::Error::new(e.kind(), e.to_string()))
+    /// What this error says, without the server's name.
+    pub(crate) fn message(&self) -> &str {
+        &self.message
     }
 
-    /// The request failed with `e` at `endpoint`: `first` for the first request of a
-    /// connection, whose failure says most about a server of another transport or protocol;
-    /// `waited` the time it was allowed.
+    /// The error of `fault` at `endpoint`, as its transport raised it; a mismatch names the
+    /// server settings that decide the transport and protocol.
+    pub(crate) fn from_fault(endpoint: &Endpoint, fault: Fault) -> Error {
+        let mut message = fault.message().to_string();
+        if fault.kind() == ErrorKind::Mismatch {
+            message = format!("{message}; {}", other_mode(endpoint));
+        }
+        let mut error = Error::new(fault.kind(), Some(endpoint), message);
+        error.source = fault.into_source();
+        error
+    }
+
+    /// The request failed with `e` at `endpoint`, its transport having raised `fault` (which
+    /// says more than `e`, when there is one): `first` for the first request of a connection,
+    /// whose failure says most about a server of another transport or protocol; `waited` the
+    /// time it was allowed.
     pub(crate) fn request(
         e: thrift::Error,
+        fault: Option<Fault>,
         endpoint: &Endpoint,
         first: bool,
         waited: Duration,
     ) -> Error {
-        let mode = endpoint.mode();
-        let other_mode = || {
-            format!(
-                "a Thrift2 server of another transport or protocol than this endpoint's ({mode}) does this: set them as the server's hbase.regionserver.thrift.framed and hbase.regionserver.thrift.compact say"
-            )
-        };
+        let other_mode = || other_mode(endpoint);
+        if let Some(fault) = fault {
+            let mut error = Error::from_fault(endpoint, fault);
+            if error.source.is_none() {
+                error.source = Some(Box::new(Cause(e)));
+            }
+            return error;
+        }
         let (kind, message, retriable) = match &e {
             thrift::Error::Transport(t) => {
                 let text = t.message.as_str();
-                if text.contains("frame limit") {
-                    (ErrorKind::TooLarge, text.to_string(), false)
-                } else if text.contains("not framed") {
-                    (ErrorKind::Mismatch, format!("{text}: {}", other_mode()), false)
-                } else if matches!(t.kind, thrift::TransportErrorKind::TimedOut)
+                if matches!(t.kind, thrift::TransportErrorKind::TimedOut)
                     || text.contains("os error 11")
                     || text.contains("timed out")
                 {
                     let why = if first {
-                        format!(
-                            "; a server that is not Thrift2, or {}",
-                            other_mode()
-                        )
+                        format!("; a server that is not Thrift2, or {}", other_mode())
                     } else {
                         String::new()
                     };
@@ -170,7 +172,8 @@ impl Error {
             thrift::Error::Protocol(p) => (
                 ErrorKind::Mismatch,
                 format!(
-                    "an answer that is not Thrift2 in {mode} ({}): is it HBase's Thrift2 server? {}",
+                    "an answer that is not Thrift2 in {} ({}): is it HBase's Thrift2 server? {}",
+                    endpoint.mode(),
                     p.message,
                     other_mode()
                 ),
@@ -208,15 +211,24 @@ impl Error {
     }
 }
 
-/// Whether the connection that failed with `e` is lost (cut, reset, refused, stalled past the
-/// deadline, or speaking garbage), so that a new one may pass; a request refused before it was
-/// sent (over the frame limit) is not: it would be refused again.
-pub(crate) fn is_connection_lost(e: &thrift::Error) -> bool {
-    match e {
-        thrift::Error::Transport(t) => !t.message.contains("frame limit"),
-        thrift::Error::Protocol(_) => true,
-        _ => false,
+/// What a server of another transport or protocol than `endpoint`'s does, and the server's
+/// settings that say which it speaks.
+fn other_mode(endpoint: &Endpoint) -> String {
+    format!(
+        "a Thrift2 server of another transport or protocol than this endpoint's ({}) does this: set them as the server's hbase.regionserver.thrift.framed, .compact and .http (and hbase.thrift.ssl.enabled) say",
+        endpoint.mode()
+    )
+}
+
+/// Whether the connection that failed with `e` (its transport having raised `fault`) is lost
+/// (cut, reset, refused, stalled past the deadline, or speaking garbage), so that a new one may
+/// pass; a request its transport refused (over the frame limit, an HTTP 401) is not: it would be
+/// refused again.
+pub(crate) fn is_connection_lost(e: &thrift::Error, fault: Option<&Fault>) -> bool {
+    if let Some(fault) = fault {
+        return fault.is_lost();
     }
+    matches!(e, thrift::Error::Transport(_) | thrift::Error::Protocol(_))
 }
 
 /// HBase's message, with the Java stack trace some exceptions carry cut at its first line.

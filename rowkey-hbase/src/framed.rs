@@ -2,26 +2,30 @@
 //! limits the runtime's own (`thrift::transport::TFramedReadTransport`) lacks: a request longer
 //! than the server's frame limit is refused before it is sent (the server would close the
 //! connection without a word), and an answer frame that cannot be one (a negative length, or one
-//! past [`MAX_ANSWER_FRAME`], such as the `HTTP` of a web server read as a length) is an error
+//! past [`MAX_ANSWER`], such as the `HTTP` of a web server read as a length) is an error
 //! rather than an allocation of gigabytes.
 
 use std::io::{self, Read, Write};
 
-use crate::endpoint::MAX_ANSWER_FRAME;
+use crate::endpoint::MAX_ANSWER;
+use crate::error::ErrorKind;
+use crate::link::{Fault, Faults};
 
 /// The reading half: frames in, their bytes out.
 pub(crate) struct FramedRead<R> {
     inner: R,
     frame: Vec<u8>,
     at: usize,
+    faults: Faults,
 }
 
 impl<R: Read> FramedRead<R> {
-    pub(crate) fn new(inner: R) -> Self {
+    pub(crate) fn new(inner: R, faults: Faults) -> Self {
         FramedRead {
             inner,
             frame: Vec::new(),
             at: 0,
+            faults,
         }
     }
 }
@@ -34,14 +38,14 @@ impl<R: Read> Read for FramedRead<R> {
             let len = i32::from_be_bytes(len);
             let len = usize::try_from(len)
                 .ok()
-                .filter(|&n| n <= MAX_ANSWER_FRAME)
+                .filter(|&n| n <= MAX_ANSWER)
                 .ok_or_else(|| {
-                    io::Error::new(
-                        io::ErrorKind::InvalidData,
+                    self.faults.raise(Fault::lost(
+                        ErrorKind::Mismatch,
                         format!(
                             "an answer frame of {len} bytes, which no Thrift2 answer has: the server is not framed, or not a Thrift2 server"
                         ),
-                    )
+                    ))
                 })?;
             self.frame.resize(len, 0);
             self.inner.read_exact(&mut self.frame)?;
@@ -59,14 +63,16 @@ pub(crate) struct FramedWrite<W> {
     inner: W,
     message: Vec<u8>,
     max_frame: usize,
+    faults: Faults,
 }
 
 impl<W: Write> FramedWrite<W> {
-    pub(crate) fn new(inner: W, max_frame: usize) -> Self {
+    pub(crate) fn new(inner: W, max_frame: usize, faults: Faults) -> Self {
         FramedWrite {
             inner,
             message: Vec::new(),
             max_frame,
+            faults,
         }
     }
 }
@@ -81,13 +87,13 @@ impl<W: Write> Write for FramedWrite<W> {
         let len = self.message.len();
         if len > self.max_frame {
             self.message.clear();
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
+            return Err(self.faults.raise(Fault::kept(
+                ErrorKind::TooLarge,
                 format!(
                     "a request of {len} bytes is over the server's frame limit of {} bytes (max_frame; hbase.regionserver.thrift.framed.max_frame_size_in_mb on the server): write fewer rows a batch, or raise both",
                     self.max_frame
                 ),
-            ));
+            )));
         }
         // Under the limit, which fits an i32 unless a user set a limit past 2 GiB.
         let header = u32::try_from(len)
@@ -107,12 +113,12 @@ mod tests {
     #[test]
     fn a_message_is_sent_as_one_frame_and_read_back() {
         let mut wire = Vec::new();
-        let mut w = FramedWrite::new(&mut wire, 16);
+        let mut w = FramedWrite::new(&mut wire, 16, Faults::default());
         w.write_all(b"hello ").unwrap();
         w.write_all(b"world").unwrap();
         w.flush().unwrap();
         assert_eq!(wire, b"\x00\x00\x00\x0bhello world");
-        let mut r = FramedRead::new(&wire[..]);
+        let mut r = FramedRead::new(&wire[..], Faults::default());
         let mut got = String::new();
         // One frame, then the end of the input.
         assert!(r.read_to_string(&mut got).is_err());
@@ -122,14 +128,21 @@ mod tests {
     #[test]
     fn a_request_over_the_frame_limit_is_refused_before_it_is_sent() {
         let mut wire = Vec::new();
-        let mut w = FramedWrite::new(&mut wire, 4);
+        let faults = Faults::default();
+        let mut w = FramedWrite::new(&mut wire, 4, faults.clone());
         w.write_all(b"12345").unwrap();
         let err = w.flush().unwrap_err();
-        assert!(
-            err.to_string()
-                .contains("a request of 5 bytes is over the server's frame limit of 4 bytes"),
-            "{err}"
+        let fault = faults.take().expect("the refusal is kept for the error");
+        assert_eq!(
+            (fault.kind(), fault.is_lost()),
+            (ErrorKind::TooLarge, false)
         );
+        for said in [err.to_string(), fault.message().to_string()] {
+            assert!(
+                said.contains("a request of 5 bytes is over the server's frame limit of 4 bytes"),
+                "{said}"
+            );
+        }
         drop(w);
         assert!(wire.is_empty());
     }
@@ -137,9 +150,13 @@ mod tests {
     #[test]
     fn an_answer_that_is_not_a_frame_is_an_error_not_an_allocation() {
         for wire in [&b"HTTP/1.1 400 Bad Request\r\n"[..], b"\xff\xff\xff\xfe"] {
-            let err = FramedRead::new(wire).read(&mut [0u8; 8]).unwrap_err();
-            assert_eq!(err.kind(), io::ErrorKind::InvalidData, "{err}");
+            let faults = Faults::default();
+            let err = FramedRead::new(wire, faults.clone())
+                .read(&mut [0u8; 8])
+                .unwrap_err();
             assert!(err.to_string().contains("not framed"), "{err}");
+            let fault = faults.take().expect("the mismatch is kept for the error");
+            assert_eq!(fault.kind(), ErrorKind::Mismatch);
         }
     }
 }

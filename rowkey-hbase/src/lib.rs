@@ -94,12 +94,15 @@ mod cells;
 mod endpoint;
 mod error;
 mod framed;
+mod http;
+mod link;
 mod pool;
 mod tables;
+mod tls;
 pub use cells::Columns;
-use endpoint::Client;
 pub use endpoint::{Endpoint, Protocol, Transport};
 pub use error::{Error, ErrorKind};
+use link::Client;
 pub use tables::{BloomFilter, Compression, Family};
 mod read;
 pub use read::{ReadOptions, Rows};
@@ -193,26 +196,29 @@ impl HBase {
     /// # Ok::<(), rowkey_hbase::Error>(())
     /// ```
     pub fn open(endpoint: Endpoint) -> Result<HBase, Error> {
+        endpoint.check()?;
         let addr = endpoint.resolve()?;
         let policy = RetryPolicy::default();
         let waited = endpoint.connect_timeout();
-        let (mut client, stream) = endpoint
+        let mut client = endpoint
             .open(addr, waited)
-            .map_err(|e| Error::connect(&endpoint, &e))?;
+            .map_err(|fault| Error::from_fault(&endpoint, fault))?;
         let meta = TTableName {
             ns: Some(b"hbase".to_vec()),
             qualifier: b"meta".to_vec(),
         };
+        if let Err(e) = client.table_exists(meta) {
+            return Err(Error::request(
+                e,
+                client.take_fault(),
+                &endpoint,
+                true,
+                waited,
+            ));
+        }
         client
-            .table_exists(meta)
-            .map_err(|e| Error::request(e, &endpoint, true, waited))?;
-        let io = |e: std::io::Error| Error::connect(&endpoint, &e);
-        stream
-            .set_read_timeout(Some(policy.deadline()))
-            .map_err(io)?;
-        stream
-            .set_write_timeout(Some(policy.deadline()))
-            .map_err(io)?;
+            .set_deadline(policy.deadline())
+            .map_err(|e| Error::new(ErrorKind::Connect, Some(&endpoint), e.to_string()))?;
         Ok(HBase {
             endpoint,
             addr,
@@ -248,22 +254,31 @@ impl HBase {
     ) -> Result<T, Error> {
         let mut failed = 0;
         loop {
-            let result = match self.client.as_mut() {
-                Some(client) => request(client),
+            let (e, fault) = match self.client.as_mut() {
+                Some(client) => match request(client) {
+                    Ok(value) => return Ok(value),
+                    Err(e) => (e, client.take_fault()),
+                },
                 None => match self.endpoint.open(self.addr, self.policy.deadline()) {
-                    Ok((client, _)) => request(self.client.insert(client)),
-                    Err(e) => Err(thrift::Error::from(e)),
+                    Ok(client) => {
+                        let client = self.client.insert(client);
+                        match request(client) {
+                            Ok(value) => return Ok(value),
+                            Err(e) => (e, client.take_fault()),
+                        }
+                    }
+                    Err(fault) => (
+                        thrift::Error::from(std::io::Error::other(fault.message().to_string())),
+                        Some(fault),
+                    ),
                 },
             };
-            let e = match result {
-                Ok(value) => return Ok(value),
-                Err(e) => e,
-            };
-            let lost = error::is_connection_lost(&e);
+            let lost = error::is_connection_lost(&e, fault.as_ref());
             failed += 1;
             if !(lost || passes(&e)) || failed >= self.policy.attempts() {
                 return Err(Error::request(
                     e,
+                    fault,
                     &self.endpoint,
                     false,
                     self.policy.deadline(),

@@ -22,9 +22,10 @@ use rowkey::hbase::MAX_ROW_LENGTH;
 use rowkey::retry::RetryPolicy;
 
 use crate::bounds::start_after;
-use crate::endpoint::{Client, Endpoint};
+use crate::endpoint::Endpoint;
 use crate::error::{self, ErrorKind};
 use crate::hbase::{TIOError, TIllegalArgument, TTHBaseServiceSyncClient};
+use crate::link::{Client, Fault};
 use crate::read::{scan, Idle};
 use crate::{Columns, Error, Row};
 
@@ -182,17 +183,18 @@ impl Lane {
                 }
                 Err(e) => e,
             };
-            let (step, e) = e;
+            let (step, e, fault) = e;
             // A table that does not exist fails its pages as a region server gone would:
             // final at once, not after the policy's tries.
             if let Some(missing) = self.missing_table(client, &e) {
                 return Reply::Failed(missing);
             }
             range.failed += 1;
-            let (passes, connection_lost) = judge(&e, step);
+            let (passes, connection_lost) = judge(&e, fault.as_ref(), step);
             if !passes || range.failed >= self.policy.attempts() {
                 return Reply::Failed(Error::request(
                     e,
+                    fault,
                     &self.endpoint,
                     false,
                     self.policy.deadline(),
@@ -216,18 +218,20 @@ impl Lane {
         &self,
         client: &mut Option<Client>,
         range: &mut Range,
-    ) -> Result<Vec<Row>, (Step, thrift::Error)> {
-        if client.is_none() {
-            *client = Some(match self.idle.take() {
+    ) -> Result<Vec<Row>, (Step, thrift::Error, Option<Fault>)> {
+        let c = match client {
+            Some(c) => c,
+            None => client.insert(match self.idle.take() {
                 Some(c) => c,
                 None => self
                     .endpoint
                     .open(self.addr, self.policy.deadline())
-                    .map(|(client, _)| client)
-                    .map_err(|e| (Step::Open, thrift::Error::from(e)))?,
-            });
-        }
-        let c = client.as_mut().expect("connected above");
+                    .map_err(|fault| {
+                        let e = std::io::Error::other(fault.message().to_string());
+                        (Step::Open, thrift::Error::from(e), Some(fault))
+                    })?,
+            }),
+        };
         let id = match range.scanner {
             Some(id) => id,
             None => {
@@ -236,14 +240,14 @@ impl Lane {
                         self.table.clone(),
                         scan(&range.start, &range.stop, self.page, &self.columns),
                     )
-                    .map_err(|e| (Step::Open, e))?;
+                    .map_err(|e| (Step::Open, e, c.take_fault()))?;
                 range.scanner = Some(id);
                 id
             }
         };
         let results = c
             .get_scanner_rows(id, self.page)
-            .map_err(|e| (Step::Page, e))?;
+            .map_err(|e| (Step::Page, e, c.take_fault()))?;
         Ok(results.into_iter().filter_map(crate::cells::row).collect())
     }
 
@@ -278,10 +282,14 @@ impl Lane {
 /// not exist) when a scanner opens. `TIllegalArgument` for a page is a scanner the server no
 /// longer has (it restarted, or the scanner expired): a new scanner from the same row passes;
 /// for opening a scanner, the scan itself is wrong. Thrift's own application errors do not pass.
-fn judge(e: &thrift::Error, step: Step) -> (bool, bool) {
+fn judge(e: &thrift::Error, fault: Option<&Fault>, step: Step) -> (bool, bool) {
+    if fault.is_some() {
+        let lost = error::is_connection_lost(e, fault);
+        return (lost, lost);
+    }
     match e {
         thrift::Error::Transport(_) | thrift::Error::Protocol(_) => {
-            let lost = error::is_connection_lost(e);
+            let lost = error::is_connection_lost(e, None);
             (lost, lost)
         }
         thrift::Error::User(user) => {

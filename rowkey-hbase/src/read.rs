@@ -26,9 +26,10 @@ use rowkey::retry::RetryPolicy;
 use rowkey::{KeyRange, Scan};
 
 use crate::bounds::storable;
-use crate::endpoint::{Client, Endpoint};
+use crate::endpoint::Endpoint;
 use crate::error::ErrorKind;
 use crate::hbase::TScan;
+use crate::link::Client;
 use crate::pool::{Lane, Pool, Range, Reply};
 use crate::{Columns, Error, Row};
 

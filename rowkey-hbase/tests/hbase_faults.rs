@@ -1,7 +1,7 @@
 //! Reads that survive faults on a real HBase (the mini-cluster of `.ci/servers/hbase.sh`; the
 //! region server this test stops is replaced by a new one at its end): 100,000 rows of a salted table
-//! read through (a) 20 connection cuts by the fault proxy, in the server's default mode and in
-//! framed compact, (b) a region split forced mid-read,
+//! read through (a) 20 connection cuts by the fault proxy, in the server's default mode, in
+//! framed compact and over HTTPS, (b) a region split forced mid-read,
 //! (c) a region server stopped without warning mid-read, its regions reassigned by the master,
 //! (d) a reader that pauses until the server drops its scanners, (e) the Thrift2 server restarted
 //! mid-read.
@@ -169,6 +169,33 @@ fn reads_lose_and_repeat_nothing_through_cuts_splits_and_a_dead_region_server() 
     );
     assert!(retries >= 20, "{retries} retries for 20 cuts");
 
+    // (a'') The same over HTTPS: 20 cuts of TLS connections kept alive from request to request.
+    let cutting = proxy(
+        &server.https,
+        Faults {
+            seed: 47,
+            cut_after: Some((20_000, 200_000)),
+            max_cuts: 20,
+        },
+    );
+    let through = HBase::open(
+        rowkey_hbase::Endpoint::https(cutting.addr.to_string()).with_ca_file(&server.ca),
+    )
+    .unwrap();
+    let (cut_https, retries) = read_all(
+        &through,
+        table,
+        &expected,
+        "20 connection cuts, HTTPS",
+        || (),
+    );
+    assert_eq!(
+        cutting.cuts(),
+        20,
+        "the proxy cut fewer connections than asked"
+    );
+    assert!(retries >= 20, "{retries} retries for 20 cuts");
+
     // (b) The region of bucket 5 split at its middle while the read is under way.
     let regions = hbase.region_starts(table).unwrap().len() + 1;
     let middle = format!("05{:016x}", T0 + SPAN / 2);
@@ -228,11 +255,12 @@ fn reads_lose_and_repeat_nothing_through_cuts_splits_and_a_dead_region_server() 
 
     let ratio = |d: Duration| d.as_secs_f64() / uncut.as_secs_f64();
     println!(
-        "against the uncut read ({:.2} s): cuts {:.2}x, cuts in framed compact {:.2}x, split \
-         {:.2}x, pause {:.2}x (7 s of it the pause), Thrift2 restart {:.2}x, killed server {:.2}x",
+        "against the uncut read ({:.2} s): cuts {:.2}x, cuts in framed compact {:.2}x, cuts over \
+         HTTPS {:.2}x, split {:.2}x, pause {:.2}x (7 s of it the pause), Thrift2 restart {:.2}x, killed server {:.2}x",
         uncut.as_secs_f64(),
         ratio(cut),
         ratio(cut_framed),
+        ratio(cut_https),
         ratio(split),
         ratio(paused),
         ratio(restarted),

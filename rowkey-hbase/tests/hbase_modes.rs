@@ -1,9 +1,10 @@
 //! The Thrift2 server in each transport and protocol a cluster runs it in, and every mismatched
-//! pair: the test HBase serves buffered binary (the server's defaults) and framed compact (what
-//! production clusters are advised to run, with HBase's 2 MB frame limit). The same rows come
-//! back whatever the mode; a client of another mode, a port where something else listens, a
-//! port where nothing does, and HBase's own refusals each fail in bounded time, saying what to
-//! change.
+//! pair: the test HBase serves buffered binary (the server's defaults), framed compact (what
+//! production clusters are advised to run, with HBase's 2 MB frame limit), HTTP (the proxy user
+//! allowed) and HTTPS (a certificate of the test's own CA). The same rows come back whatever
+//! the mode; a client of another mode, a certificate not trusted, a proxy user not allowed, a
+//! port where something else listens, a port where nothing does, and HBase's own refusals each
+//! fail in bounded time, saying what to change.
 
 mod common;
 
@@ -26,6 +27,27 @@ fn framed_compact(addr: &str) -> Endpoint {
     Endpoint::tcp(addr)
         .with_transport(Transport::Framed)
         .with_protocol(Protocol::Compact)
+}
+
+/// Every mode the test HBase serves, as a client reaches it: over HTTP as another user (the
+/// proxy user, which that server allows), over HTTPS trusting the test's CA.
+fn every_mode(server: &Server) -> Vec<Endpoint> {
+    vec![
+        Endpoint::tcp(&server.thrift),
+        framed_compact(&server.framed_compact),
+        Endpoint::http(&server.http).with_proxy_user("alice"),
+        Endpoint::https(&server.https).with_ca_file(&server.ca),
+    ]
+}
+
+/// A word for an endpoint's mode, for table names.
+fn mode_name(endpoint: &Endpoint) -> &'static str {
+    match endpoint.transport() {
+        Transport::Buffered => "buffered",
+        Transport::Framed => "framed",
+        Transport::Http => "http",
+        _ => "https",
+    }
 }
 
 /// A table name of this run's own.
@@ -56,12 +78,9 @@ fn every_mode_reads_back_the_rows_it_wrote_as_brute_force_says() {
     ];
     let mut answers = Vec::new();
     let mut buffered = HBase::connect(&server.thrift).unwrap();
-    for (name, endpoint) in [
-        ("buffered_binary", Endpoint::tcp(&server.thrift)),
-        ("framed_compact", framed_compact(&server.framed_compact)),
-    ] {
+    for endpoint in every_mode(&server) {
         let mut hbase = HBase::open(endpoint.clone()).unwrap();
-        let t = table(name);
+        let t = table(mode_name(&endpoint));
         if endpoint.transport() == Transport::Framed {
             // HBase's Thrift2 server misreads split keys over framed transport: refused, saying
             // how to go around it, which this does.
@@ -107,7 +126,13 @@ fn every_mode_reads_back_the_rows_it_wrote_as_brute_force_says() {
         }
         answers.push(got_all);
     }
-    assert_eq!(answers[0], answers[1], "the two modes read different rows");
+    assert_eq!(answers.len(), 4);
+    for (endpoint, answer) in every_mode(&server).iter().zip(&answers) {
+        assert_eq!(
+            answer, &answers[0],
+            "{endpoint} read other rows than buffered binary"
+        );
+    }
 }
 
 /// Each client mode against a server of another: `open` fails within the connect timeout (and
@@ -142,6 +167,25 @@ fn a_client_of_another_mode_is_told_so_in_bounded_time() {
             "buffered compact against framed compact",
             Endpoint::tcp(&server.framed_compact).with_protocol(Protocol::Compact),
         ),
+        (
+            "http against buffered binary",
+            Endpoint::http(&server.thrift),
+        ),
+        (
+            "https against framed compact",
+            Endpoint::https(&server.framed_compact).with_ca_file(&server.ca),
+        ),
+        ("buffered binary against http", Endpoint::tcp(&server.http)),
+        ("framed compact against http", framed_compact(&server.http)),
+        (
+            "buffered binary against https",
+            Endpoint::tcp(&server.https),
+        ),
+        ("http against https", Endpoint::http(&server.https)),
+        (
+            "https against http",
+            Endpoint::https(&server.http).with_ca_file(&server.ca),
+        ),
     ];
     for (name, endpoint) in cases {
         let started = Instant::now();
@@ -156,8 +200,7 @@ fn a_client_of_another_mode_is_told_so_in_bounded_time() {
             err.kind()
         );
         for words in [
-            "hbase.regionserver.thrift.framed",
-            "hbase.regionserver.thrift.compact",
+            "hbase.regionserver.thrift.framed, .compact and .http",
             "thrift2://127.0.0.1:",
         ] {
             assert!(text.contains(words), "{name}: {text}");
@@ -173,6 +216,9 @@ fn a_port_where_something_else_listens_fails_within_the_connect_timeout() {
     for endpoint in [
         Endpoint::tcp(&server.control),
         framed_compact(&server.control),
+        // An HTTP server, but not Thrift's: it answers 400 to a POST of a path it has not.
+        Endpoint::http(&server.control),
+        Endpoint::https(&server.control).with_ca_file(&server.ca),
     ] {
         let started = Instant::now();
         let err = HBase::open(endpoint.clone().with_connect_timeout(timeout)).unwrap_err();
@@ -183,7 +229,10 @@ fn a_port_where_something_else_listens_fails_within_the_connect_timeout() {
             "{endpoint}: {took:?}"
         );
         assert!(
-            matches!(err.kind(), ErrorKind::Mismatch | ErrorKind::Timeout),
+            matches!(
+                err.kind(),
+                ErrorKind::Mismatch | ErrorKind::Timeout | ErrorKind::HBase
+            ),
             "{endpoint}: {err}"
         );
         assert!(err.to_string().contains(&server.control), "{err}");
@@ -223,15 +272,9 @@ type Refusal<'a> = Box<dyn FnOnce(&mut HBase) -> rowkey_hbase::Error + 'a>;
 #[test]
 fn hbases_refusals_carry_its_message_and_are_not_retried() {
     let server = Server::get();
-    for endpoint in [
-        Endpoint::tcp(&server.thrift),
-        framed_compact(&server.framed_compact),
-    ] {
+    for endpoint in every_mode(&server) {
         let mut hbase = HBase::open(endpoint.clone()).unwrap();
-        let t = table(&format!(
-            "refusals_{}",
-            endpoint.transport() == Transport::Framed
-        ));
+        let t = table(&format!("refusals_{}", mode_name(&endpoint)));
         hbase.create_table(&t, "d", &[] as &[Vec<u8>]).unwrap();
         let cases: Vec<(&str, Refusal, &str)> = vec![
             (
@@ -331,17 +374,11 @@ fn rows_of_many_cells_are_written_fetched_and_deleted_in_every_mode() {
     use rowkey_hbase::{Cell, Columns, ReadOptions, Row};
     let server = Server::get();
     let mut admin = HBase::connect(&server.thrift).unwrap();
-    for endpoint in [
-        Endpoint::tcp(&server.thrift),
-        framed_compact(&server.framed_compact),
-    ] {
+    for endpoint in every_mode(&server) {
         let mut hbase = HBase::open(endpoint.clone()).unwrap();
         let t = format!(
             "default:{}",
-            table(&format!(
-                "cells_{}",
-                endpoint.protocol() == Protocol::Compact
-            ))
+            table(&format!("cells_{}", mode_name(&endpoint)))
         );
         // One family, `d`, which keeps HBase's default of one version a cell.
         admin.create_table(&t, "d", &[] as &[Vec<u8>]).unwrap();
@@ -498,4 +535,92 @@ fn families_keep_their_own_versions_time_to_live_and_compression() {
         .collect();
     assert_eq!(kept, [&b"new"[..]], "{row:?}");
     hbase.drop_table(&t).unwrap();
+}
+
+/// HTTPS trusts the certificates it is told to, for the name it is told to, and says which to
+/// change when the handshake fails; the server's refusal of a proxy user names the settings that
+/// allow one. Each fails at `open`, in bounded time.
+#[test]
+fn https_checks_the_certificate_and_its_name_and_refusals_say_what_to_change() {
+    let server = Server::get();
+    let timeout = Duration::from_secs(3);
+    let https = || Endpoint::https(&server.https).with_connect_timeout(timeout);
+    let cases = [
+        (
+            "the system's roots, which do not hold the test's CA",
+            https(),
+            ErrorKind::Tls,
+            "set ca_file to the CA that signed it",
+        ),
+        (
+            "a name the certificate does not carry",
+            https()
+                .with_ca_file(&server.ca)
+                .with_server_name("db.example.com"),
+            ErrorKind::Tls,
+            "for the name \"db.example.com\"",
+        ),
+        (
+            "a CA file that is not there",
+            https().with_ca_file("/no/such/ca.pem"),
+            ErrorKind::Config,
+            "cannot read ca_file /no/such/ca.pem",
+        ),
+        (
+            "a proxy user the server does not allow",
+            https().with_ca_file(&server.ca).with_proxy_user("alice"),
+            ErrorKind::Auth,
+            "does not let this endpoint act for alice (do_as): it needs hbase.thrift.support.proxyuser",
+        ),
+    ];
+    for (name, endpoint, kind, says) in cases {
+        let started = Instant::now();
+        let err = HBase::open(endpoint).unwrap_err();
+        let took = started.elapsed();
+        println!("{name}: {:?} in {took:?}: {err}", err.kind());
+        assert_eq!(err.kind(), kind, "{name}: {err}");
+        assert!(err.to_string().contains(says), "{name}: {err}");
+        assert!(took < timeout + Duration::from_secs(2), "{name}: {took:?}");
+    }
+    // The certificate names localhost and 127.0.0.1: either address passes, and so does the
+    // name checked in place of the address's.
+    let port = server.https.rsplit_once(':').unwrap().1;
+    for endpoint in [
+        Endpoint::https(format!("localhost:{port}")),
+        Endpoint::https(&server.https).with_server_name("localhost"),
+    ] {
+        let mut hbase = HBase::open(endpoint.with_ca_file(&server.ca)).unwrap();
+        hbase.region_starts("hbase:meta").unwrap();
+    }
+}
+
+/// HBase's HTTP server (Jetty) closes a connection idle for 30 s. The next request finds the
+/// kept-alive connection closed before it is sent, and connects again: with a retry policy of
+/// one try, which would end at the first failure, it passes, over HTTP and HTTPS.
+#[test]
+fn an_http_connection_the_server_closed_while_idle_is_made_again_before_a_request() {
+    use rowkey::retry::RetryPolicy;
+    let server = Server::get();
+    let endpoints = [
+        Endpoint::http(&server.http),
+        Endpoint::https(&server.https).with_ca_file(&server.ca),
+    ];
+    let waits: Vec<_> = endpoints
+        .into_iter()
+        .map(|endpoint| {
+            std::thread::spawn(move || {
+                let mut hbase = HBase::open(endpoint.clone())
+                    .unwrap()
+                    .with_retry(RetryPolicy::default().with_attempts(1));
+                hbase.region_starts("hbase:meta").unwrap();
+                std::thread::sleep(Duration::from_secs(32));
+                hbase
+                    .region_starts("hbase:meta")
+                    .unwrap_or_else(|e| panic!("{endpoint}: after 32 s idle: {e}"));
+            })
+        })
+        .collect();
+    for wait in waits {
+        wait.join().unwrap();
+    }
 }

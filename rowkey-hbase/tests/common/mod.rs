@@ -14,7 +14,8 @@ pub mod proxy;
 const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../.ci/servers/hbase.sh");
 
 /// A running HBase: the one the environment names (`ROWKEY_HBASE_THRIFT`,
-/// `ROWKEY_HBASE_THRIFT_FRAMED_COMPACT` and `ROWKEY_HBASE_CONTROL`), or this checkout's, started by the first test binary of the run that
+/// `ROWKEY_HBASE_THRIFT_FRAMED_COMPACT`, `_HTTP`, `_HTTPS`, `ROWKEY_HBASE_CA` and
+/// `ROWKEY_HBASE_CONTROL`), or this checkout's, started by the first test binary of the run that
 /// needs it and shared by the others (`.ci/servers/hbase.sh start`, with this process as an owner:
 /// the servers' guard stops it once every owner has exited).
 pub struct Server {
@@ -23,22 +24,34 @@ pub struct Server {
     /// The second Thrift2 server, `host:port`: framed transport, compact protocol, a frame
     /// limit of 2 MB.
     pub framed_compact: String,
+    /// The Thrift2 server over HTTP, `host:port`, the proxy user (`doAs`) allowed.
+    pub http: String,
+    /// The Thrift2 server over HTTPS, `host:port`, the proxy user not allowed.
+    pub https: String,
+    /// The PEM file of the CA that signed the HTTPS server's certificate.
+    pub ca: String,
     /// The control endpoint, `host:port`.
     pub control: String,
 }
 
+/// The variables a running HBase is named by, in the order of [`Server`]'s fields.
+const VARIABLES: [&str; 6] = [
+    "ROWKEY_HBASE_THRIFT",
+    "ROWKEY_HBASE_THRIFT_FRAMED_COMPACT",
+    "ROWKEY_HBASE_THRIFT_HTTP",
+    "ROWKEY_HBASE_THRIFT_HTTPS",
+    "ROWKEY_HBASE_CA",
+    "ROWKEY_HBASE_CONTROL",
+];
+
 impl Server {
     pub fn get() -> Server {
-        if let (Ok(thrift), Ok(framed_compact), Ok(control)) = (
-            std::env::var("ROWKEY_HBASE_THRIFT"),
-            std::env::var("ROWKEY_HBASE_THRIFT_FRAMED_COMPACT"),
-            std::env::var("ROWKEY_HBASE_CONTROL"),
-        ) {
-            return Server {
-                thrift,
-                framed_compact,
-                control,
-            };
+        let from_env: Vec<String> = VARIABLES
+            .iter()
+            .filter_map(|name| std::env::var(name).ok())
+            .collect();
+        if from_env.len() == VARIABLES.len() {
+            return Server::from_values(from_env);
         }
         let out = Command::new("bash")
             .args([SCRIPT, "start"])
@@ -51,17 +64,26 @@ impl Server {
             String::from_utf8_lossy(&out.stderr)
         );
         let exports = String::from_utf8(out.stdout).unwrap();
-        let export = |name: &str| {
+        let export = |name: &&str| {
             exports
                 .lines()
                 .find_map(|l| l.strip_prefix(&format!("export {name}=")))
                 .unwrap_or_else(|| panic!("no {name} in {exports:?}"))
                 .to_string()
         };
+        Server::from_values(VARIABLES.iter().map(export).collect())
+    }
+
+    fn from_values(values: Vec<String>) -> Server {
+        let [thrift, framed_compact, http, https, ca, control]: [String; 6] =
+            values.try_into().expect("one value a variable");
         Server {
-            thrift: export("ROWKEY_HBASE_THRIFT"),
-            framed_compact: export("ROWKEY_HBASE_THRIFT_FRAMED_COMPACT"),
-            control: export("ROWKEY_HBASE_CONTROL"),
+            thrift,
+            framed_compact,
+            http,
+            https,
+            ca,
+            control,
         }
     }
 

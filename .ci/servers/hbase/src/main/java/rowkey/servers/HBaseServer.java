@@ -42,14 +42,26 @@ import org.apache.hadoop.hbase.thrift2.ThriftServer;
  * SCANNER_TIMEOUT_MS} idle) in a child JVM, and an HTTP control endpoint for what Thrift2 cannot
  * do. Everything listens on 127.0.0.1.
  *
- * <pre>java ... rowkey.servers.HBaseServer THRIFT_PORT CONTROL_PORT DATA_DIR [FRAMED_COMPACT_PORT]</pre>
+ * <pre>java [-Drowkey.tls.keystore=P12] ... rowkey.servers.HBaseServer CONTROL_PORT DATA_DIR MODE=PORT...</pre>
  *
- * <p>With FRAMED_COMPACT_PORT, a second Thrift2 server listens there, in the transport and
- * protocol production clusters are advised to run (framed transport, compact protocol, a frame
- * limit of 2 MB: {@code hbase.regionserver.thrift.framed}, {@code .compact}, {@code
- * .framed.max_frame_size_in_mb}).
+ * <p>One Thrift2 server listens on each PORT, in its MODE, each in a JVM of its own:
  *
- * <p>Prints {@code rowkey-hbase ready thrift=127.0.0.1:P control=127.0.0.1:Q} once all serve,
+ * <ul>
+ *   <li>{@code buffered-binary}: HBase's defaults, buffered transport and binary protocol;
+ *   <li>{@code framed-compact}: what production clusters are advised to run (framed transport,
+ *       compact protocol, a frame limit of 2 MB: {@code hbase.regionserver.thrift.framed}, {@code
+ *       .compact}, {@code .framed.max_frame_size_in_mb});
+ *   <li>{@code http}: Thrift over HTTP ({@code hbase.regionserver.thrift.http}; HBase's HTTP
+ *       server speaks the binary protocol alone), with the proxy user ({@code doAs} header) on:
+ *       {@code hbase.thrift.support.proxyuser}, this user allowed to act for anyone from anywhere
+ *       ({@code hadoop.proxyuser.USER.hosts} and {@code .groups} = {@code *});
+ *   <li>{@code https}: the same over TLS ({@code hbase.thrift.ssl.enabled}), its key and
+ *       certificate from the PKCS #12 key store {@code rowkey.tls.keystore} (password {@code
+ *       rowkey-test}), which hbase.sh makes at each start beside a CA that signed it; the proxy
+ *       user off.
+ * </ul>
+ *
+ * <p>Prints {@code rowkey-hbase ready control=127.0.0.1:Q MODE=127.0.0.1:P...} once all serve,
  * then runs until SIGTERM, when it shuts the cluster down. The control endpoint answers plain
  * text, one item a line, keys and rows in lowercase hex:
  *
@@ -65,7 +77,7 @@ import org.apache.hadoop.hbase.thrift2.ThriftServer;
  *   <li>{@code POST /kill-region-server?index=I}: aborts region server I without warning (its
  *       regions are reassigned by the master); {@code POST /start-region-server} starts a new one
  *       in its place; {@code GET /region-servers} lists the live ones;
- *   <li>{@code POST /restart-thrift[?mode=framed-compact]}: kills the Thrift2 server's JVM (its connections and
+ *   <li>{@code POST /restart-thrift[?mode=MODE]}: kills the Thrift2 server's JVM of MODE (its connections and
  *       scanners go) and starts a new one on the same port;
  *   <li>{@code POST /create-auto-split?table=T&family=F&max-filesize=BYTES}: a table of one
  *       region that splits at its middle key once a store is over BYTES ({@code
@@ -89,7 +101,7 @@ public final class HBaseServer {
   private final HBaseTestingUtility util;
   private final MiniHBaseCluster cluster;
   private int zkPort;
-  /** Each Thrift2 server by its mode ({@code buffered-binary}, {@code framed-compact}). */
+  /** Each Thrift2 server's port by its mode ({@code buffered-binary}, {@code framed-compact}, ...). */
   private final Map<String, Integer> thriftPorts = new java.util.LinkedHashMap<>();
 
   private final Map<String, Process> thrifts = new java.util.HashMap<>();
@@ -106,14 +118,21 @@ public final class HBaseServer {
       runThrift(Integer.parseInt(args[1]), Integer.parseInt(args[2]), args[3]);
       return;
     }
-    if (args.length != 3 && args.length != 4) {
-      System.err.println(
-          "usage: HBaseServer THRIFT_PORT CONTROL_PORT DATA_DIR [FRAMED_COMPACT_PORT]");
+    if (args.length < 3) {
+      System.err.println("usage: HBaseServer CONTROL_PORT DATA_DIR MODE=PORT...");
       System.exit(2);
     }
-    int thriftPort = Integer.parseInt(args[0]);
-    int controlPort = Integer.parseInt(args[1]);
-    Path data = Path.of(args[2]).toAbsolutePath();
+    int controlPort = Integer.parseInt(args[0]);
+    Path data = Path.of(args[1]).toAbsolutePath();
+    Map<String, Integer> ports = new java.util.LinkedHashMap<>();
+    for (int i = 2; i < args.length; i++) {
+      String[] modePort = args[i].split("=", 2);
+      if (modePort.length != 2 || !MODES.contains(modePort[0])) {
+        System.err.println("not MODE=PORT with a MODE of " + MODES + ": " + args[i]);
+        System.exit(2);
+      }
+      ports.put(modePort[0], Integer.parseInt(modePort[1]));
+    }
     Files.createDirectories(data);
     long started = System.nanoTime();
 
@@ -152,13 +171,8 @@ public final class HBaseServer {
     server.zkPort = util.getZkCluster().getClientPort();
     server.phoenix = new PhoenixSql(server.zkPort);
     server.data = data;
-    server.thriftPorts.put(BUFFERED_BINARY, thriftPort);
-    if (args.length == 4) {
-      server.thriftPorts.put(FRAMED_COMPACT, Integer.parseInt(args[3]));
-    }
-    for (String mode : server.thriftPorts.keySet()) {
-      server.startThrift(mode);
-    }
+    server.thriftPorts.putAll(ports);
+    server.startThrifts(server.thriftPorts.keySet());
 
     HttpServer control = HttpServer.create(new InetSocketAddress("127.0.0.1", controlPort), 16);
     control.setExecutor(Executors.newFixedThreadPool(4));
@@ -180,9 +194,11 @@ public final class HBaseServer {
                   }
                 },
                 "rowkey-hbase-stop"));
+    StringBuilder listening = new StringBuilder();
+    ports.forEach((mode, port) -> listening.append(' ').append(mode).append("=127.0.0.1:").append(port));
     System.out.printf(
-        "rowkey-hbase ready thrift=127.0.0.1:%d control=127.0.0.1:%d in %.1f s%n",
-        thriftPort, controlPort, (System.nanoTime() - started) / 1e9);
+        "rowkey-hbase ready control=127.0.0.1:%d%s in %.1f s%n",
+        controlPort, listening, (System.nanoTime() - started) / 1e9);
     System.out.flush();
     // Until SIGTERM (the shutdown hook stops everything).
     new CountDownLatch(1).await();
@@ -190,6 +206,22 @@ public final class HBaseServer {
 
   private static final String BUFFERED_BINARY = "buffered-binary";
   private static final String FRAMED_COMPACT = "framed-compact";
+  private static final String HTTP = "http";
+  private static final String HTTPS = "https";
+  private static final List<String> MODES = List.of(BUFFERED_BINARY, FRAMED_COMPACT, HTTP, HTTPS);
+
+  /** The password of the HTTPS server's key store (a test's own, made at each start). */
+  private static final String KEYSTORE_PASSWORD = "rowkey-test";
+
+  /** Starts the Thrift2 servers of {@code modes} side by side, and waits until all listen. */
+  private synchronized void startThrifts(java.util.Collection<String> modes) throws Exception {
+    for (String mode : modes) {
+      thrifts.put(mode, launchThrift(mode));
+    }
+    for (String mode : modes) {
+      waitForPort(thriftPorts.get(mode), thrifts.get(mode));
+    }
+  }
 
   /**
    * Starts the Thrift2 server of {@code mode}: this class again in a child JVM ({@link
@@ -197,6 +229,12 @@ public final class HBaseServer {
    * to {@code thrift.log} ({@code thrift-framed-compact.log}); waits until it listens.
    */
   private synchronized void startThrift(String mode) throws Exception {
+    thrifts.put(mode, launchThrift(mode));
+    waitForPort(thriftPorts.get(mode), thrifts.get(mode));
+  }
+
+  /** The child JVM of the Thrift2 server of {@code mode}, started. */
+  private Process launchThrift(String mode) throws Exception {
     int thriftPort = thriftPorts.get(mode);
     List<String> command = new ArrayList<>();
     command.add(ProcessHandle.current().info().command().orElse("java"));
@@ -215,8 +253,7 @@ public final class HBaseServer {
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(data.resolve(log).toFile()))
             .start();
-    thrifts.put(mode, thrift);
-    waitForPort(thriftPort, thrift);
+    return thrift;
   }
 
   /**
@@ -238,8 +275,7 @@ public final class HBaseServer {
 
   /**
    * The Thrift2 server's JVM: HBase's Thrift2 server for the cluster whose ZooKeeper listens on
-   * {@code zkPort}, on loopback: the thread-pool server, binary protocol, buffered transport (its
-   * defaults). Its scanners expire after {@code SCANNER_TIMEOUT_MS} idle rather than HBase's 60 s
+   * {@code zkPort}, on loopback, in {@code mode} (the class's docs say each). Its scanners expire after {@code SCANNER_TIMEOUT_MS} idle rather than HBase's 60 s
    * ({@code hbase.client.scanner.timeout.period}, which its scanner cache reads), so that a test
    * makes one expire in seconds. It exits with the JVM that started it.
    */
@@ -254,10 +290,32 @@ public final class HBaseServer {
     conf.setInt("hbase.client.scanner.timeout.period", SCANNER_TIMEOUT_MS);
     List<String> options =
         new ArrayList<>(List.of("-b", "127.0.0.1", "-p", Integer.toString(thriftPort)));
-    if (mode.equals(FRAMED_COMPACT)) {
-      // HBase's default frame limit, said where a client's request can meet it.
-      conf.setInt("hbase.regionserver.thrift.framed.max_frame_size_in_mb", 2);
-      options.addAll(List.of("-f", "-c"));
+    switch (mode) {
+      case FRAMED_COMPACT -> {
+        // HBase's default frame limit, said where a client's request can meet it.
+        conf.setInt("hbase.regionserver.thrift.framed.max_frame_size_in_mb", 2);
+        options.addAll(List.of("-f", "-c"));
+      }
+      case HTTP -> {
+        conf.setBoolean("hbase.regionserver.thrift.http", true);
+        conf.setBoolean("hbase.thrift.support.proxyuser", true);
+        String user = System.getProperty("user.name");
+        conf.set("hadoop.proxyuser." + user + ".hosts", "*");
+        conf.set("hadoop.proxyuser." + user + ".groups", "*");
+      }
+      case HTTPS -> {
+        conf.setBoolean("hbase.regionserver.thrift.http", true);
+        conf.setBoolean("hbase.thrift.ssl.enabled", true);
+        String keystore = System.getProperty("rowkey.tls.keystore");
+        if (keystore == null) {
+          throw new IllegalArgumentException("https needs -Drowkey.tls.keystore=FILE.p12");
+        }
+        conf.set("hbase.thrift.ssl.keystore.store", keystore);
+        conf.set("hbase.thrift.ssl.keystore.type", "pkcs12");
+        conf.set("hbase.thrift.ssl.keystore.password", KEYSTORE_PASSWORD);
+        conf.set("hbase.thrift.ssl.keystore.keypassword", KEYSTORE_PASSWORD);
+      }
+      default -> {}
     }
     new ThriftServer(conf).run(options.toArray(new String[0]));
   }

@@ -1,0 +1,277 @@
+//! A connection to a Thrift2 server in its transport and protocol: the socket (TCP, or HTTP over
+//! TCP or TLS), the Thrift client on it, and what its transport saw go wrong.
+//!
+//! Thrift's runtime turns a transport's `io::Error` into a message and a coarse kind, which
+//! cannot tell a request over the frame limit from an HTTP 401 or a certificate nobody trusts.
+//! So a transport that knows what went wrong raises a [`Fault`] (the error's kind, its words,
+//! and whether a new connection may pass) into the connection's [`Faults`] as it fails, and the
+//! code that judges the request's error ([`Error::request`], the retry loops) takes it from
+//! there. A failure no transport explained (a cut, a reset, a stall) is judged from Thrift's
+//! error as before.
+//!
+//! [`Error::request`]: crate::error::Error::request
+
+use std::io;
+use std::net::{SocketAddr, TcpStream};
+use std::ops::{Deref, DerefMut};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use thrift::protocol::{
+    TBinaryInputProtocol, TBinaryOutputProtocol, TCompactInputProtocol, TCompactOutputProtocol,
+    TInputProtocol, TOutputProtocol,
+};
+use thrift::transport::{TBufferedReadTransport, TBufferedWriteTransport};
+
+use crate::endpoint::{Endpoint, Protocol, Transport};
+use crate::error::ErrorKind;
+use crate::framed::{FramedRead, FramedWrite};
+use crate::hbase::THBaseServiceSyncClient;
+use crate::http::{Exchange, HttpRead, HttpWrite};
+
+/// The Thrift client of a connection, whatever its transport and protocol.
+type Thrift = THBaseServiceSyncClient<
+    Box<dyn TInputProtocol + Send + Sync>,
+    Box<dyn TOutputProtocol + Send + Sync>,
+>;
+
+/// What a transport knows of a failure beyond what Thrift's runtime carries: the kind of error
+/// it is, its words, and whether the connection is lost (a new one may pass) or the request
+/// itself is refused (it would be refused again).
+#[derive(Debug)]
+pub(crate) struct Fault {
+    kind: ErrorKind,
+    message: String,
+    lost: bool,
+    source: Option<Box<dyn std::error::Error + Send + Sync>>,
+}
+
+impl Fault {
+    /// A fault after which the connection is gone: a new one may pass.
+    pub(crate) fn lost(kind: ErrorKind, message: String) -> Fault {
+        Fault {
+            kind,
+            message,
+            lost: true,
+            source: None,
+        }
+    }
+
+    /// A fault of the request itself, which a new connection would meet again.
+    pub(crate) fn kept(kind: ErrorKind, message: String) -> Fault {
+        Fault {
+            kind,
+            message,
+            lost: false,
+            source: None,
+        }
+    }
+
+    /// This fault, caused by `source`.
+    pub(crate) fn because(
+        mut self,
+        source: impl std::error::Error + Send + Sync + 'static,
+    ) -> Fault {
+        self.source = Some(Box::new(source));
+        self
+    }
+
+    pub(crate) fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    pub(crate) fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// Whether the connection is lost, so that a new one may pass.
+    pub(crate) fn is_lost(&self) -> bool {
+        self.lost
+    }
+
+    pub(crate) fn into_source(self) -> Option<Box<dyn std::error::Error + Send + Sync>> {
+        self.source
+    }
+}
+
+/// The fault a connection's transport raised last, until the error is judged.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Faults(Arc<Mutex<Option<Fault>>>);
+
+impl Faults {
+    /// Keeps `fault` for the judge, and gives the `io::Error` to fail with, in its words.
+    pub(crate) fn raise(&self, fault: Fault) -> io::Error {
+        let error = io::Error::other(fault.message.clone());
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(fault);
+        error
+    }
+
+    /// The fault raised since the last call, if any.
+    pub(crate) fn take(&self) -> Option<Fault> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).take()
+    }
+}
+
+/// A connection to a Thrift2 server: its Thrift client (the requests are its methods, through
+/// `Deref`), the socket under it, and its faults.
+pub(crate) struct Client {
+    thrift: Thrift,
+    socket: Socket,
+    faults: Faults,
+}
+
+/// What a connection's deadline is set on.
+enum Socket {
+    /// The TCP connection the transport reads and writes.
+    Tcp(TcpStream),
+    /// The HTTP exchange, which connects again when the server closed an idle connection.
+    Http(Arc<Mutex<Exchange>>),
+}
+
+impl Client {
+    /// Each read and write of this connection bounded by `deadline` from now on.
+    pub(crate) fn set_deadline(&self, deadline: Duration) -> io::Result<()> {
+        match &self.socket {
+            Socket::Tcp(stream) => {
+                stream.set_read_timeout(Some(deadline))?;
+                stream.set_write_timeout(Some(deadline))
+            }
+            Socket::Http(exchange) => exchange
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .set_deadline(deadline),
+        }
+    }
+
+    /// The fault this connection's transport raised with its last error, if any.
+    pub(crate) fn take_fault(&self) -> Option<Fault> {
+        self.faults.take()
+    }
+}
+
+impl Deref for Client {
+    type Target = Thrift;
+
+    fn deref(&self) -> &Thrift {
+        &self.thrift
+    }
+}
+
+impl DerefMut for Client {
+    fn deref_mut(&mut self) -> &mut Thrift {
+        &mut self.thrift
+    }
+}
+
+/// The fault of a connection that could not be made to `endpoint` (`addr`, its address): refused,
+/// timed out, or (over TLS) a handshake that failed, which says why.
+pub(crate) fn connect_fault(endpoint: &Endpoint, e: io::Error) -> Fault {
+    use std::io::ErrorKind as Io;
+    let message = match e.kind() {
+        Io::ConnectionRefused => format!(
+            "nothing listens at {} (connection refused): is the Thrift2 server running, on this port?",
+            endpoint.addr()
+        ),
+        Io::TimedOut | Io::WouldBlock => format!(
+            "no connection to {} within {:?} (connect_timeout): a firewall, or a host that is down",
+            endpoint.addr(),
+            endpoint.connect_timeout()
+        ),
+        _ => format!("cannot connect to {}: {e}", endpoint.addr()),
+    };
+    Fault::lost(ErrorKind::Connect, message).because(e)
+}
+
+impl Endpoint {
+    /// A new connection to the server at `addr` (this endpoint's, resolved), each read and write
+    /// bounded by `deadline`, the connect by the connect timeout.
+    pub(crate) fn open(&self, addr: SocketAddr, deadline: Duration) -> Result<Client, Fault> {
+        self.check()
+            .map_err(|e| Fault::kept(ErrorKind::Config, e.message().to_string()))?;
+        let faults = Faults::default();
+        type Halves = (
+            Box<dyn TInputProtocol + Send + Sync>,
+            Box<dyn TOutputProtocol + Send + Sync>,
+        );
+        let (socket, (input, output)): (Socket, Halves) = if self.transport().is_http() {
+            let exchange = Exchange::open(self, addr, deadline, faults.clone())?;
+            let exchange = Arc::new(Mutex::new(exchange));
+            let halves: Halves = (
+                Box::new(TBinaryInputProtocol::new(
+                    HttpRead::new(exchange.clone()),
+                    true,
+                )),
+                Box::new(TBinaryOutputProtocol::new(
+                    HttpWrite::new(exchange.clone()),
+                    true,
+                )),
+            );
+            (Socket::Http(exchange), halves)
+        } else {
+            let stream = tcp(self, addr, deadline).map_err(|e| connect_fault(self, e))?;
+            let clone = || stream.try_clone().map_err(|e| connect_fault(self, e));
+            let (read, write) = (clone()?, clone()?);
+            let halves: Halves = match (self.transport(), self.protocol()) {
+                (Transport::Framed, Protocol::Binary) => (
+                    Box::new(TBinaryInputProtocol::new(
+                        FramedRead::new(read, faults.clone()),
+                        true,
+                    )),
+                    Box::new(TBinaryOutputProtocol::new(
+                        FramedWrite::new(write, self.max_frame(), faults.clone()),
+                        true,
+                    )),
+                ),
+                (Transport::Framed, Protocol::Compact) => (
+                    Box::new(TCompactInputProtocol::new(FramedRead::new(
+                        read,
+                        faults.clone(),
+                    ))),
+                    Box::new(TCompactOutputProtocol::new(FramedWrite::new(
+                        write,
+                        self.max_frame(),
+                        faults.clone(),
+                    ))),
+                ),
+                (_, Protocol::Binary) => (
+                    Box::new(TBinaryInputProtocol::new(
+                        TBufferedReadTransport::new(read),
+                        true,
+                    )),
+                    Box::new(TBinaryOutputProtocol::new(
+                        TBufferedWriteTransport::new(write),
+                        true,
+                    )),
+                ),
+                (_, Protocol::Compact) => (
+                    Box::new(TCompactInputProtocol::new(TBufferedReadTransport::new(
+                        read,
+                    ))),
+                    Box::new(TCompactOutputProtocol::new(TBufferedWriteTransport::new(
+                        write,
+                    ))),
+                ),
+            };
+            (Socket::Tcp(stream), halves)
+        };
+        Ok(Client {
+            thrift: THBaseServiceSyncClient::new(input, output),
+            socket,
+            faults,
+        })
+    }
+}
+
+/// A TCP connection to `addr` within the endpoint's connect timeout, its reads and writes bounded
+/// by `deadline`, without Nagle's delay (a request is one write).
+pub(crate) fn tcp(
+    endpoint: &Endpoint,
+    addr: SocketAddr,
+    deadline: Duration,
+) -> io::Result<TcpStream> {
+    let stream = TcpStream::connect_timeout(&addr, endpoint.connect_timeout())?;
+    stream.set_read_timeout(Some(deadline))?;
+    stream.set_write_timeout(Some(deadline))?;
+    stream.set_nodelay(true)?;
+    Ok(stream)
+}
