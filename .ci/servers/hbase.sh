@@ -16,6 +16,10 @@
 #   export ROWKEY_HBASE_THRIFT_HTTP=127.0.0.1:H            HTTP, the proxy user (doAs) on
 #   export ROWKEY_HBASE_THRIFT_HTTPS=127.0.0.1:S           HTTPS, its certificate signed by
 #   export ROWKEY_HBASE_CA=.../target/servers/hbase-tls/ca.pem  a CA made at each start (keytool)
+#   export ROWKEY_HBASE_THRIFT_SASL=127.0.0.1:K            Kerberos over TCP: SASL GSSAPI, auth-conf
+#   export ROWKEY_HBASE_THRIFT_SPNEGO=127.0.0.1:N          Kerberos over HTTPS: SPNEGO
+#   export ROWKEY_HBASE_KERBEROS=.../target/servers/hbase-kerberos  the test KDC's krb5.conf,
+#                                                          client.keytab (alice@ROWKEY.TEST), host
 #   export ROWKEY_HBASE_CONTROL=127.0.0.1:Q                the control endpoint
 # The ports are free ones of this checkout's own range (common.sh's free_ports). A start while this checkout's HBase runs, answers, and has its 3
 # region servers reuses it (the test binaries of one run share it); otherwise it starts a fresh
@@ -33,6 +37,7 @@ HBASE_BUILD=$SERVERS_DIR/hbase-build
 HBASE_DATA=$SERVERS_DIR/hbase-data
 HBASE_PORTS=$SERVERS_DIR/hbase.ports
 HBASE_TLS=$SERVERS_DIR/hbase-tls
+HBASE_KERBEROS=$SERVERS_DIR/hbase-kerberos
 HBASE_TIMEOUT=${ROWKEY_HBASE_TIMEOUT:-240}
 JAVA=${ROWKEY_JAVA:-$(command -v java || true)}
 MVN=${ROWKEY_MVN:-$(command -v mvn || true)}
@@ -78,18 +83,21 @@ running() {
   [ "$(control /health)" = ok ] || return 1
   [ "$(control /region-servers | grep -c .)" = 3 ] || return 1
   # One started before the HTTP servers came has fewer ports: start a new one.
-  [ "$(wc -w <"$HBASE_PORTS")" = 5 ] && [ -s "$HBASE_TLS/ca.pem" ]
+  [ "$(wc -w <"$HBASE_PORTS")" = 8 ] && [ -s "$HBASE_TLS/ca.pem" ] && [ -s "$HBASE_KERBEROS/krb5.conf" ]
 }
 
 exports() {
-  local thrift control framed http https
-  read -r thrift control framed http https <"$HBASE_PORTS"
+  local thrift control framed http https sasl spnego kdc
+  read -r thrift control framed http https sasl spnego kdc <"$HBASE_PORTS"
   echo "export ROWKEY_HBASE_THRIFT=$HOST:$thrift"
   echo "export ROWKEY_HBASE_CONTROL=$HOST:$control"
   echo "export ROWKEY_HBASE_THRIFT_FRAMED_COMPACT=$HOST:$framed"
   echo "export ROWKEY_HBASE_THRIFT_HTTP=$HOST:$http"
   echo "export ROWKEY_HBASE_THRIFT_HTTPS=$HOST:$https"
   echo "export ROWKEY_HBASE_CA=$HBASE_TLS/ca.pem"
+  echo "export ROWKEY_HBASE_THRIFT_SASL=$HOST:$sasl"
+  echo "export ROWKEY_HBASE_THRIFT_SPNEGO=$HOST:$spnego"
+  echo "export ROWKEY_HBASE_KERBEROS=$HBASE_KERBEROS"
 }
 
 # make_tls: a CA of its own (ca.pem) and the HTTPS server's key with a certificate it signed, for
@@ -131,16 +139,17 @@ start() {
     exports
     return 0
   fi
-  local thrift control framed http https
+  local thrift control framed http https sasl spnego kdc
   # Past the ports start.sh's servers take from the same range.
-  read -r thrift control framed http https <<<"$(free_ports 15 | awk '{print $(NF-4), $(NF-3), $(NF-2), $(NF-1), $NF}')"
+  read -r thrift control framed http https sasl spnego kdc <<<"$(free_ports 18 | awk '{print $(NF-7), $(NF-6), $(NF-5), $(NF-4), $(NF-3), $(NF-2), $(NF-1), $NF}')"
   stop_procs hbase "$JAVA" || true
   rm -rf "$HBASE_DATA"
   mkdir -p "$HBASE_DATA" "$LOG_DIR"
   make_tls
   local t
   t=$(now)
-  say "starting HBase (thrift $HOST:$thrift, framed compact $HOST:$framed, http $HOST:$http, https $HOST:$https, control $HOST:$control; log $LOG_DIR/hbase.log)"
+  rm -rf "$HBASE_KERBEROS"
+  say "starting HBase (thrift $HOST:$thrift, framed compact $HOST:$framed, http $HOST:$http, https $HOST:$https, sasl $HOST:$sasl, spnego $HOST:$spnego, KDC $HOST:$kdc, control $HOST:$control; log $LOG_DIR/hbase.log)"
   # The JDK 17 options of HBase's own bin/hbase.
   launch hbase "$JAVA" -Xmx1536m -XX:+UseG1GC \
     -Dlog4j2.configurationFile="$HBASE_SRC/src/main/resources/log4j2.properties" \
@@ -154,9 +163,10 @@ start() {
     --add-exports java.security.jgss/sun.security.krb5=ALL-UNNAMED \
     --add-exports java.base/sun.net.dns=ALL-UNNAMED --add-exports java.base/sun.net.util=ALL-UNNAMED \
     -Drowkey.tls.keystore="$HBASE_TLS/server.p12" \
+    -Drowkey.kerberos.dir="$HBASE_KERBEROS" -Drowkey.kerberos.port="$kdc" \
     -cp "$HBASE_BUILD/rowkey-hbase-server-0.0.0.jar:$(cat "$HBASE_BUILD/classpath.txt")" \
     rowkey.servers.HBaseServer "$control" "$HBASE_DATA" buffered-binary="$thrift" \
-    framed-compact="$framed" http="$http" https="$https"
+    framed-compact="$framed" http="$http" https="$https" sasl="$sasl" spnego="$spnego"
   local deadline=$(($(date +%s) + HBASE_TIMEOUT)) pid
   pid=$(recorded_pid hbase)
   until grep -q '^rowkey-hbase ready' "$LOG_DIR/hbase.log" 2>/dev/null; do
@@ -172,7 +182,7 @@ start() {
     sleep 0.5
   done
   say "$(grep '^rowkey-hbase ready' "$LOG_DIR/hbase.log") (${HBASE_TIMEOUT}s allowed; $(elapsed "$t")s with the JVM)"
-  echo "$thrift $control $framed $http $https" >"$HBASE_PORTS"
+  echo "$thrift $control $framed $http $https $sasl $spnego $kdc" >"$HBASE_PORTS"
   register_owner
   exports
 }
@@ -189,7 +199,7 @@ case "${1:-}" in
     if [ -n "$(recorded_pid hbase)" ]; then
       stop_procs hbase "${JAVA:-java}"
     fi
-    rm -rf "$HBASE_DATA" "$HBASE_PORTS" "$HBASE_TLS"
+    rm -rf "$HBASE_DATA" "$HBASE_PORTS" "$HBASE_TLS" "$HBASE_KERBEROS"
     ;;
   *) die "usage: hbase.sh build|start|stop" ;;
 esac

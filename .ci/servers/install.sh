@@ -16,6 +16,9 @@
 #   thrift-compiler          Thrift 0.17.0: .ci/thrift-check regenerates rowkey-hbase's client
 #   chromium chromium-driver headless Chromium and its WebDriver: rowkey-lab/tests/heatmap_browser.rs renders
 #                            the lab's heatmap, points at a cell and reads its tooltip
+#   libkrb5-dev libclang-dev MIT krb5's GSSAPI and clang's libclang: rowkey-hbase's `kerberos`
+#                            feature builds its binding (libgssapi, bindgen) against them
+#   krb5-user                kinit: rowkey-hbase/tests/hbase_kerberos.rs makes tickets that expire
 #
 # The emulator binary goes to ${ROWKEY_SERVERS_DIR:-<repo>/target/servers}/bttest.
 # Messages go to stderr.
@@ -24,7 +27,8 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 PACKAGES=(golang-go golang-google-cloud-dev etcd-server etcd-client protobuf-compiler libprotobuf-dev
-  openjdk-17-jdk-headless maven thrift-compiler chromium chromium-driver)
+  openjdk-17-jdk-headless maven thrift-compiler chromium chromium-driver libkrb5-dev libclang-dev
+  krb5-user)
 GOCODE=/usr/share/gocode
 GO=${ROWKEY_GO:-/usr/bin/go}
 

@@ -215,7 +215,7 @@ impl Error {
 /// settings that say which it speaks.
 fn other_mode(endpoint: &Endpoint) -> String {
     format!(
-        "a Thrift2 server of another transport or protocol than this endpoint's ({}) does this: set them as the server's hbase.regionserver.thrift.framed, .compact and .http (and hbase.thrift.ssl.enabled) say",
+        "a Thrift2 server of another transport or protocol than this endpoint's ({}) does this: set them as the server's hbase.regionserver.thrift.framed, .compact and .http (and hbase.thrift.ssl.enabled; hbase.thrift.security.qop for Kerberos) say",
         endpoint.mode()
     )
 }

@@ -16,6 +16,7 @@ use std::time::Duration;
 
 use crate::endpoint::{Endpoint, Transport, MAX_ANSWER};
 use crate::error::ErrorKind;
+use crate::kerberos;
 use crate::link::{connect_fault, tcp, Fault, Faults};
 use crate::tls;
 
@@ -143,6 +144,15 @@ impl Exchange {
         conn.used = true;
         let mut request = Vec::with_capacity(self.head.len() + 32 + body.len());
         request.extend_from_slice(&self.head);
+        if self.endpoint.kerberos().is_some() {
+            // A token of its own for each request: HBase's servlet checks each on its own.
+            match kerberos::spnego_header(&self.endpoint) {
+                Ok(header) => {
+                    request.extend_from_slice(format!("Authorization: {header}\r\n").as_bytes())
+                }
+                Err(fault) => return Err(self.faults.raise(fault)),
+            }
+        }
         request.extend_from_slice(format!("Content-Length: {}\r\n\r\n", body.len()).as_bytes());
         request.extend_from_slice(&body);
         let sent = conn
@@ -369,10 +379,15 @@ fn refusal(endpoint: &Endpoint, response: &Response, body: &[u8]) -> Option<Faul
     Some(match status {
         401 => {
             let asks = response.authenticate.as_deref().unwrap_or("");
-            if asks.to_ascii_lowercase().starts_with("negotiate") {
+            if let Some(principal) = endpoint.kerberos() {
                 Fault::kept(
                     ErrorKind::Auth,
-                    format!("HTTP 401{said}: the server asks for Kerberos (SPNEGO, `WWW-Authenticate: {asks}`), which this endpoint does not send"),
+                    format!("HTTP 401{said}: the server refused this client's Kerberos ticket for {principal} (SPNEGO): is it the server's hbase.thrift.spnego.principal, of the server's realm?"),
+                )
+            } else if asks.to_ascii_lowercase().starts_with("negotiate") {
+                Fault::kept(
+                    ErrorKind::Auth,
+                    format!("HTTP 401{said}: the server asks for Kerberos (SPNEGO, `WWW-Authenticate: {asks}`): set kerberos= to its principal (hbase.thrift.spnego.principal, often HTTP/_HOST@REALM)"),
                 )
             } else {
                 Fault::kept(

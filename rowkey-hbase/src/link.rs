@@ -28,6 +28,7 @@ use crate::error::ErrorKind;
 use crate::framed::{FramedRead, FramedWrite};
 use crate::hbase::THBaseServiceSyncClient;
 use crate::http::{Exchange, HttpRead, HttpWrite};
+use crate::kerberos;
 
 /// The Thrift client of a connection, whatever its transport and protocol.
 type Thrift = THBaseServiceSyncClient<
@@ -208,11 +209,28 @@ impl Endpoint {
             );
             (Socket::Http(exchange), halves)
         } else {
-            let stream = tcp(self, addr, deadline).map_err(|e| connect_fault(self, e))?;
-            let clone = || stream.try_clone().map_err(|e| connect_fault(self, e));
-            let (read, write) = (clone()?, clone()?);
-            let halves: Halves = match (self.transport(), self.protocol()) {
-                (Transport::Framed, Protocol::Binary) => (
+            let mut stream = tcp(self, addr, deadline).map_err(|e| connect_fault(self, e))?;
+            let clone = |stream: &TcpStream| stream.try_clone().map_err(|e| connect_fault(self, e));
+            let (read, write) = (clone(&stream)?, clone(&stream)?);
+            let sasl = match self.kerberos() {
+                Some(_) => Some(kerberos::negotiate(self, &mut stream)?),
+                None => None,
+            };
+            let halves: Halves = match (sasl, self.transport(), self.protocol()) {
+                (Some(session), _, protocol) => {
+                    let (read, write) = kerberos::halves(read, write, session, &faults);
+                    match protocol {
+                        Protocol::Binary => (
+                            Box::new(TBinaryInputProtocol::new(read, true)),
+                            Box::new(TBinaryOutputProtocol::new(write, true)),
+                        ),
+                        _ => (
+                            Box::new(TCompactInputProtocol::new(read)),
+                            Box::new(TCompactOutputProtocol::new(write)),
+                        ),
+                    }
+                }
+                (None, Transport::Framed, Protocol::Binary) => (
                     Box::new(TBinaryInputProtocol::new(
                         FramedRead::new(read, faults.clone()),
                         true,
@@ -222,7 +240,7 @@ impl Endpoint {
                         true,
                     )),
                 ),
-                (Transport::Framed, Protocol::Compact) => (
+                (None, Transport::Framed, Protocol::Compact) => (
                     Box::new(TCompactInputProtocol::new(FramedRead::new(
                         read,
                         faults.clone(),
@@ -233,7 +251,7 @@ impl Endpoint {
                         faults.clone(),
                     ))),
                 ),
-                (_, Protocol::Binary) => (
+                (None, _, Protocol::Binary) => (
                     Box::new(TBinaryInputProtocol::new(
                         TBufferedReadTransport::new(read),
                         true,
@@ -243,7 +261,7 @@ impl Endpoint {
                         true,
                     )),
                 ),
-                (_, Protocol::Compact) => (
+                (None, _, Protocol::Compact) => (
                     Box::new(TCompactInputProtocol::new(TBufferedReadTransport::new(
                         read,
                     ))),

@@ -8,7 +8,8 @@
 //! malformed request to the buffered server can take it down, THRIFT-601),
 //! `hbase.regionserver.thrift.compact` (the compact protocol), `hbase.regionserver.thrift.http`
 //! (each message POSTed over HTTP, in the binary protocol whatever `.compact` says) and
-//! `hbase.thrift.ssl.enabled` (HTTP over TLS). A client must speak the same; a server meeting
+//! `hbase.thrift.ssl.enabled` (HTTP over TLS), `hbase.thrift.security.qop` (Kerberos over TCP,
+//! SASL; over HTTP, Kerberos is SPNEGO). A client must speak the same; a server meeting
 //! another closes the connection or answers an error at the first request, which
 //! [`HBase::open`] makes, and says so.
 //!
@@ -63,9 +64,22 @@ pub enum Protocol {
     Compact,
 }
 
+/// The quality of protection of Kerberos over TCP (SASL), as the server's
+/// `hbase.thrift.security.qop` names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Qop {
+    /// `auth`: who the client is, checked once; messages as they are.
+    Auth,
+    /// `auth-int`: and every message signed.
+    AuthInt,
+    /// `auth-conf`: and every message sealed (encrypted).
+    AuthConf,
+}
+
 /// How to reach a Thrift2 server: `host:port`, transport, protocol, and what each transport
 /// takes (the frame limit; the HTTP path, headers and proxy user; TLS's roots and server name),
-/// and the connect timeout.
+/// Kerberos, and the connect timeout.
 ///
 /// Built in code:
 ///
@@ -80,6 +94,15 @@ pub enum Protocol {
 /// assert_eq!(
 ///     endpoint.to_string(),
 ///     "thrift2://thrift.example.com:9090?transport=framed&protocol=compact&connect_timeout=5s"
+/// );
+///
+/// // Kerberos over TCP, every message sealed (the server's hbase.thrift.security.qop).
+/// let kerberos = Endpoint::tcp("thrift.example.com:9090")
+///     .with_kerberos("thrift/_HOST@EXAMPLE.COM")
+///     .with_qop(rowkey_hbase::Qop::AuthConf);
+/// assert_eq!(
+///     kerberos.to_string(),
+///     "thrift2://thrift.example.com:9090?kerberos=thrift/_HOST@EXAMPLE.COM&qop=auth-conf"
 /// );
 ///
 /// // HTTPS, the certificate checked against the cluster's own CA, acting for another user.
@@ -108,6 +131,8 @@ pub enum Protocol {
 /// | `do_as` | http(s): the user to act for (HBase's proxy user, the `doAs` header; the server needs `hbase.thrift.support.proxyuser`) | none |
 /// | `ca_file` | https: a PEM file of the certificates to trust, in place of the system's | the system's roots |
 /// | `server_name` | https: the name the certificate must carry, in place of HOST | HOST |
+/// | `kerberos` | the server's Kerberos principal, `_HOST` for HOST: SASL GSSAPI over buffered TCP, SPNEGO over http(s) (feature `kerberos`) | none |
+/// | `qop` | Kerberos over TCP: `auth`, `auth-int` or `auth-conf` (`hbase.thrift.security.qop`) | the strongest the server offers |
 /// | `connect_timeout` | a time, `500ms` or `10s` | `10s` |
 ///
 /// A value holding `&`, `=`, `%` or a space is written with `%` and two hex digits (`%26`).
@@ -133,6 +158,8 @@ pub struct Endpoint {
     proxy_user: Option<String>,
     ca_file: Option<PathBuf>,
     server_name: Option<String>,
+    kerberos: Option<String>,
+    qop: Option<Qop>,
     connect_timeout: Duration,
 }
 
@@ -162,6 +189,8 @@ impl Endpoint {
             proxy_user: None,
             ca_file: None,
             server_name: None,
+            kerberos: None,
+            qop: None,
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
         }
     }
@@ -257,6 +286,31 @@ impl Endpoint {
         }
     }
 
+    /// This endpoint authenticating with Kerberos to the server whose principal is `principal`
+    /// (`_HOST` in it is the address's host, as Hadoop reads `hbase.thrift.kerberos.principal`):
+    /// SASL GSSAPI over buffered TCP, SPNEGO over HTTP and HTTPS (where the principal is the
+    /// server's `hbase.thrift.spnego.principal`, often `HTTP/_HOST@REALM`). The ticket is MIT
+    /// krb5's: the ticket cache (`kinit`, `KRB5CCNAME`), or a client keytab
+    /// (`KRB5_CLIENT_KTNAME`), from which krb5 gets a new ticket when the one it holds expires.
+    /// Needs the crate's `kerberos` feature.
+    #[must_use]
+    pub fn with_kerberos(self, principal: impl Into<String>) -> Endpoint {
+        Endpoint {
+            kerberos: Some(principal.into()),
+            ..self
+        }
+    }
+
+    /// This endpoint asking for the quality of protection `qop` over SASL (TCP with Kerberos
+    /// only); without it, the strongest the server offers is taken.
+    #[must_use]
+    pub fn with_qop(self, qop: Qop) -> Endpoint {
+        Endpoint {
+            qop: Some(qop),
+            ..self
+        }
+    }
+
     /// This endpoint with `timeout` for connecting and for the server's first answer.
     #[must_use]
     pub fn with_connect_timeout(self, timeout: Duration) -> Endpoint {
@@ -312,6 +366,16 @@ impl Endpoint {
         self.server_name.as_deref().unwrap_or_else(|| self.host())
     }
 
+    /// The server's Kerberos principal, as set (with `_HOST` in it), if Kerberos is on.
+    pub fn kerberos(&self) -> Option<&str> {
+        self.kerberos.as_deref()
+    }
+
+    /// The quality of protection asked for over SASL, if one is.
+    pub fn qop(&self) -> Option<Qop> {
+        self.qop
+    }
+
     /// The time allowed to connect and for the server's first answer.
     pub fn connect_timeout(&self) -> Duration {
         self.connect_timeout
@@ -356,6 +420,16 @@ impl Endpoint {
                     string::transport_name(self.transport)
                 ));
             }
+        }
+        if self.kerberos.is_some() && self.transport == Transport::Framed {
+            return bad(String::from(
+                "HBase's Thrift2 server speaks Kerberos (SASL) over buffered transport alone (it refuses SASL with framed): use transport=buffered",
+            ));
+        }
+        if self.qop.is_some() && (self.kerberos.is_none() || self.transport.is_http()) {
+            return bad(String::from(
+                "`qop` is a setting of Kerberos over TCP (SASL): set kerberos= too; over HTTP, Kerberos is SPNEGO, and TLS (transport=https) protects the messages",
+            ));
         }
         if self.transport.is_http() && self.protocol == Protocol::Compact {
             return bad(String::from(

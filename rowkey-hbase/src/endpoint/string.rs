@@ -7,14 +7,14 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use super::DEFAULT_PATH;
-use super::{Endpoint, Protocol, Transport, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_FRAME};
+use super::{Endpoint, Protocol, Qop, Transport, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_FRAME};
 use crate::error::{Error, ErrorKind};
 
 /// The scheme of a connection string.
 const SCHEME: &str = "thrift2://";
 
 /// The keys of a connection string, for messages, in the order `Display` writes them.
-const KEYS: [&str; 10] = [
+const KEYS: [&str; 12] = [
     "transport",
     "protocol",
     "max_frame",
@@ -23,6 +23,8 @@ const KEYS: [&str; 10] = [
     "do_as",
     "ca_file",
     "server_name",
+    "kerberos",
+    "qop",
     "connect_timeout",
     // Not a key of its own: the name a user may look for, answered with where it went.
     "tls",
@@ -84,6 +86,15 @@ pub(super) fn parse(text: &str) -> Result<Endpoint, Error> {
             "do_as" => endpoint.proxy_user = Some(value),
             "ca_file" => endpoint.ca_file = Some(value.into()),
             "server_name" => endpoint.server_name = Some(value),
+            "kerberos" => endpoint.kerberos = Some(value),
+            "qop" => {
+                endpoint.qop = Some(match value.as_str() {
+                    "auth" => Qop::Auth,
+                    "auth-int" => Qop::AuthInt,
+                    "auth-conf" => Qop::AuthConf,
+                    _ => return Err(wrong("`auth`, `auth-int` or `auth-conf`")),
+                })
+            }
             "connect_timeout" => {
                 endpoint.connect_timeout = parse_duration(&value)
                     .filter(|d| !d.is_zero())
@@ -151,6 +162,12 @@ impl fmt::Display for Endpoint {
         if let Some(name) = &self.server_name {
             key(f, "server_name", &Encoded(name))?;
         }
+        if let Some(principal) = &self.kerberos {
+            key(f, "kerberos", &Encoded(principal))?;
+        }
+        if let Some(qop) = self.qop {
+            key(f, "qop", &qop_name(qop))?;
+        }
         if self.connect_timeout != DEFAULT_CONNECT_TIMEOUT {
             key(f, "connect_timeout", &DurationText(self.connect_timeout))?;
         }
@@ -171,6 +188,14 @@ pub(crate) fn protocol_name(p: Protocol) -> &'static str {
     match p {
         Protocol::Binary => "binary",
         Protocol::Compact => "compact",
+    }
+}
+
+fn qop_name(q: Qop) -> &'static str {
+    match q {
+        Qop::Auth => "auth",
+        Qop::AuthInt => "auth-int",
+        Qop::AuthConf => "auth-conf",
     }
 }
 
@@ -302,6 +327,16 @@ mod tests {
                     .with_ca_file("/etc/my ca.pem")
                     .with_server_name("thrift.example.com"),
             ),
+            (
+                "thrift2://h:9090?kerberos=thrift/_HOST@EXAMPLE.COM&qop=auth-int",
+                Endpoint::tcp("h:9090")
+                    .with_kerberos("thrift/_HOST@EXAMPLE.COM")
+                    .with_qop(Qop::AuthInt),
+            ),
+            (
+                "thrift2://h:9090?transport=https&kerberos=HTTP/_HOST@EXAMPLE.COM",
+                Endpoint::https("h:9090").with_kerberos("HTTP/_HOST@EXAMPLE.COM"),
+            ),
         ];
         for (text, endpoint) in cases {
             assert_eq!(Endpoint::parse(text).unwrap(), endpoint, "{text}");
@@ -390,6 +425,22 @@ mod tests {
             (
                 "thrift2://h:1?transport=http&do_as=%zz",
                 "with `%` and two hex digits",
+            ),
+            (
+                "thrift2://h:1?transport=framed&kerberos=thrift/_HOST@R",
+                "over buffered transport alone",
+            ),
+            (
+                "thrift2://h:1?qop=auth-conf",
+                "`qop` is a setting of Kerberos over TCP",
+            ),
+            (
+                "thrift2://h:1?transport=http&kerberos=HTTP/h@R&qop=auth",
+                "over HTTP, Kerberos is SPNEGO",
+            ),
+            (
+                "thrift2://h:1?kerberos=t/h@R&qop=privacy",
+                "qop takes `auth`, `auth-int` or `auth-conf`",
             ),
         ];
         for (text, says) in cases {

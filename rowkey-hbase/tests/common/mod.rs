@@ -14,8 +14,8 @@ pub mod proxy;
 const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../.ci/servers/hbase.sh");
 
 /// A running HBase: the one the environment names (`ROWKEY_HBASE_THRIFT`,
-/// `ROWKEY_HBASE_THRIFT_FRAMED_COMPACT`, `_HTTP`, `_HTTPS`, `ROWKEY_HBASE_CA` and
-/// `ROWKEY_HBASE_CONTROL`), or this checkout's, started by the first test binary of the run that
+/// `ROWKEY_HBASE_THRIFT_FRAMED_COMPACT`, `_HTTP`, `_HTTPS`, `_SASL`, `_SPNEGO`,
+/// `ROWKEY_HBASE_CA`, `ROWKEY_HBASE_KERBEROS` and `ROWKEY_HBASE_CONTROL`), or this checkout's, started by the first test binary of the run that
 /// needs it and shared by the others (`.ci/servers/hbase.sh start`, with this process as an owner:
 /// the servers' guard stops it once every owner has exited).
 pub struct Server {
@@ -28,19 +28,29 @@ pub struct Server {
     pub http: String,
     /// The Thrift2 server over HTTPS, `host:port`, the proxy user not allowed.
     pub https: String,
-    /// The PEM file of the CA that signed the HTTPS server's certificate.
+    /// The PEM file of the CA that signed the HTTPS servers' certificate.
     pub ca: String,
+    /// The Thrift2 server with Kerberos over TCP (SASL GSSAPI, `auth-conf`), `host:port`.
+    pub sasl: String,
+    /// The Thrift2 server with Kerberos over HTTPS (SPNEGO), `host:port`.
+    pub spnego: String,
+    /// The test KDC's directory: `krb5.conf`, `client.keytab` (alice), `host` (the name in the
+    /// servers' principals).
+    pub kerberos: String,
     /// The control endpoint, `host:port`.
     pub control: String,
 }
 
 /// The variables a running HBase is named by, in the order of [`Server`]'s fields.
-const VARIABLES: [&str; 6] = [
+const VARIABLES: [&str; 9] = [
     "ROWKEY_HBASE_THRIFT",
     "ROWKEY_HBASE_THRIFT_FRAMED_COMPACT",
     "ROWKEY_HBASE_THRIFT_HTTP",
     "ROWKEY_HBASE_THRIFT_HTTPS",
     "ROWKEY_HBASE_CA",
+    "ROWKEY_HBASE_THRIFT_SASL",
+    "ROWKEY_HBASE_THRIFT_SPNEGO",
+    "ROWKEY_HBASE_KERBEROS",
     "ROWKEY_HBASE_CONTROL",
 ];
 
@@ -75,14 +85,17 @@ impl Server {
     }
 
     fn from_values(values: Vec<String>) -> Server {
-        let [thrift, framed_compact, http, https, ca, control]: [String; 6] =
-            values.try_into().expect("one value a variable");
+        let [thrift, framed_compact, http, https, ca, sasl, spnego, kerberos, control]: [String;
+            9] = values.try_into().expect("one value a variable");
         Server {
             thrift,
             framed_compact,
             http,
             https,
             ca,
+            sasl,
+            spnego,
+            kerberos,
             control,
         }
     }

@@ -58,8 +58,23 @@ import org.apache.hadoop.hbase.thrift2.ThriftServer;
  *   <li>{@code https}: the same over TLS ({@code hbase.thrift.ssl.enabled}), its key and
  *       certificate from the PKCS #12 key store {@code rowkey.tls.keystore} (password {@code
  *       rowkey-test}), which hbase.sh makes at each start beside a CA that signed it; the proxy
- *       user off.
+ *       user off;
+ *   <li>{@code sasl}: Kerberos over TCP, SASL GSSAPI at the quality of protection {@code
+ *       auth-conf} (every message wrapped and encrypted; {@code hbase.thrift.security.qop}),
+ *       buffered transport (HBase refuses SASL with framed), binary protocol;
+ *   <li>{@code spnego}: Kerberos over HTTPS (SPNEGO, the {@code Authorization: Negotiate}
+ *       header), TLS as {@code https}.
  * </ul>
+ *
+ * <p>The Kerberos modes need {@code -Drowkey.kerberos.dir=DIR -Drowkey.kerberos.port=P}: a KDC
+ * (Apache Kerby's {@code SimpleKdcServer}, as HBase's own {@code TestThriftSpnegoHttpServer}
+ * runs one) listens on 127.0.0.1:P (TCP) for the realm {@value #REALM}, and DIR receives {@code
+ * krb5.conf} (for MIT krb5 and the JDK alike), {@code server.keytab} ({@code thrift/HOST} and
+ * {@code HTTP/HOST}), {@code client.keytab} ({@code alice}, the client's) and {@code host} (HOST,
+ * the name the secured Thrift2 servers take their principals by: this machine's, as HBase finds
+ * it). The Thrift2 servers' own connection to the cluster stays simple (the cluster is not
+ * secured): Kerberos is between the client and the Thrift2 server alone, which is what these
+ * modes test.
  *
  * <p>Prints {@code rowkey-hbase ready control=127.0.0.1:Q MODE=127.0.0.1:P...} once all serve,
  * then runs until SIGTERM, when it shuts the cluster down. The control endpoint answers plain
@@ -77,8 +92,9 @@ import org.apache.hadoop.hbase.thrift2.ThriftServer;
  *   <li>{@code POST /kill-region-server?index=I}: aborts region server I without warning (its
  *       regions are reassigned by the master); {@code POST /start-region-server} starts a new one
  *       in its place; {@code GET /region-servers} lists the live ones;
- *   <li>{@code POST /restart-thrift[?mode=MODE]}: kills the Thrift2 server's JVM of MODE (its connections and
- *       scanners go) and starts a new one on the same port;
+ *   <li>{@code POST /restart-thrift?mode=MODE[&qop=QOP]}: kills the Thrift2 server's JVM of MODE (its connections and
+ *       scanners go) and starts a new one on the same port (the SASL server at the quality of
+ *       protection QOP, {@code auth}, {@code auth-int} or {@code auth-conf}, from then on);
  *   <li>{@code POST /create-auto-split?table=T&family=F&max-filesize=BYTES}: a table of one
  *       region that splits at its middle key once a store is over BYTES ({@code
  *       ConstantSizeRegionSplitPolicy}), its memstores flushed at an eighth of that; {@code GET /store-sizes?table=T}: {@code START<TAB>BYTES},
@@ -105,6 +121,8 @@ public final class HBaseServer {
   private final Map<String, Integer> thriftPorts = new java.util.LinkedHashMap<>();
 
   private final Map<String, Process> thrifts = new java.util.HashMap<>();
+  /** The quality of protection of the SASL server when a restart set one ({@code auth-conf}). */
+  private final Map<String, String> qops = new java.util.HashMap<>();
   private Path data;
   private PhoenixSql phoenix;
 
@@ -114,8 +132,8 @@ public final class HBaseServer {
   }
 
   public static void main(String[] args) throws Exception {
-    if (args.length == 4 && args[0].equals("thrift")) {
-      runThrift(Integer.parseInt(args[1]), Integer.parseInt(args[2]), args[3]);
+    if (args.length == 5 && args[0].equals("thrift")) {
+      runThrift(Integer.parseInt(args[1]), Integer.parseInt(args[2]), args[3], args[4]);
       return;
     }
     if (args.length < 3) {
@@ -172,6 +190,9 @@ public final class HBaseServer {
     server.phoenix = new PhoenixSql(server.zkPort);
     server.data = data;
     server.thriftPorts.putAll(ports);
+    if (ports.containsKey(SASL) || ports.containsKey(SPNEGO)) {
+      startKdc();
+    }
     server.startThrifts(server.thriftPorts.keySet());
 
     HttpServer control = HttpServer.create(new InetSocketAddress("127.0.0.1", controlPort), 16);
@@ -208,7 +229,13 @@ public final class HBaseServer {
   private static final String FRAMED_COMPACT = "framed-compact";
   private static final String HTTP = "http";
   private static final String HTTPS = "https";
-  private static final List<String> MODES = List.of(BUFFERED_BINARY, FRAMED_COMPACT, HTTP, HTTPS);
+  private static final String SASL = "sasl";
+  private static final String SPNEGO = "spnego";
+  private static final List<String> MODES =
+      List.of(BUFFERED_BINARY, FRAMED_COMPACT, HTTP, HTTPS, SASL, SPNEGO);
+
+  /** The test KDC's realm. */
+  static final String REALM = "ROWKEY.TEST";
 
   /** The password of the HTTPS server's key store (a test's own, made at each start). */
   private static final String KEYSTORE_PASSWORD = "rowkey-test";
@@ -247,6 +274,7 @@ public final class HBaseServer {
     command.add(Integer.toString(zkPort));
     command.add(Integer.toString(thriftPort));
     command.add(mode);
+    command.add(qops.getOrDefault(mode, "auth-conf"));
     String log = mode.equals(BUFFERED_BINARY) ? "thrift.log" : "thrift-" + mode + ".log";
     Process thrift =
         new ProcessBuilder(command)
@@ -260,7 +288,13 @@ public final class HBaseServer {
    * Kills the Thrift2 server's JVM without warning (its connections reset, its scanners gone)
    * and starts a new one on the same port: a Thrift server restarted.
    */
-  private synchronized String restartThrift(String mode) throws Exception {
+  private synchronized String restartThrift(String mode, String qop) throws Exception {
+    if (qop != null) {
+      if (!List.of("auth", "auth-int", "auth-conf").contains(qop)) {
+        throw new IllegalArgumentException("qop is auth, auth-int or auth-conf: " + qop);
+      }
+      qops.put(mode, qop);
+    }
     Process thrift = thrifts.get(mode);
     if (thrift == null) {
       throw new IllegalArgumentException("no Thrift2 server of mode " + mode);
@@ -279,7 +313,8 @@ public final class HBaseServer {
    * ({@code hbase.client.scanner.timeout.period}, which its scanner cache reads), so that a test
    * makes one expire in seconds. It exits with the JVM that started it.
    */
-  private static void runThrift(int zkPort, int thriftPort, String mode) throws Exception {
+  private static void runThrift(int zkPort, int thriftPort, String mode, String qop)
+      throws Exception {
     ProcessHandle.current()
         .parent()
         .ifPresent(parent -> parent.onExit().thenRun(() -> Runtime.getRuntime().halt(0)));
@@ -303,21 +338,123 @@ public final class HBaseServer {
         conf.set("hadoop.proxyuser." + user + ".hosts", "*");
         conf.set("hadoop.proxyuser." + user + ".groups", "*");
       }
+      case SASL -> {
+        secure(conf);
+        conf.set("hbase.thrift.security.qop", qop);
+      }
+      case SPNEGO -> {
+        secure(conf);
+        conf.setBoolean("hbase.regionserver.thrift.http", true);
+        tls(conf);
+      }
       case HTTPS -> {
         conf.setBoolean("hbase.regionserver.thrift.http", true);
-        conf.setBoolean("hbase.thrift.ssl.enabled", true);
-        String keystore = System.getProperty("rowkey.tls.keystore");
-        if (keystore == null) {
-          throw new IllegalArgumentException("https needs -Drowkey.tls.keystore=FILE.p12");
-        }
-        conf.set("hbase.thrift.ssl.keystore.store", keystore);
-        conf.set("hbase.thrift.ssl.keystore.type", "pkcs12");
-        conf.set("hbase.thrift.ssl.keystore.password", KEYSTORE_PASSWORD);
-        conf.set("hbase.thrift.ssl.keystore.keypassword", KEYSTORE_PASSWORD);
+        tls(conf);
       }
       default -> {}
     }
-    new ThriftServer(conf).run(options.toArray(new String[0]));
+    if (mode.equals(SASL) || mode.equals(SPNEGO)) {
+      new SecuredThriftServer(conf).run(options.toArray(new String[0]));
+    } else {
+      new ThriftServer(conf).run(options.toArray(new String[0]));
+    }
+  }
+
+  /** The key store of the HTTPS servers (made by hbase.sh). */
+  private static void tls(Configuration conf) {
+    String keystore = System.getProperty("rowkey.tls.keystore");
+    if (keystore == null) {
+      throw new IllegalArgumentException("https needs -Drowkey.tls.keystore=FILE.p12");
+    }
+    conf.setBoolean("hbase.thrift.ssl.enabled", true);
+    conf.set("hbase.thrift.ssl.keystore.store", keystore);
+    conf.set("hbase.thrift.ssl.keystore.type", "pkcs12");
+    conf.set("hbase.thrift.ssl.keystore.password", KEYSTORE_PASSWORD);
+    conf.set("hbase.thrift.ssl.keystore.keypassword", KEYSTORE_PASSWORD);
+  }
+
+  /**
+   * Kerberos on the Thrift2 server: Hadoop's and HBase's security on, the server's principals
+   * from the test KDC's keytab ({@code thrift/_HOST} for SASL, {@code HTTP/_HOST} for SPNEGO).
+   */
+  private static void secure(Configuration conf) {
+    Path dir = Path.of(System.getProperty("rowkey.kerberos.dir"));
+    System.setProperty("java.security.krb5.conf", dir.resolve("krb5.conf").toString());
+    String keytab = dir.resolve("server.keytab").toString();
+    conf.set("hadoop.security.authentication", "kerberos");
+    conf.set("hbase.security.authentication", "kerberos");
+    conf.set("hbase.thrift.keytab.file", keytab);
+    conf.set("hbase.thrift.kerberos.principal", "thrift/_HOST@" + REALM);
+    conf.set("hbase.thrift.spnego.keytab.file", keytab);
+    conf.set("hbase.thrift.spnego.principal", "HTTP/_HOST@" + REALM);
+    org.apache.hadoop.security.UserGroupInformation.setConfiguration(conf);
+  }
+
+  /**
+   * HBase's Thrift2 server whose own connection to the cluster is simple, the cluster not being
+   * secured: Kerberos stays between the client and this server.
+   */
+  static final class SecuredThriftServer extends ThriftServer {
+    SecuredThriftServer(Configuration conf) {
+      super(conf);
+    }
+
+    @Override
+    protected org.apache.hadoop.hbase.thrift.HBaseServiceHandler createHandler(
+        Configuration conf, org.apache.hadoop.hbase.security.UserProvider userProvider)
+        throws IOException {
+      Configuration cluster = new Configuration(conf);
+      cluster.set("hbase.security.authentication", "simple");
+      cluster.setBoolean("hbase.ipc.client.fallback-to-simple-auth-allowed", true);
+      return super.createHandler(cluster, userProvider);
+    }
+  }
+
+  /**
+   * The test KDC (see the class's docs), in this JVM: its principals, keytabs, {@code
+   * krb5.conf} and {@code host} under {@code rowkey.kerberos.dir}.
+   */
+  private static void startKdc() throws Exception {
+    Path dir = Path.of(System.getProperty("rowkey.kerberos.dir"));
+    int port = Integer.parseInt(System.getProperty("rowkey.kerberos.port"));
+    Files.createDirectories(dir);
+    org.apache.kerby.kerberos.kerb.server.SimpleKdcServer kdc =
+        new org.apache.kerby.kerberos.kerb.server.SimpleKdcServer();
+    kdc.setWorkDir(dir.toFile());
+    kdc.setKdcRealm(REALM);
+    kdc.setKdcHost("127.0.0.1");
+    kdc.setAllowUdp(false);
+    kdc.setKdcTcpPort(port);
+    kdc.init();
+    kdc.start();
+    String host =
+        org.apache.hadoop.hbase.util.Strings.domainNamePointerToHostName(
+            org.apache.hadoop.hbase.util.DNS.getDefaultHost("default", "default"));
+    Files.deleteIfExists(dir.resolve("server.keytab"));
+    Files.deleteIfExists(dir.resolve("client.keytab"));
+    kdc.createAndExportPrincipals(
+        dir.resolve("server.keytab").toFile(), "thrift/" + host, "HTTP/" + host);
+    kdc.createAndExportPrincipals(dir.resolve("client.keytab").toFile(), "alice");
+    // Both MIT krb5 and the JDK read this: TCP alone (the KDC has no UDP), no DNS.
+    Files.writeString(
+        dir.resolve("krb5.conf"),
+        String.join(
+            "\n",
+            "[libdefaults]",
+            "  default_realm = " + REALM,
+            "  dns_lookup_kdc = false",
+            "  dns_lookup_realm = false",
+            "  dns_canonicalize_hostname = false",
+            "  rdns = false",
+            "  udp_preference_limit = 1",
+            "  ticket_lifetime = 24h",
+            "  forwardable = true",
+            "[realms]",
+            "  " + REALM + " = {",
+            "    kdc = 127.0.0.1:" + port,
+            "  }",
+            ""));
+    Files.writeString(dir.resolve("host"), host + "\n");
   }
 
   /** Waits until something listens on the port, or fails when the Thrift2 JVM ended. */
@@ -361,7 +498,7 @@ public final class HBaseServer {
             }
             case "POST /kill-region-server" -> kill(Integer.parseInt(need(q, "index")));
             case "POST /restart-thrift" ->
-                restartThrift(q.getOrDefault("mode", BUFFERED_BINARY));
+                restartThrift(q.getOrDefault("mode", BUFFERED_BINARY), q.get("qop"));
             case "POST /start-region-server" -> startRegionServer();
             case "POST /create-auto-split" ->
                 createAutoSplit(
