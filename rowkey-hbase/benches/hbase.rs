@@ -7,6 +7,8 @@
 //!   server's default mode (buffered transport, binary protocol), in framed compact (the
 //!   second Thrift2 server of the test HBase) and over HTTPS (the fourth; with `--all-features`,
 //!   for the crate's `tls`), the hand-written HTTPS side a `THttpClient` of its own on rustls;
+//!   and, with `--all-features`, the same read over Kerberos (SASL at `auth-conf`, and SPNEGO over
+//!   HTTPS), the cost of Kerberos against the plain reads beside them;
 //! - writing 100,000 rows: `HBase::put_rows` (one cell a row) and `HBase::put` (4 cells a row)
 //!   against hand-built `putMultiple` batches of the same size (1,000), the two taking turns for
 //!   10 rounds (writes change the server's state), their medians printed;
@@ -416,6 +418,51 @@ fn benches(c: &mut Criterion) {
                 assert_eq!(n, ROWS as usize);
             });
         });
+    }
+    // Kerberos: MIT krb5 reads its settings from the environment, set here before any thread
+    // of the benchmark asks for a ticket (from the test KDC's client keytab).
+    #[cfg(all(feature = "kerberos", feature = "tls"))]
+    {
+        let dir = std::path::Path::new(&server.kerberos);
+        std::env::set_var("KRB5_CONFIG", dir.join("krb5.conf"));
+        std::env::set_var("KRB5_CLIENT_KTNAME", dir.join("client.keytab"));
+        std::env::set_var("KRB5CCNAME", "MEMORY:rowkey-bench");
+        let host = std::fs::read_to_string(dir.join("host")).unwrap();
+        let host = host.trim();
+        let sasl = HBase::open(
+            Endpoint::tcp(&server.sasl)
+                .with_kerberos(format!("thrift/{host}@ROWKEY.TEST"))
+                .with_qop(rowkey_hbase::Qop::AuthConf),
+        )
+        .unwrap();
+        group.bench_function(
+            "rowkey-hbase read_rows_with, Kerberos SASL auth-conf",
+            |b| {
+                b.iter(|| {
+                    let n = count(sasl.read_rows_with(&plain, &plain_plan, &options).unwrap());
+                    assert_eq!(n, ROWS as usize);
+                });
+            },
+        );
+        let spnego = HBase::open(
+            Endpoint::https(&server.spnego)
+                .with_ca_file(&server.ca)
+                .with_kerberos(format!("HTTP/{host}@ROWKEY.TEST")),
+        )
+        .unwrap();
+        group.bench_function(
+            "rowkey-hbase read_rows_with, Kerberos SPNEGO over HTTPS",
+            |b| {
+                b.iter(|| {
+                    let n = count(
+                        spnego
+                            .read_rows_with(&plain, &plain_plan, &options)
+                            .unwrap(),
+                    );
+                    assert_eq!(n, ROWS as usize);
+                });
+            },
+        );
     }
     group.bench_function("rowkey-hbase read_rows_with, 16 salt buckets", |b| {
         b.iter(|| {

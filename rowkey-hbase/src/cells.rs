@@ -6,13 +6,17 @@
 
 use std::ops::Range;
 
-use rowkey::{DecodeError, DecodeKey, Scan};
+use rowkey::phoenix::{PhoenixKey, EMPTY_CELL};
+use rowkey::{DecodeError, DecodeKey, EncodeError, KeyField, Scan};
 
 use crate::hbase::{
     TColumn, TColumnValue, TDelete, TDeleteType, TGet, TPut, TResult, TTHBaseServiceSyncClient,
     TTimeRange,
 };
-use crate::{check_row, Cell, Error, HBase, ReadOptions, Row};
+use crate::{check_row, row_key, Cell, Error, HBase, ReadOptions, Row};
+
+/// Phoenix's default column family, of a non-key column named without one.
+const DEFAULT_PHOENIX_FAMILY: &str = "0";
 
 impl Cell {
     /// The cell `family:qualifier = value`, with no timestamp of its own (HBase gives it the
@@ -28,6 +32,30 @@ impl Cell {
             value: value.into(),
             timestamp: None,
         }
+    }
+
+    /// The cell of Phoenix column `column` holding `value` as Phoenix stores it
+    /// ([`rowkey::phoenix::column_value`]), for a table made with `COLUMN_ENCODED_BYTES = 0`
+    /// (what [`rowkey::phoenix::ddl`] writes): `FAMILY.COLUMN` is the column in that family,
+    /// `COLUMN` the column in Phoenix's default family `0`, each name as Phoenix stores it
+    /// (unquoted names in capitals). A NULL is no cell: leave the column out of the row.
+    ///
+    /// ```
+    /// use rowkey_hbase::Cell;
+    /// let cell = Cell::phoenix("READING", &-1i32)?;
+    /// assert_eq!((&cell.family[..], &cell.qualifier[..], &cell.value[..]), (&b"0"[..], &b"READING"[..], &[0x7f, 0xff, 0xff, 0xff][..]));
+    /// assert_eq!(Cell::phoenix("M.NOTE", "hello")?.family, b"M");
+    /// # Ok::<(), rowkey::EncodeError>(())
+    /// ```
+    pub fn phoenix<T: KeyField + ?Sized>(column: &str, value: &T) -> Result<Cell, EncodeError> {
+        let (family, qualifier) = column
+            .split_once('.')
+            .unwrap_or((DEFAULT_PHOENIX_FAMILY, column));
+        Ok(Cell::new(
+            family,
+            qualifier,
+            rowkey::phoenix::column_value(value)?,
+        ))
     }
 
     /// This cell at `timestamp` (milliseconds since the epoch, HBase's cell version).
@@ -47,6 +75,33 @@ impl Row {
             key: key.into(),
             cells,
         }
+    }
+
+    /// The row of Phoenix key `key` (`#[rowkey(phoenix)]`) with the value cells `cells`
+    /// ([`Cell::phoenix`]) and Phoenix's empty cell ([`rowkey::phoenix::EMPTY_CELL`]), without
+    /// which Phoenix's queries do not see a row: what Phoenix's `UPSERT` writes. The key is
+    /// checked against HBase's row limit.
+    ///
+    /// ```
+    /// use rowkey::RowKey;
+    /// use rowkey_hbase::{Cell, Row};
+    ///
+    /// #[derive(RowKey)]
+    /// #[rowkey(phoenix)]
+    /// struct Reading { site: String, at: i64 }
+    ///
+    /// let row = Row::phoenix(
+    ///     &Reading { site: "web-1".into(), at: 1_700_000_000_000 },
+    ///     vec![Cell::phoenix("CELSIUS", &21.5f64)?, Cell::phoenix("NOTE", "ok")?],
+    /// )?;
+    /// assert_eq!(row.value(b"0", b"_0"), Some(&b"x"[..])); // the empty cell
+    /// assert_eq!(row.value(b"0", b"NOTE"), Some(&b"ok"[..]));
+    /// # Ok::<(), rowkey::EncodeError>(())
+    /// ```
+    pub fn phoenix<K: PhoenixKey>(key: &K, mut cells: Vec<Cell>) -> Result<Row, EncodeError> {
+        let empty = EMPTY_CELL;
+        cells.push(Cell::new(empty.family, empty.qualifier, empty.value));
+        Ok(Row::new(row_key(key)?, cells))
     }
 
     /// The row's key as the layout `K` decodes it: `row.key_as::<EventKey>()?`.

@@ -1,7 +1,7 @@
 //! Kerberos against the test HBase's secured Thrift2 servers and its KDC (Apache Kerby, realm
 //! `ROWKEY.TEST`; `.ci/servers/hbase.sh`): SASL GSSAPI over TCP at `auth-conf`, and SPNEGO over
-//! HTTPS. Each mode writes, reads (a salted plan merged in order, by brute force), gets and
-//! deletes rows; each refusal says what to change: no ticket, an expired one, a principal the
+//! HTTPS. Each mode creates a pre-split table, writes rows of two cells, reads (a salted plan
+//! merged in order, by brute force), gets and deletes rows; each refusal says what to change: no ticket, an expired one, a principal the
 //! KDC does not know, a realm without a KDC, a quality of protection the server does not take, a
 //! client without Kerberos against a server that wants it, and the reverse. An expired ticket
 //! is renewed from a client keytab.
@@ -131,13 +131,11 @@ fn spnego_endpoint(server: &Server, dir: &Path) -> Endpoint {
         .with_kerberos(format!("HTTP/{}@ROWKEY.TEST", host(dir)))
 }
 
-/// A table of this process's own, pre-split at the salt's buckets, through the plain server.
-fn table(server: &Server, name: &str) -> String {
+/// A table of this process's own, pre-split at the salt's buckets, created through `hbase`.
+fn table(hbase: &mut HBase, name: &str) -> String {
     let t = format!("kerberos_{name}_{}", std::process::id());
-    HBase::connect(&server.thrift)
-        .unwrap()
-        .create_table(&t, "d", &Event::split_keys(4))
-        .unwrap();
+    hbase.create_table(&t, "d", &Event::split_keys(4)).unwrap();
+    assert_eq!(hbase.region_starts(&t).unwrap(), Event::split_keys(4));
     t
 }
 
@@ -210,15 +208,14 @@ fn sasl(server: &Server, dir: &Path) {
         (Qop::AuthConf, "auth-conf"),
     ] {
         server.control("POST", &format!("/restart-thrift?mode=sasl&qop={name}"));
-        let t = table(server, &name.replace('-', "_"));
         let mut hbase = HBase::open(sasl_endpoint(server, dir).with_qop(qop)).unwrap();
+        let t = table(&mut hbase, &name.replace('-', "_"));
         rows_round_trip(&mut hbase, &t);
         println!("SASL at {name}: rows written, read, fetched and deleted");
     }
-    let t = table(server, "sasl");
     // No qop asked: the strongest the server offers.
     let mut strongest = HBase::open(sasl_endpoint(server, dir)).unwrap();
-    assert_eq!(strongest.region_starts(&t).unwrap(), Event::split_keys(4));
+    table(&mut strongest, "strongest");
     let err = HBase::open(sasl_endpoint(server, dir).with_qop(Qop::AuthInt)).unwrap_err();
     println!("auth-int against auth-conf: {err}");
     assert_eq!(err.kind(), ErrorKind::Config, "{err}");
@@ -230,8 +227,8 @@ fn sasl(server: &Server, dir: &Path) {
 }
 
 fn spnego(server: &Server, dir: &Path) {
-    let t = table(server, "spnego");
     let mut hbase = HBase::open(spnego_endpoint(server, dir)).unwrap();
+    let t = table(&mut hbase, "spnego");
     rows_round_trip(&mut hbase, &t);
 }
 

@@ -473,3 +473,189 @@ fn rows_phoenix_upserts_decode_to_the_values_it_was_given() {
     assert_eq!(scanned, expected, "rowkey's scan");
     assert_eq!(phoenix, expected_times, "Phoenix's query");
 }
+
+/// A Phoenix key of the value-column test.
+#[derive(RowKey, Debug, Clone, PartialEq)]
+#[rowkey(phoenix)]
+struct Sensor {
+    site: String,
+    at: i64,
+}
+
+/// The value columns of a sensor's row; `None` is NULL.
+#[derive(Debug, Clone, PartialEq)]
+struct SensorValues {
+    int: Option<i32>,
+    long: i64,
+    short: i16,
+    double: f64,
+    flag: bool,
+    text: Option<String>,
+    bytes: Vec<u8>,
+    note: Option<String>,
+}
+
+impl SensorValues {
+    /// The cells of the values that are not NULL, as rowkey-hbase writes them.
+    fn cells(&self) -> Vec<rowkey_hbase::Cell> {
+        use rowkey_hbase::Cell;
+        let mut cells = vec![
+            Cell::phoenix("V_LONG", &self.long).unwrap(),
+            Cell::phoenix("V_SHORT", &self.short).unwrap(),
+            Cell::phoenix("V_DOUBLE", &self.double).unwrap(),
+            Cell::phoenix("V_FLAG", &self.flag).unwrap(),
+            Cell::phoenix("V_BYTES", &self.bytes[..]).unwrap(),
+        ];
+        if let Some(v) = self.int {
+            cells.push(Cell::phoenix("V_INT", &v).unwrap());
+        }
+        if let Some(v) = &self.text {
+            cells.push(Cell::phoenix("V_TEXT", v.as_str()).unwrap());
+        }
+        if let Some(v) = &self.note {
+            cells.push(Cell::phoenix("M.NOTE", v.as_str()).unwrap());
+        }
+        cells
+    }
+
+    /// The values as `POST /phoenix` answers and takes them, in the order of `COLUMNS`.
+    fn typed(&self) -> Vec<String> {
+        vec![
+            self.int.map_or_else(|| "n".into(), |v| format!("i:{v}")),
+            format!("l:{}", self.long),
+            format!("h:{}", self.short),
+            format!("d:{:?}", self.double),
+            format!("b:{}", self.flag),
+            opt_text(&self.text),
+            format!("x:{}", hex(&self.bytes)),
+            opt_text(&self.note),
+        ]
+    }
+}
+
+const COLUMNS: &str = "V_INT, V_LONG, V_SHORT, V_DOUBLE, V_FLAG, V_TEXT, V_BYTES, NOTE";
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn sensors(rng: &mut Rng, n: usize) -> Vec<(Sensor, SensorValues)> {
+    let words = ["a", "web-1", "ü-ß", "tab\tin", "x y"];
+    (0..n)
+        .map(|i| {
+            let key = Sensor {
+                site: format!("s{}", rng.below(5)),
+                at: i as i64 * 1_000 - 7_000,
+            };
+            let values = SensorValues {
+                int: (rng.below(4) > 0).then(|| rng.next() as i32),
+                long: rng.next() as i64,
+                short: rng.next() as i16,
+                // Quarters, which Java and Rust print alike.
+                double: (rng.below(400) as f64 - 200.0) * 0.25,
+                flag: rng.below(2) == 0,
+                text: (rng.below(3) > 0).then(|| rng.pick(&words).to_string()),
+                bytes: (0..1 + rng.below(6)).map(|_| rng.next() as u8).collect(),
+                note: (rng.below(2) == 0).then(|| format!("n{}", rng.below(100))),
+            };
+            (key, values)
+        })
+        .collect()
+}
+
+/// Non-key columns both ways, on a table of the key's DDL with value columns added (two of
+/// them in a family of their own): the values rowkey-hbase writes (`Row::phoenix`,
+/// `Cell::phoenix`) are the values Phoenix selects, NULLs as NULL; and the cells Phoenix's
+/// UPSERT writes are byte for byte the cells rowkey-hbase makes of the same values.
+#[test]
+fn value_columns_rowkey_writes_are_what_phoenix_selects_and_the_reverse() {
+    use rowkey_hbase::{Columns, Row};
+    let server = Server::get();
+    let mut hbase = HBase::connect(&server.thrift).expect("connect to Thrift2");
+    let table = format!("RK_SENSORS_{}", std::process::id());
+    let create = ddl::<Sensor>(&table)
+        .replace(
+            "    CONSTRAINT PK",
+            "    \"V_INT\" INTEGER,\n    \"V_LONG\" BIGINT,\n    \"V_SHORT\" SMALLINT,\n    \"V_DOUBLE\" DOUBLE,\n    \"V_FLAG\" BOOLEAN,\n    \"V_TEXT\" VARCHAR,\n    \"V_BYTES\" VARBINARY,\n    \"M\".\"NOTE\" VARCHAR,\n    CONSTRAINT PK",
+        )
+        .replace('\n', " ");
+    server.phoenix(&format!("exec\t{create}\n"));
+
+    // rowkey-hbase writes, Phoenix selects.
+    let mut rng = Rng(0x5E45_0125);
+    let mut written = sensors(&mut rng, 60);
+    let rows: Vec<Row> = written
+        .iter()
+        .map(|(key, values)| Row::phoenix(key, values.cells()).unwrap())
+        .collect();
+    hbase.put(&table, &rows).unwrap();
+    written.sort_by_key(|(key, _)| key.to_vec().unwrap());
+    written.dedup_by_key(|(key, _)| key.to_vec().unwrap());
+    let (selected, _) = answer(&server.phoenix(&format!(
+        "exec\tSELECT SITE, AT, {COLUMNS} FROM {table} ORDER BY SITE, AT\n"
+    )));
+    let expected: Vec<Vec<String>> = written
+        .iter()
+        .map(|(key, values)| {
+            let mut row = vec![text(&key.site), format!("l:{}", key.at)];
+            row.extend(values.typed());
+            row
+        })
+        .collect();
+    assert_eq!(selected.len(), expected.len());
+    for (got, want) in selected.iter().zip(&expected) {
+        assert_eq!(got, want);
+    }
+
+    // Phoenix upserts, rowkey-hbase reads the cells: the bytes `Cell::phoenix` makes.
+    let upserted = sensors(&mut Rng(0x0125_5E45), 30)
+        .into_iter()
+        .map(|(key, values)| {
+            (
+                Sensor {
+                    site: format!("up-{}", key.site),
+                    ..key
+                },
+                values,
+            )
+        })
+        .collect::<Vec<_>>();
+    let mut body = format!(
+        "prepare\tUPSERT INTO {table} (SITE, AT, {COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)\n"
+    );
+    for (key, values) in &upserted {
+        writeln!(
+            body,
+            "row\t{}\tl:{}\t{}",
+            text(&key.site),
+            key.at,
+            values.typed().join("\t")
+        )
+        .unwrap();
+    }
+    answer(&server.phoenix(&body));
+    let mut last = std::collections::BTreeMap::new();
+    for (key, values) in &upserted {
+        last.insert(key.to_vec().unwrap(), values.clone());
+    }
+    let keys: Vec<Vec<u8>> = last.keys().cloned().collect();
+    let got = hbase.get_rows(&table, &keys, &Columns::all()).unwrap();
+    for (key, row) in keys.iter().zip(got) {
+        let row = row.unwrap_or_else(|| panic!("Phoenix's row {key:02x?} is not there"));
+        let mut cells: Vec<(Vec<u8>, Vec<u8>, Vec<u8>)> = row
+            .cells
+            .into_iter()
+            .map(|c| (c.family, c.qualifier, c.value))
+            .collect();
+        cells.sort();
+        let mut want: Vec<(Vec<u8>, Vec<u8>, Vec<u8>)> =
+            Row::phoenix(&Sensor::decode(key).unwrap(), last[key].cells())
+                .unwrap()
+                .cells
+                .into_iter()
+                .map(|c| (c.family, c.qualifier, c.value))
+                .collect();
+        want.sort();
+        assert_eq!(cells, want, "{:?}", last[key]);
+    }
+}

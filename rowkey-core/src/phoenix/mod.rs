@@ -93,6 +93,33 @@ pub const EMPTY_CELL: Cell = Cell {
     value: b"x",
 };
 
+/// The bytes Phoenix stores in a non-key column of `value`'s type (`PDataType.toBytes`): the
+/// column's type is the one a key field of that type maps to (the table above), and the bytes
+/// are that field's, ascending, as the last column of a key, with no separator: an `INTEGER`
+/// its 4 bytes with the sign bit flipped, a `VARCHAR` its UTF-8, a `DOUBLE` Phoenix's sortable
+/// form. With `COLUMN_ENCODED_BYTES = 0` (what [`ddl`] writes), the cell of column `C` in the
+/// default family is `0:C` holding these bytes; a NULL is no cell at all, and an empty string or
+/// byte string, which Phoenix stores as NULL, reads back as NULL.
+///
+/// ```
+/// assert_eq!(rowkey::phoenix::column_value(&-1i32)?, [0x7f, 0xff, 0xff, 0xff]);
+/// assert_eq!(rowkey::phoenix::column_value("web-1")?, b"web-1");
+/// assert_eq!(rowkey::phoenix::column_value(&true)?, [0x01]);
+/// // What Phoenix cannot hold is refused, as in a key.
+/// assert!(rowkey::phoenix::column_value(&u64::MAX).is_err());
+/// # Ok::<(), rowkey::EncodeError>(())
+/// ```
+#[cfg(feature = "alloc")]
+pub fn column_value<T: crate::KeyField + ?Sized>(
+    value: &T,
+) -> Result<alloc::vec::Vec<u8>, crate::EncodeError> {
+    let mode = crate::FieldMode::LAST.with_phoenix();
+    let mut out = alloc::vec![0u8; value.field_len(mode)];
+    let n = value.encode(&mut out, mode)?;
+    out.truncate(n);
+    Ok(out)
+}
+
 /// A key whose layout is Apache Phoenix's primary key: the types deriving `RowKey` with
 /// `#[rowkey(phoenix)]`, for which the derive implements it (asking for the DDL of another
 /// layout does not compile).
