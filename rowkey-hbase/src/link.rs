@@ -293,3 +293,41 @@ pub(crate) fn tcp(
     stream.set_nodelay(true)?;
     Ok(stream)
 }
+
+/// Built only where a feature is off (`cargo test -p rowkey-hbase --lib`): with every feature
+/// on, there is nothing to refuse.
+#[cfg(all(test, not(all(feature = "tls", feature = "kerberos"))))]
+mod tests {
+    use super::*;
+
+    /// An endpoint that needs a feature this build lacks is refused before anything is sent,
+    /// naming the feature.
+    #[test]
+    fn an_endpoint_whose_feature_is_off_is_refused_naming_the_feature() {
+        if cfg!(not(feature = "tls")) {
+            let addr: SocketAddr = "127.0.0.1:1".parse().unwrap();
+            let fault = match Endpoint::https("127.0.0.1:1").open(addr, Duration::from_secs(1)) {
+                Err(fault) => fault,
+                Ok(_) => panic!("an HTTPS endpoint opened without TLS"),
+            };
+            assert_eq!(fault.kind(), ErrorKind::Config, "{}", fault.message());
+            assert!(
+                fault.message().contains("rowkey-hbase's `tls` feature"),
+                "{}",
+                fault.message()
+            );
+        }
+        if cfg!(not(feature = "kerberos")) {
+            let endpoint = Endpoint::http("h:1").with_kerberos("HTTP/_HOST@R");
+            let fault = crate::kerberos::spnego_header(&endpoint).expect_err("no Kerberos here");
+            assert_eq!(fault.kind(), ErrorKind::Config, "{}", fault.message());
+            assert!(
+                fault
+                    .message()
+                    .contains("rowkey-hbase's `kerberos` feature"),
+                "{}",
+                fault.message()
+            );
+        }
+    }
+}
