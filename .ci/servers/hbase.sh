@@ -151,7 +151,7 @@ start() {
   rm -rf "$HBASE_KERBEROS"
   say "starting HBase (thrift $HOST:$thrift, framed compact $HOST:$framed, http $HOST:$http, https $HOST:$https, sasl $HOST:$sasl, spnego $HOST:$spnego, KDC $HOST:$kdc, control $HOST:$control; log $LOG_DIR/hbase.log)"
   # The JDK 17 options of HBase's own bin/hbase.
-  launch hbase "$JAVA" -Xmx1536m -XX:+UseG1GC \
+  launch hbase "$JAVA" -Xmx2g -XX:+UseG1GC \
     -Dlog4j2.configurationFile="$HBASE_SRC/src/main/resources/log4j2.properties" \
     -Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true \
     --add-modules jdk.unsupported \

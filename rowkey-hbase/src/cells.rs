@@ -366,7 +366,9 @@ impl HBase {
         scan: impl Into<Scan<K>>,
         options: &ReadOptions,
     ) -> Result<u64, Error> {
-        let rows = self.read_rows_with(table, scan, options)?;
+        // The keys alone: the rows are found as `options` says, their cells stay in HBase.
+        let keys_only = options.clone().with_keys_only();
+        let rows = self.read_rows_with(table, scan, &keys_only)?;
         let mut batch: Vec<Vec<u8>> = Vec::with_capacity(DELETE_BATCH);
         let mut deleted = 0u64;
         for row in rows {

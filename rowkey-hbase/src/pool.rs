@@ -35,6 +35,8 @@ pub(crate) struct Lane {
     pub(crate) addr: SocketAddr,
     pub(crate) table: Vec<u8>,
     pub(crate) columns: Columns,
+    /// The scans' `filterBytes` (HBase's filters, serialized), if any.
+    pub(crate) filter: Option<Vec<u8>>,
     pub(crate) page: i32,
     pub(crate) policy: RetryPolicy,
     pub(crate) idle: Arc<Idle>,
@@ -238,7 +240,13 @@ impl Lane {
                 let id = c
                     .open_scanner(
                         self.table.clone(),
-                        scan(&range.start, &range.stop, self.page, &self.columns),
+                        scan(
+                            &range.start,
+                            &range.stop,
+                            self.page,
+                            &self.columns,
+                            self.filter.as_deref(),
+                        ),
                     )
                     .map_err(|e| (Step::Open, e, c.take_fault()))?;
                 range.scanner = Some(id);

@@ -55,6 +55,7 @@ pub struct ReadOptions {
     concurrency: usize,
     policy: RetryPolicy,
     columns: Columns,
+    keys_only: bool,
 }
 
 impl Default for ReadOptions {
@@ -66,6 +67,7 @@ impl Default for ReadOptions {
             concurrency: 16,
             policy: RetryPolicy::default(),
             columns: Columns::all(),
+            keys_only: false,
         }
     }
 }
@@ -76,6 +78,23 @@ impl ReadOptions {
     #[must_use]
     pub fn with_columns(self, columns: Columns) -> Self {
         ReadOptions { columns, ..self }
+    }
+
+    /// Each row's key alone: the region servers leave the cells behind (HBase's
+    /// `FirstKeyOnlyFilter` and `KeyOnlyFilter`, sent as the scan's filter), and a row comes
+    /// back with one cell whose value is empty. For listing and counting a plan's rows without
+    /// moving what they hold.
+    #[must_use]
+    pub fn with_keys_only(self) -> Self {
+        ReadOptions {
+            keys_only: true,
+            ..self
+        }
+    }
+
+    /// Whether reads return each row's key alone ([`with_keys_only`](Self::with_keys_only)).
+    pub fn keys_only(&self) -> bool {
+        self.keys_only
     }
 
     /// Pages of `rows` rows (HBase's `caching`, and each `getScannerRows`; 0 counts as 1).
@@ -205,6 +224,7 @@ pub(crate) fn read_rows<K: ?Sized + 'static>(
         addr,
         table: table.as_bytes().to_vec(),
         columns: options.columns.clone(),
+        filter: options.keys_only.then(crate::filters::keys_only),
         page: i32::try_from(options.page).unwrap_or(i32::MAX),
         policy: options.policy.clone(),
         idle,
@@ -270,7 +290,13 @@ impl Idle {
 }
 
 /// The Thrift2 scan of `[start, stop)` in pages of `page` rows.
-pub(crate) fn scan(start: &[u8], stop: &[u8], page: i32, columns: &Columns) -> TScan {
+pub(crate) fn scan(
+    start: &[u8],
+    stop: &[u8],
+    page: i32,
+    columns: &Columns,
+    filter: Option<&[u8]>,
+) -> TScan {
     // Every field named: the generated `Default` sets optional fields to `Some` of their default
     // (an empty filter string, which HBase refuses, no versions, ...).
     TScan {
@@ -292,7 +318,7 @@ pub(crate) fn scan(start: &[u8], stop: &[u8], page: i32, columns: &Columns) -> T
         limit: None,
         consistency: None,
         target_replica_id: None,
-        filter_bytes: None,
+        filter_bytes: filter.map(<[u8]>::to_vec),
     }
 }
 

@@ -239,39 +239,39 @@ fn refusals(server: &Server, dir: &Path) {
         (
             "a principal the KDC does not know",
             Endpoint::tcp(&server.sasl).with_kerberos("thrift/nowhere@ROWKEY.TEST"),
-            ErrorKind::Auth,
+            &[ErrorKind::Auth][..],
             "the KDC knows no principal thrift/nowhere@ROWKEY.TEST",
         ),
         (
             "a realm without a KDC",
             Endpoint::tcp(&server.sasl).with_kerberos("thrift/localhost@ELSEWHERE.TEST"),
-            ErrorKind::Auth,
+            &[ErrorKind::Auth],
             "has no way to the realm of thrift/localhost@ELSEWHERE.TEST",
         ),
         (
-            // The server waits for the rest of a SASL message it cannot read: the connect
-            // timeout ends it.
+            // The server waits for the rest of a SASL message it cannot read, or closes the
+            // connection: the connect timeout ends the first.
             "no Kerberos against a SASL server",
             Endpoint::tcp(&server.sasl),
-            ErrorKind::Timeout,
+            &[ErrorKind::Timeout, ErrorKind::Mismatch],
             "hbase.thrift.security.qop for Kerberos",
         ),
         (
             // The plain server reads SASL's first message as the length of a 16 MB request
-            // and waits for it: the connect timeout ends it.
+            // and waits for it (the connect timeout ends it), or closes the connection.
             "Kerberos against a server without it",
             sasl_endpoint(server, dir).with_connect_timeout(timeout),
-            ErrorKind::Timeout,
+            &[ErrorKind::Timeout, ErrorKind::Mismatch],
             "does the server speak Kerberos over TCP",
         ),
         (
             "no Kerberos against a SPNEGO server",
             Endpoint::https(&server.spnego).with_ca_file(&server.ca),
-            ErrorKind::Auth,
+            &[ErrorKind::Auth],
             "the server asks for Kerberos (SPNEGO",
         ),
     ];
-    for (i, (name, endpoint, kind, says)) in cases.into_iter().enumerate() {
+    for (i, (name, endpoint, kinds, says)) in cases.into_iter().enumerate() {
         // The fourth case points the SASL client at the plain server.
         let endpoint = if i == 3 {
             Endpoint::tcp(&server.thrift).with_kerberos(endpoint.kerberos().unwrap())
@@ -282,7 +282,7 @@ fn refusals(server: &Server, dir: &Path) {
         let err = HBase::open(endpoint.with_connect_timeout(timeout)).unwrap_err();
         let took = started.elapsed();
         println!("{name}: {:?} in {took:.1?}: {err}", err.kind());
-        assert_eq!(err.kind(), kind, "{name}: {err}");
+        assert!(kinds.contains(&err.kind()), "{name}: {err}");
         assert!(err.to_string().contains(says), "{name}: {err}");
         assert!(took < timeout + Duration::from_secs(2), "{name}: {took:?}");
     }

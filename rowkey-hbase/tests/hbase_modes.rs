@@ -445,6 +445,30 @@ fn rows_of_many_cells_are_written_fetched_and_deleted_in_every_mode() {
             .iter()
             .all(|r| r.cells.len() == 1 && r.cells[0].qualifier == b"score"));
 
+        // The keys alone: the same rows as the full read, each one cell without its value.
+        let keys: Vec<Row> = hbase
+            .read_rows_with(
+                &t,
+                Profile::scan(),
+                &ReadOptions::default().with_keys_only(),
+            )
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        let full: Vec<Vec<u8>> = hbase
+            .read_rows(&t, Profile::scan())
+            .unwrap()
+            .map(|r| r.unwrap().key)
+            .collect();
+        assert_eq!(keys.iter().map(|r| r.key.clone()).collect::<Vec<_>>(), full);
+        assert_eq!(keys.len(), 50);
+        assert!(
+            keys.iter()
+                .all(|r| r.cells.len() == 1 && r.cells[0].value.is_empty()),
+            "{:?}",
+            keys[0]
+        );
+
         // Deletes: a column of some rows, whole rows, then the rest of a plan.
         hbase
             .delete_columns(&t, &[key(1), key(2)], &Columns::all().column("d", "email"))
