@@ -4,13 +4,14 @@
 //! so that the runtime can change without a change here.
 
 use std::fmt;
+use std::io;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use rowkey::EncodeError;
 
 use crate::endpoint::Endpoint;
 use crate::hbase::{TIOError, TIllegalArgument};
-use crate::link::Fault;
 
 /// The kinds of [`Error`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -208,6 +209,91 @@ impl Error {
         let mut error = Error::new(kind, Some(endpoint), message).with_source(Cause(e));
         error.retriable = retriable;
         error
+    }
+}
+
+/// Thrift's runtime turns a transport's `io::Error` into a message and a coarse kind, which
+/// cannot tell a request over the frame limit from an HTTP 401 or a certificate nobody trusts.
+/// So a transport that knows what went wrong raises a [`Fault`] (the error's kind, its words,
+/// and whether a new connection may pass) into its connection's [`Faults`] as it fails, and the
+/// code that judges the request's error ([`Error::request`], the retry loops) takes it from
+/// there. A failure no transport explained (a cut, a reset, a stall) is judged from Thrift's
+/// error.
+///
+/// What a transport knows of a failure beyond what Thrift's runtime carries: the kind of error
+/// it is, its words, and whether the connection is lost (a new one may pass) or the request
+/// itself is refused (it would be refused again).
+#[derive(Debug)]
+pub(crate) struct Fault {
+    kind: ErrorKind,
+    message: String,
+    lost: bool,
+    source: Option<Box<dyn std::error::Error + Send + Sync>>,
+}
+
+impl Fault {
+    /// A fault after which the connection is gone: a new one may pass.
+    pub(crate) fn lost(kind: ErrorKind, message: String) -> Fault {
+        Fault {
+            kind,
+            message,
+            lost: true,
+            source: None,
+        }
+    }
+
+    /// A fault of the request itself, which a new connection would meet again.
+    pub(crate) fn kept(kind: ErrorKind, message: String) -> Fault {
+        Fault {
+            kind,
+            message,
+            lost: false,
+            source: None,
+        }
+    }
+
+    /// This fault, caused by `source`.
+    pub(crate) fn because(
+        mut self,
+        source: impl std::error::Error + Send + Sync + 'static,
+    ) -> Fault {
+        self.source = Some(Box::new(source));
+        self
+    }
+
+    pub(crate) fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    pub(crate) fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// Whether the connection is lost, so that a new one may pass.
+    pub(crate) fn is_lost(&self) -> bool {
+        self.lost
+    }
+
+    pub(crate) fn into_source(self) -> Option<Box<dyn std::error::Error + Send + Sync>> {
+        self.source
+    }
+}
+
+/// The fault a connection's transport raised last, until the error is judged.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Faults(Arc<Mutex<Option<Fault>>>);
+
+impl Faults {
+    /// Keeps `fault` for the judge, and gives the `io::Error` to fail with, in its words.
+    pub(crate) fn raise(&self, fault: Fault) -> io::Error {
+        let error = io::Error::other(fault.message.clone());
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(fault);
+        error
+    }
+
+    /// The fault raised since the last call, if any.
+    pub(crate) fn take(&self) -> Option<Fault> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).take()
     }
 }
 

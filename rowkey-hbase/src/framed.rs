@@ -8,8 +8,7 @@
 use std::io::{self, Read, Write};
 
 use crate::endpoint::MAX_ANSWER;
-use crate::error::ErrorKind;
-use crate::link::{Fault, Faults};
+use crate::error::{ErrorKind, Fault, Faults};
 
 /// The reading half: frames in, their bytes out.
 pub(crate) struct FramedRead<R> {

@@ -15,18 +15,13 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use crate::endpoint::{Endpoint, Transport, MAX_ANSWER};
-use crate::error::ErrorKind;
+use crate::error::{ErrorKind, Fault, Faults};
 use crate::kerberos;
-use crate::link::{connect_fault, tcp, Fault, Faults};
+use crate::socket::{connect_fault, tcp, Stream};
 use crate::tls;
 
 /// The longest status line or header line read, and the most header bytes of one response.
 const MAX_HEAD: usize = 64 << 10;
-
-/// A byte stream of an HTTP connection: TCP, or TLS over TCP.
-pub(crate) trait Stream: Read + Write + Send {}
-
-impl<S: Read + Write + Send> Stream for S {}
 
 /// One connection: its TCP socket (for the deadline and the idle check) and the stream read and
 /// written, TLS or not.

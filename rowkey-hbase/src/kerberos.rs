@@ -18,8 +18,7 @@
 
 #[cfg(feature = "kerberos")]
 use crate::endpoint::{Endpoint, Qop};
-use crate::error::ErrorKind;
-use crate::link::Fault;
+use crate::error::{ErrorKind, Fault};
 
 #[cfg(feature = "kerberos")]
 pub(crate) use with_gssapi::{halves, negotiate, spnego_header};
@@ -73,8 +72,7 @@ mod with_gssapi {
 
     use super::{principal, qop_bit};
     use crate::endpoint::{Endpoint, Qop, MAX_ANSWER};
-    use crate::error::ErrorKind;
-    use crate::link::{Fault, Faults};
+    use crate::error::{ErrorKind, Fault, Faults};
 
     const START: u8 = 1;
     const OK: u8 = 2;
@@ -487,7 +485,7 @@ mod without {
 
     use super::no_feature;
     use crate::endpoint::Endpoint;
-    use crate::link::{Fault, Faults};
+    use crate::error::{Fault, Faults};
 
     /// No Kerberos in this build: no session exists.
     pub(crate) enum Session {}

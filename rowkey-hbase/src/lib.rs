@@ -114,6 +114,7 @@ mod http;
 mod kerberos;
 mod link;
 mod pool;
+mod socket;
 mod tables;
 mod tls;
 pub use cells::Columns;

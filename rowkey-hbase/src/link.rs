@@ -1,15 +1,9 @@
 //! A connection to a Thrift2 server in its transport and protocol: the socket (TCP, or HTTP over
 //! TCP or TLS), the Thrift client on it, and what its transport saw go wrong.
 //!
-//! Thrift's runtime turns a transport's `io::Error` into a message and a coarse kind, which
-//! cannot tell a request over the frame limit from an HTTP 401 or a certificate nobody trusts.
-//! So a transport that knows what went wrong raises a [`Fault`] (the error's kind, its words,
-//! and whether a new connection may pass) into the connection's [`Faults`] as it fails, and the
-//! code that judges the request's error ([`Error::request`], the retry loops) takes it from
-//! there. A failure no transport explained (a cut, a reset, a stall) is judged from Thrift's
-//! error as before.
-//!
-//! [`Error::request`]: crate::error::Error::request
+//! A transport that knows why it failed raises a [`Fault`] into the connection's [`Faults`]
+//! ([`crate::error`] says why), which [`Client::take_fault`] hands to the code that judges the
+//! request's error.
 
 use std::io;
 use std::net::{SocketAddr, TcpStream};
@@ -24,94 +18,18 @@ use thrift::protocol::{
 use thrift::transport::{TBufferedReadTransport, TBufferedWriteTransport};
 
 use crate::endpoint::{Endpoint, Protocol, Transport};
-use crate::error::ErrorKind;
+use crate::error::{ErrorKind, Fault, Faults};
 use crate::framed::{FramedRead, FramedWrite};
 use crate::hbase::THBaseServiceSyncClient;
 use crate::http::{Exchange, HttpRead, HttpWrite};
 use crate::kerberos;
+use crate::socket::{connect_fault, tcp};
 
 /// The Thrift client of a connection, whatever its transport and protocol.
 type Thrift = THBaseServiceSyncClient<
     Box<dyn TInputProtocol + Send + Sync>,
     Box<dyn TOutputProtocol + Send + Sync>,
 >;
-
-/// What a transport knows of a failure beyond what Thrift's runtime carries: the kind of error
-/// it is, its words, and whether the connection is lost (a new one may pass) or the request
-/// itself is refused (it would be refused again).
-#[derive(Debug)]
-pub(crate) struct Fault {
-    kind: ErrorKind,
-    message: String,
-    lost: bool,
-    source: Option<Box<dyn std::error::Error + Send + Sync>>,
-}
-
-impl Fault {
-    /// A fault after which the connection is gone: a new one may pass.
-    pub(crate) fn lost(kind: ErrorKind, message: String) -> Fault {
-        Fault {
-            kind,
-            message,
-            lost: true,
-            source: None,
-        }
-    }
-
-    /// A fault of the request itself, which a new connection would meet again.
-    pub(crate) fn kept(kind: ErrorKind, message: String) -> Fault {
-        Fault {
-            kind,
-            message,
-            lost: false,
-            source: None,
-        }
-    }
-
-    /// This fault, caused by `source`.
-    pub(crate) fn because(
-        mut self,
-        source: impl std::error::Error + Send + Sync + 'static,
-    ) -> Fault {
-        self.source = Some(Box::new(source));
-        self
-    }
-
-    pub(crate) fn kind(&self) -> ErrorKind {
-        self.kind
-    }
-
-    pub(crate) fn message(&self) -> &str {
-        &self.message
-    }
-
-    /// Whether the connection is lost, so that a new one may pass.
-    pub(crate) fn is_lost(&self) -> bool {
-        self.lost
-    }
-
-    pub(crate) fn into_source(self) -> Option<Box<dyn std::error::Error + Send + Sync>> {
-        self.source
-    }
-}
-
-/// The fault a connection's transport raised last, until the error is judged.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Faults(Arc<Mutex<Option<Fault>>>);
-
-impl Faults {
-    /// Keeps `fault` for the judge, and gives the `io::Error` to fail with, in its words.
-    pub(crate) fn raise(&self, fault: Fault) -> io::Error {
-        let error = io::Error::other(fault.message.clone());
-        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(fault);
-        error
-    }
-
-    /// The fault raised since the last call, if any.
-    pub(crate) fn take(&self) -> Option<Fault> {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner).take()
-    }
-}
 
 /// A connection to a Thrift2 server: its Thrift client (the requests are its methods, through
 /// `Deref`), the socket under it, and its faults.
@@ -162,25 +80,6 @@ impl DerefMut for Client {
     fn deref_mut(&mut self) -> &mut Thrift {
         &mut self.thrift
     }
-}
-
-/// The fault of a connection that could not be made to `endpoint` (`addr`, its address): refused,
-/// timed out, or (over TLS) a handshake that failed, which says why.
-pub(crate) fn connect_fault(endpoint: &Endpoint, e: io::Error) -> Fault {
-    use std::io::ErrorKind as Io;
-    let message = match e.kind() {
-        Io::ConnectionRefused => format!(
-            "nothing listens at {} (connection refused): is the Thrift2 server running, on this port?",
-            endpoint.addr()
-        ),
-        Io::TimedOut | Io::WouldBlock => format!(
-            "no connection to {} within {:?} (connect_timeout): a firewall, or a host that is down",
-            endpoint.addr(),
-            endpoint.connect_timeout()
-        ),
-        _ => format!("cannot connect to {}: {e}", endpoint.addr()),
-    };
-    Fault::lost(ErrorKind::Connect, message).because(e)
 }
 
 impl Endpoint {
@@ -278,20 +177,6 @@ impl Endpoint {
             faults,
         })
     }
-}
-
-/// A TCP connection to `addr` within the endpoint's connect timeout, its reads and writes bounded
-/// by `deadline`, without Nagle's delay (a request is one write).
-pub(crate) fn tcp(
-    endpoint: &Endpoint,
-    addr: SocketAddr,
-    deadline: Duration,
-) -> io::Result<TcpStream> {
-    let stream = TcpStream::connect_timeout(&addr, endpoint.connect_timeout())?;
-    stream.set_read_timeout(Some(deadline))?;
-    stream.set_write_timeout(Some(deadline))?;
-    stream.set_nodelay(true)?;
-    Ok(stream)
 }
 
 /// Built only where a feature is off (`cargo test -p rowkey-hbase --lib`): with every feature

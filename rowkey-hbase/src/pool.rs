@@ -23,9 +23,10 @@ use rowkey::retry::RetryPolicy;
 
 use crate::bounds::start_after;
 use crate::endpoint::Endpoint;
+use crate::error::Fault;
 use crate::error::{self, ErrorKind};
 use crate::hbase::{TIOError, TIllegalArgument, TTHBaseServiceSyncClient};
-use crate::link::{Client, Fault};
+use crate::link::Client;
 use crate::read::{scan, Idle};
 use crate::{Columns, Error, Row};
 

@@ -6,8 +6,8 @@
 
 use crate::endpoint::Endpoint;
 use crate::error::ErrorKind;
-use crate::http::Stream;
-use crate::link::Fault;
+use crate::error::Fault;
+use crate::socket::Stream;
 
 #[cfg(feature = "tls")]
 pub(crate) use with_rustls::Config;
