@@ -9,51 +9,41 @@ use std::io::{self, Read, Write};
 
 use crate::endpoint::MAX_ANSWER;
 use crate::error::{ErrorKind, Fault, Faults};
+use crate::socket::{MessageRead, Messages};
 
-/// The reading half: frames in, their bytes out.
-pub(crate) struct FramedRead<R> {
+/// The reading half's frames: each frame's bytes, its length checked first.
+pub(crate) struct Frames<R> {
     inner: R,
-    frame: Vec<u8>,
-    at: usize,
     faults: Faults,
 }
 
+/// The reading half: frames in, their bytes out.
+pub(crate) type FramedRead<R> = MessageRead<Frames<R>>;
+
 impl<R: Read> FramedRead<R> {
-    pub(crate) fn new(inner: R, faults: Faults) -> Self {
-        FramedRead {
-            inner,
-            frame: Vec::new(),
-            at: 0,
-            faults,
-        }
+    pub(crate) fn framed(inner: R, faults: Faults) -> Self {
+        MessageRead::new(Frames { inner, faults })
     }
 }
 
-impl<R: Read> Read for FramedRead<R> {
-    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        if self.at == self.frame.len() {
-            let mut len = [0u8; 4];
-            self.inner.read_exact(&mut len)?;
-            let len = i32::from_be_bytes(len);
-            let len = usize::try_from(len)
-                .ok()
-                .filter(|&n| n <= MAX_ANSWER)
-                .ok_or_else(|| {
-                    self.faults.raise(Fault::lost(
-                        ErrorKind::Mismatch,
-                        format!(
-                            "an answer frame of {len} bytes, which no Thrift2 answer has: the server is not framed, or not a Thrift2 server"
-                        ),
-                    ))
-                })?;
-            self.frame.resize(len, 0);
-            self.inner.read_exact(&mut self.frame)?;
-            self.at = 0;
-        }
-        let n = out.len().min(self.frame.len() - self.at);
-        out[..n].copy_from_slice(&self.frame[self.at..self.at + n]);
-        self.at += n;
-        Ok(n)
+impl<R: Read> Messages for Frames<R> {
+    fn next_message(&mut self, into: &mut Vec<u8>) -> io::Result<()> {
+        let mut len = [0u8; 4];
+        self.inner.read_exact(&mut len)?;
+        let len = i32::from_be_bytes(len);
+        let len = usize::try_from(len)
+            .ok()
+            .filter(|&n| n <= MAX_ANSWER)
+            .ok_or_else(|| {
+                self.faults.raise(Fault::lost(
+                    ErrorKind::Mismatch,
+                    format!(
+                        "an answer frame of {len} bytes, which no Thrift2 answer has: the server is not framed, or not a Thrift2 server"
+                    ),
+                ))
+            })?;
+        into.resize(len, 0);
+        self.inner.read_exact(into)
     }
 }
 
@@ -117,7 +107,7 @@ mod tests {
         w.write_all(b"world").unwrap();
         w.flush().unwrap();
         assert_eq!(wire, b"\x00\x00\x00\x0bhello world");
-        let mut r = FramedRead::new(&wire[..], Faults::default());
+        let mut r = FramedRead::framed(&wire[..], Faults::default());
         let mut got = String::new();
         // One frame, then the end of the input.
         assert!(r.read_to_string(&mut got).is_err());
@@ -150,7 +140,7 @@ mod tests {
     fn an_answer_that_is_not_a_frame_is_an_error_not_an_allocation() {
         for wire in [&b"HTTP/1.1 400 Bad Request\r\n"[..], b"\xff\xff\xff\xfe"] {
             let faults = Faults::default();
-            let err = FramedRead::new(wire, faults.clone())
+            let err = FramedRead::framed(wire, faults.clone())
                 .read(&mut [0u8; 8])
                 .unwrap_err();
             assert!(err.to_string().contains("not framed"), "{err}");

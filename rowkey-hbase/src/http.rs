@@ -17,7 +17,7 @@ use std::time::Duration;
 use crate::endpoint::{Endpoint, Transport, MAX_ANSWER};
 use crate::error::{ErrorKind, Fault, Faults};
 use crate::kerberos;
-use crate::socket::{connect_fault, tcp, Stream};
+use crate::socket::{connect_fault, tcp, MessageRead, Messages, Stream};
 use crate::tls;
 
 /// The longest status line or header line read, and the most header bytes of one response.
@@ -444,36 +444,24 @@ fn server_message(body: &[u8]) -> String {
     line.chars().take(300).collect()
 }
 
+/// The answers of a Thrift connection over HTTP, each the answer the last flush read.
+pub(crate) struct Answers(Arc<Mutex<Exchange>>);
+
 /// The reading half of a Thrift connection over HTTP: the answer of the last request.
-pub(crate) struct HttpRead {
-    exchange: Arc<Mutex<Exchange>>,
-    answer: Vec<u8>,
-    at: usize,
-}
+pub(crate) type HttpRead = MessageRead<Answers>;
 
 impl HttpRead {
-    pub(crate) fn new(exchange: Arc<Mutex<Exchange>>) -> HttpRead {
-        HttpRead {
-            exchange,
-            answer: Vec::new(),
-            at: 0,
-        }
+    pub(crate) fn answers(exchange: Arc<Mutex<Exchange>>) -> HttpRead {
+        MessageRead::new(Answers(exchange))
     }
 }
 
-impl Read for HttpRead {
-    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        if self.at == self.answer.len() {
-            // The answer the last flush read, taken whole: one lock an answer, not one a field.
-            let mut exchange = self.exchange.lock().unwrap_or_else(PoisonError::into_inner);
-            std::mem::swap(&mut self.answer, &mut exchange.answer);
-            exchange.answer.clear();
-            self.at = 0;
-        }
-        let n = out.len().min(self.answer.len() - self.at);
-        out[..n].copy_from_slice(&self.answer[self.at..self.at + n]);
-        self.at += n;
-        Ok(n)
+impl Messages for Answers {
+    fn next_message(&mut self, into: &mut Vec<u8>) -> io::Result<()> {
+        // Taken whole: one lock an answer, not one a field; the buffers change places.
+        let mut exchange = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        std::mem::swap(into, &mut exchange.answer);
+        Ok(())
     }
 }
 

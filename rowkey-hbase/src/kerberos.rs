@@ -73,6 +73,7 @@ mod with_gssapi {
     use super::{principal, qop_bit};
     use crate::endpoint::{Endpoint, Qop, MAX_ANSWER};
     use crate::error::{ErrorKind, Fault, Faults};
+    use crate::socket::{MessageRead, Messages};
 
     const START: u8 = 1;
     const OK: u8 = 2;
@@ -333,62 +334,45 @@ mod with_gssapi {
     ) -> super::Halves {
         let session = Arc::new(Mutex::new(session));
         (
-            Box::new(SaslRead::new(read, session.clone(), faults.clone())),
+            Box::new(MessageRead::new(SaslFrames {
+                stream: read,
+                session: session.clone(),
+                faults: faults.clone(),
+            })),
             Box::new(SaslWrite::new(write, session, faults.clone())),
         )
     }
 
-    /// The reading half over SASL: frames in, unwrapped, their bytes out.
-    pub(crate) struct SaslRead {
+    /// The reading half's SASL frames: each frame's bytes, unwrapped as the session says.
+    pub(crate) struct SaslFrames {
         stream: TcpStream,
         session: Arc<Mutex<Session>>,
-        frame: Vec<u8>,
-        at: usize,
         faults: Faults,
     }
 
-    impl SaslRead {
-        pub(crate) fn new(stream: TcpStream, session: Arc<Mutex<Session>>, faults: Faults) -> Self {
-            SaslRead {
-                stream,
-                session,
-                frame: Vec::new(),
-                at: 0,
-                faults,
+    impl Messages for SaslFrames {
+        fn next_message(&mut self, into: &mut Vec<u8>) -> io::Result<()> {
+            let mut len = [0u8; 4];
+            self.stream.read_exact(&mut len)?;
+            let len = u32::from_be_bytes(len) as usize;
+            if len > MAX_ANSWER {
+                return Err(self.faults.raise(not_sasl("a SASL frame past 256 MiB")));
             }
-        }
-    }
-
-    impl Read for SaslRead {
-        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-            if self.at == self.frame.len() {
-                let mut len = [0u8; 4];
-                self.stream.read_exact(&mut len)?;
-                let len = u32::from_be_bytes(len) as usize;
-                if len > MAX_ANSWER {
-                    return Err(self.faults.raise(not_sasl("a SASL frame past 256 MiB")));
+            into.resize(len, 0);
+            self.stream.read_exact(into)?;
+            let mut session = self.session.lock().unwrap_or_else(PoisonError::into_inner);
+            if session.seal.is_some() {
+                match session.ctx.unwrap(into) {
+                    Ok(plain) => *into = plain.to_vec(),
+                    Err(e) => {
+                        return Err(self.faults.raise(Fault::lost(
+                            ErrorKind::Auth,
+                            format!("a message the Kerberos context cannot unwrap: {e}"),
+                        )))
+                    }
                 }
-                let mut frame = vec![0u8; len];
-                self.stream.read_exact(&mut frame)?;
-                let mut session = self.session.lock().unwrap_or_else(PoisonError::into_inner);
-                self.frame = match session.seal {
-                    None => frame,
-                    Some(_) => match session.ctx.unwrap(&frame) {
-                        Ok(plain) => plain.to_vec(),
-                        Err(e) => {
-                            return Err(self.faults.raise(Fault::lost(
-                                ErrorKind::Auth,
-                                format!("a message the Kerberos context cannot unwrap: {e}"),
-                            )))
-                        }
-                    },
-                };
-                self.at = 0;
             }
-            let n = out.len().min(self.frame.len() - self.at);
-            out[..n].copy_from_slice(&self.frame[self.at..self.at + n]);
-            self.at += n;
-            Ok(n)
+            Ok(())
         }
     }
 

@@ -98,7 +98,7 @@ impl Endpoint {
             let exchange = Arc::new(Mutex::new(exchange));
             let halves: Halves = (
                 Box::new(TBinaryInputProtocol::new(
-                    HttpRead::new(exchange.clone()),
+                    HttpRead::answers(exchange.clone()),
                     true,
                 )),
                 Box::new(TBinaryOutputProtocol::new(
@@ -131,7 +131,7 @@ impl Endpoint {
                 }
                 (None, Transport::Framed, Protocol::Binary) => (
                     Box::new(TBinaryInputProtocol::new(
-                        FramedRead::new(read, faults.clone()),
+                        FramedRead::framed(read, faults.clone()),
                         true,
                     )),
                     Box::new(TBinaryOutputProtocol::new(
@@ -140,7 +140,7 @@ impl Endpoint {
                     )),
                 ),
                 (None, Transport::Framed, Protocol::Compact) => (
-                    Box::new(TCompactInputProtocol::new(FramedRead::new(
+                    Box::new(TCompactInputProtocol::new(FramedRead::framed(
                         read,
                         faults.clone(),
                     ))),

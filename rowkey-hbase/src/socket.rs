@@ -46,3 +46,41 @@ pub(crate) fn tcp(
 pub(crate) trait Stream: Read + Write + Send {}
 
 impl<S: Read + Write + Send> Stream for S {}
+
+/// Where the reading half of a message transport (framed, HTTP, SASL) gets its messages: each
+/// call fills `into` (emptied first) with the next whole message.
+pub(crate) trait Messages {
+    fn next_message(&mut self, into: &mut Vec<u8>) -> io::Result<()>;
+}
+
+/// The reading half of a message transport: each message read whole from its source, then
+/// handed out as the protocol reads it, field by field.
+pub(crate) struct MessageRead<M> {
+    source: M,
+    message: Vec<u8>,
+    at: usize,
+}
+
+impl<M: Messages> MessageRead<M> {
+    pub(crate) fn new(source: M) -> Self {
+        MessageRead {
+            source,
+            message: Vec::new(),
+            at: 0,
+        }
+    }
+}
+
+impl<M: Messages> Read for MessageRead<M> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        if self.at == self.message.len() {
+            self.message.clear();
+            self.at = 0;
+            self.source.next_message(&mut self.message)?;
+        }
+        let n = out.len().min(self.message.len() - self.at);
+        out[..n].copy_from_slice(&self.message[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
