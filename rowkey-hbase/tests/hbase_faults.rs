@@ -122,79 +122,55 @@ fn reads_lose_and_repeat_nothing_through_cuts_splits_and_a_dead_region_server() 
     let (uncut, retries) = read_all(&hbase, table, &expected, "uncut", || ());
     assert_eq!(retries, 0);
 
-    // (a) 20 connections cut, each after 20 to 200 KB from the server.
-    let cutting = proxy(
-        &server.thrift,
-        Faults {
-            seed: 41,
-            cut_after: Some((20_000, 200_000)),
-            max_cuts: 20,
-        },
-    );
-    let through = HBase::connect(&cutting.addr.to_string()).unwrap();
-    let (cut, retries) = read_all(&through, table, &expected, "20 connection cuts", || ());
-    assert_eq!(
-        cutting.cuts(),
-        20,
-        "the proxy cut fewer connections than asked"
-    );
-    assert!(retries >= 20, "{retries} retries for 20 cuts");
-
-    // (a') The same through the framed compact server: 20 cuts, every row once, in order.
-    let cutting = proxy(
-        &server.framed_compact,
-        Faults {
-            seed: 43,
-            cut_after: Some((20_000, 200_000)),
-            max_cuts: 20,
-        },
-    );
-    let through = HBase::open(
-        rowkey_hbase::Endpoint::tcp(cutting.addr.to_string())
-            .with_transport(rowkey_hbase::Transport::Framed)
-            .with_protocol(rowkey_hbase::Protocol::Compact),
-    )
-    .unwrap();
-    let (cut_framed, retries) = read_all(
-        &through,
-        table,
-        &expected,
-        "20 connection cuts, framed compact",
-        || (),
-    );
-    assert_eq!(
-        cutting.cuts(),
-        20,
-        "the proxy cut fewer connections than asked"
-    );
-    assert!(retries >= 20, "{retries} retries for 20 cuts");
-
-    // (a'') The same over HTTPS: 20 cuts of TLS connections kept alive from request to request.
-    let cutting = proxy(
-        &server.https,
-        Faults {
-            seed: 47,
-            cut_after: Some((20_000, 200_000)),
-            max_cuts: 20,
-        },
-    );
-    let through = HBase::open(
-        rowkey_hbase::Endpoint::https(cutting.addr.to_string()).with_ca_file(&server.ca),
-    )
-    .unwrap();
-    let (cut_https, retries) = read_all(
-        &through,
-        table,
-        &expected,
-        "20 connection cuts, HTTPS",
-        || (),
-    );
-    assert_eq!(
-        cutting.cuts(),
-        20,
-        "the proxy cut fewer connections than asked"
-    );
-    assert!(retries >= 20, "{retries} retries for 20 cuts");
+    // (a) 20 connections cut, each after 20 to 200 KB from the server, in the server's default
+    // mode, through the framed compact server, and over HTTPS (TLS connections kept alive from
+    // request to request): every row once, in order, each cut a request sent again.
+    use rowkey_hbase::{Endpoint, Protocol, Transport};
+    type Through = fn(String, &Server) -> Endpoint;
+    let modes: [(&str, &str, u64, Through); 3] = [
+        ("20 connection cuts", &server.thrift, 41, |addr, _| {
+            Endpoint::tcp(addr)
+        }),
+        (
+            "20 connection cuts, framed compact",
+            &server.framed_compact,
+            43,
+            |addr, _| {
+                Endpoint::tcp(addr)
+                    .with_transport(Transport::Framed)
+                    .with_protocol(Protocol::Compact)
+            },
+        ),
+        (
+            "20 connection cuts, HTTPS",
+            &server.https,
+            47,
+            |addr, server| Endpoint::https(addr).with_ca_file(&server.ca),
+        ),
+    ];
+    let mut cut_times = Vec::new();
+    for (what, upstream, seed, through) in modes {
+        let cutting = proxy(
+            upstream,
+            Faults {
+                seed,
+                cut_after: Some((20_000, 200_000)),
+                max_cuts: 20,
+            },
+        );
+        let hbase_through = HBase::open(through(cutting.addr.to_string(), &server)).unwrap();
+        let (took, retries) = read_all(&hbase_through, table, &expected, what, || ());
+        assert_eq!(
+            cutting.cuts(),
+            20,
+            "{what}: the proxy cut fewer connections than asked"
+        );
+        assert!(retries >= 20, "{what}: {retries} retries for 20 cuts");
+        cut_times.push(took);
+    }
+    let [cut, cut_framed, cut_https] = cut_times[..] else {
+        unreachable!("three modes")
+    };
 
     // (b) The region of bucket 5 split at its middle while the read is under way.
     let regions = hbase.region_starts(table).unwrap().len() + 1;
