@@ -286,7 +286,7 @@ pub use rowkey_core::regions;
 #[cfg(feature = "schema")]
 pub use rowkey_core::schema;
 #[cfg(feature = "alloc")]
-pub use rowkey_core::{merge, Explained, ExplainedSegment, KeyRange, Ranges, Scan};
+pub use rowkey_core::{merge, Explained, ExplainedSegment, KeyPattern, KeyRange, Ranges, Scan};
 
 /// Support for generated code. Not a public API.
 #[doc(hidden)]

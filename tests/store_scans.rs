@@ -158,6 +158,9 @@ struct Stats {
     exact: usize,
     expected_rows: usize,
     ranges: usize,
+    /// Plans with a pattern for a store's row filter, and those whose pattern is exact.
+    patterns: usize,
+    exact_patterns: usize,
 }
 
 /// Loads the layout's values, runs its query kinds in turn and checks each plan against the store.
@@ -178,6 +181,17 @@ fn run<K: RowKey + for<'k> DecodeKey<'k> + Debug>(layout: &Layout<K>) {
         Some(Exact::All) => assert_eq!(stats.exact, scans, "{name}: inexact plans"),
         Some(Exact::Half) => assert!(stats.exact >= scans / 2, "{name}: {stats:?}"),
         None => {}
+    }
+    if layout.name.starts_with("hashed behind") {
+        // Queries that leave the hash sources unbound and bind what follows the prefix.
+        assert!(
+            stats.exact_patterns > 0,
+            "{name}: no exact pattern: {stats:?}"
+        );
+        assert!(
+            stats.patterns > stats.exact_patterns,
+            "{name}: no inexact pattern: {stats:?}"
+        );
     }
     println!(
         "{name}: {} distinct keys of {keys}, {stats:?}",
@@ -293,6 +307,20 @@ impl<K: RowKey + for<'k> DecodeKey<'k>> Table<K> {
         for (k, v) in rows.iter().step_by(97).chain(returned_rows) {
             let (m, p) = (plan.matches(k), pred(v));
             assert_eq!(m, p, "{what}: matches({k:02X?}) disagrees");
+        }
+        // The pattern a store's row filter tests: never narrower than the plan; when exact, it
+        // alone keeps exactly the matching rows inside the ranges.
+        if let Some(pattern) = plan.pattern() {
+            for (k, v) in rows.iter() {
+                let p = pred(v);
+                assert!(!p || pattern.matches(k), "{what}: pattern misses {k:02X?}");
+                let inside = ranges.iter().any(|r| r.contains(k));
+                if pattern.is_exact() && inside {
+                    assert_eq!(pattern.matches(k), p, "{what}: exact pattern on {k:02X?}");
+                }
+            }
+            stats.patterns += 1;
+            stats.exact_patterns += usize::from(pattern.is_exact());
         }
         if self.salted && ranges.len() > 1 {
             // Each bucket's rows come back sorted; merged by the key after the salt byte they are
@@ -499,6 +527,16 @@ fn fixed_layout_scans_match_brute_force() {
 #[test]
 fn salted_text_layout_scans_match_brute_force() {
     run(&TEXT_SALTED)
+}
+
+#[test]
+fn hashed_behind_a_field_layout_scans_match_brute_force() {
+    run(&SERIES)
+}
+
+#[test]
+fn hashed_behind_a_field_text_layout_scans_match_brute_force() {
+    run(&TEXT_SERIES)
 }
 
 #[test]
@@ -922,5 +960,84 @@ const TEXT_HASHED: Layout<TextHashed> = Layout {
             => |v| v.device == device && in_range(&v.seq, &seq);
         "device_prefix", |rng, _| { let p = rng.string(&TEXT_ALPHA, 1); }
             TextHashed::scan().device_prefix(&p) => |v| v.device.starts_with(&p);
+    ],
+};
+
+// ---------------------------------------------------------------- hash-prefixed behind a field
+
+// The hash source comes after a field: a query on the field alone reads the whole table (the
+// hash is unknown), and the field's bytes sit right behind the prefix: the plan's pattern.
+#[derive(RowKey, Debug, Clone)]
+struct Series {
+    metric: u16,
+    #[rowkey(hash_prefix(len = 2))]
+    host: u32,
+    ts: u32,
+}
+
+const SERIES: Layout<Series> = Layout {
+    name: "hashed behind a field",
+    seed: 18,
+    salted: false,
+    exact: None,
+    value: |rng| Series {
+        metric: rng.below(40) as u16,
+        host: rng.below(200) as u32,
+        ts: rng.below(1_000) as u32,
+    },
+    queries: kinds![
+        "metric", |rng, _| { let metric = rng.below(42) as u16; }
+            Series::scan().metric(metric) => |v| v.metric == metric;
+        "metric_in", |rng, _| {
+            let metrics: Vec<u16> = (0..rng.below(5)).map(|_| rng.below(42) as u16).collect();
+        } Series::scan().metric_in(metrics.clone()) => |v| metrics.contains(&v.metric);
+        "metric.host_range", |rng, _| {
+            let (metric, hosts) = (rng.below(42) as u16, rng.range(|r| r.below(210) as u32));
+        } Series::scan().metric(metric).host_range(hosts)
+            => |v| v.metric == metric && in_range(&v.host, &hosts);
+        "metric.host.ts_range", |rng, _| {
+            let (metric, host) = (rng.below(42) as u16, rng.below(210) as u32);
+            let ts = rng.range(|r| r.below(1_100) as u32);
+        } Series::scan().metric(metric).host(host).ts_range(ts)
+            => |v| v.metric == metric && v.host == host && in_range(&v.ts, &ts);
+    ],
+};
+
+#[derive(RowKey, Debug, Clone)]
+#[rowkey(text, delimiter = "|")]
+struct TextSeries {
+    metric: String,
+    #[rowkey(hash_prefix(len = 4))]
+    host: String,
+    #[rowkey(width = 4)]
+    ts: u32,
+}
+
+const TEXT_SERIES: Layout<TextSeries> = Layout {
+    name: "hashed behind a field, text",
+    seed: 19,
+    salted: false,
+    exact: None,
+    value: |rng| TextSeries {
+        metric: rng.string(&TEXT_ALPHA, 2),
+        host: rng.string(&TEXT_ALPHA, 2),
+        ts: rng.below(1_000) as u32,
+    },
+    queries: kinds![
+        "metric", |rng, _| { let metric = rng.string(&TEXT_ALPHA, 2); }
+            TextSeries::scan().metric(&metric) => |v| v.metric == metric;
+        "metric_in", |rng, _| {
+            let metrics: Vec<String> = (0..rng.below(4)).map(|_| rng.string(&TEXT_ALPHA, 2)).collect();
+        } TextSeries::scan().metric_in(metrics.iter().map(String::as_str))
+            => |v| metrics.contains(&v.metric);
+        "metric.host_prefix", |rng, _| {
+            let (metric, p) = (rng.string(&TEXT_ALPHA, 2), rng.string(&TEXT_ALPHA, 1));
+        } TextSeries::scan().metric(&metric).host_prefix(&p)
+            => |v| v.metric == metric && v.host.starts_with(&p);
+        "metric.host.ts_range", |rng, _| {
+            let (metric, host) = (rng.string(&TEXT_ALPHA, 2), rng.string(&TEXT_ALPHA, 2));
+            let ts = rng.range(|r| r.below(1_100) as u32);
+        } TextSeries::scan().metric(&metric).host(&host).ts_range(ts)
+            => |v| v.metric == metric && v.host == host && in_range(&v.ts, &ts);
     ],
 };

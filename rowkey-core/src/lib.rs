@@ -100,7 +100,7 @@ pub use hashed::Hashed;
 pub use key::{DecodeKey, DecodeSaltedKey, RowKey, SaltedKey};
 pub use prefix::{HashPrefix, HashPrefixHasher, Prefix, Salt, SaltHash, SaltHasher};
 #[cfg(feature = "alloc")]
-pub use scan::{KeyRange, Ranges, Scan};
+pub use scan::{KeyPattern, KeyRange, Ranges, Scan};
 pub use sink::ValueSink;
 pub use tag::Tag;
 pub use time::unit::TimeUnit;

@@ -6,6 +6,24 @@
 //! page by page, every range at once, a salted plan's buckets merged back into the order of the
 //! key after the salt ([`HBase::read_rows`]).
 //!
+//! # Reads that cost what they return
+//!
+//! A read leaves to the region servers what HBase's own filters can say exactly:
+//!
+//! - a plan of many ranges (an `IN` list, salt buckets) is read with one scanner a region (and
+//!   salt bucket), carrying HBase's `MultiRowRangeFilter` of that region's ranges, so the server
+//!   seeks from range to range; a region that holds one range of the plan reads it with a plain
+//!   scanner. The regions come from `getAllRegionLocations`, once a read;
+//! - a plan wider than its query because a hash prefix's sources are unbound sends
+//!   [`Scan::pattern`] as HBase's `FuzzyRowFilter`: the rows whose bound fields differ never
+//!   leave the region servers (what the filter cannot say, a range on a later field, is left to
+//!   [`Scan::matches`], which every row of an inexact plan passes through last);
+//! - [`ReadOptions::with_keys_only`] adds `FirstKeyOnlyFilter` and `KeyOnlyFilter`.
+//!
+//! A read's threads take the next page of the region server with the fewest pages being read,
+//! so they spread over the servers that hold the plan's regions. [`Rows::received`] counts the
+//! rows the servers sent.
+//!
 //! # What a read survives
 //!
 //! Every page request of a read is bounded by the [`RetryPolicy`]'s deadline and, when it fails
@@ -114,6 +132,7 @@ mod http;
 mod kerberos;
 mod link;
 mod pool;
+mod regions;
 mod socket;
 mod tables;
 mod tls;

@@ -4,6 +4,9 @@
 //! live on the server (any connection may ask a scanner for its next page), so 16 workers serve
 //! them all: 16 threads and 16 connections, not 256 of each.
 //!
+//! The workers take the oldest page of the region server with the fewest pages being read, so
+//! they spread over the servers that hold the plan's regions rather than queue on one.
+//!
 //! A range asks for one page at a time and asks for the next as soon as a page arrives, so each
 //! range has at most one page waiting in memory and one in flight. A worker never waits on a
 //! reader (its answer goes over a one-shot channel), so a merge waiting for one bucket's page
@@ -13,21 +16,25 @@
 //! the same worker, on a new connection if the old one failed, from a new scanner that starts
 //! just after the last row the range has given: nothing lost, nothing repeated.
 
+use std::collections::{HashMap, VecDeque};
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 
 use futures::channel::oneshot;
 use rowkey::hbase::MAX_ROW_LENGTH;
 use rowkey::retry::RetryPolicy;
+use rowkey::KeyRange;
 
 use crate::bounds::start_after;
 use crate::endpoint::Endpoint;
 use crate::error::Fault;
 use crate::error::{self, ErrorKind};
+use crate::filters::{remaining, Filters};
 use crate::hbase::{TIOError, TIllegalArgument, TTHBaseServiceSyncClient};
 use crate::link::Client;
 use crate::read::{scan, Idle};
+use crate::regions::Piece;
 use crate::{Columns, Error, Row};
 
 /// What the workers of one read share: where to read, how, and the connections to reuse.
@@ -36,28 +43,37 @@ pub(crate) struct Lane {
     pub(crate) addr: SocketAddr,
     pub(crate) table: Vec<u8>,
     pub(crate) columns: Columns,
-    /// The scans' `filterBytes` (HBase's filters, serialized), if any.
-    pub(crate) filter: Option<Vec<u8>>,
+    /// What every scanner asks the region servers to leave behind.
+    pub(crate) filters: Filters,
     pub(crate) page: i32,
     pub(crate) policy: RetryPolicy,
     pub(crate) idle: Arc<Idle>,
     pub(crate) retries: Arc<AtomicU64>,
 }
 
-/// One range's progress: where its next page starts, its scanner on the server, and how many
-/// tries of its next page have failed in a row.
+/// One scanner's progress: where its next page starts, the ranges it reads (several, one
+/// region's, or its own bounds alone), its scanner on the server, and how many tries of its next
+/// page have failed in a row.
 pub(crate) struct Range {
     start: Vec<u8>,
     stop: Vec<u8>,
+    /// The ranges between `start` and `stop` the scanner reads (HBase's `MultiRowRangeFilter`),
+    /// or `None` for all of `[start, stop)`.
+    within: Option<Arc<[KeyRange]>>,
+    /// The server of the region the scanner starts in, when known.
+    server: Option<usize>,
     scanner: Option<i32>,
     failed: u32,
 }
 
 impl Range {
-    pub(crate) fn new(start: &[u8], stop: &[u8]) -> Range {
+    /// The scanner of `piece`'s ranges.
+    pub(crate) fn new(piece: &Piece) -> Range {
         Range {
-            start: start.to_vec(),
-            stop: stop.to_vec(),
+            start: piece.hull.start().to_vec(),
+            stop: piece.hull.stop().to_vec(),
+            within: piece.ranges.clone(),
+            server: piece.server,
             scanner: None,
             failed: 0,
         }
@@ -79,7 +95,65 @@ pub(crate) enum Reply {
 /// last is dropped).
 #[derive(Clone)]
 pub(crate) struct Pool {
-    jobs: mpsc::Sender<Job>,
+    handle: Arc<Handle>,
+}
+
+/// The queue as the readers hold it: when the last reader drops it, the workers are told to stop.
+struct Handle(Arc<Queue>);
+
+impl Drop for Handle {
+    fn drop(&mut self) {
+        if let Ok(mut queued) = self.0.state.lock() {
+            queued.open = false;
+        }
+        self.0.ready.notify_all();
+    }
+}
+
+/// The pages asked for and not yet taken, and how many pages each server is reading: a worker
+/// takes the oldest page of the server with the fewest pages being read, so a read's threads
+/// spread over the region servers that hold its regions rather than queue on one.
+struct Queue {
+    state: Mutex<Queued>,
+    ready: Condvar,
+}
+
+struct Queued {
+    jobs: VecDeque<Job>,
+    /// Pages being read, by server (`None`: a range whose server is not known).
+    reading: HashMap<Option<usize>, usize>,
+    /// Whether a reader still holds the pool.
+    open: bool,
+}
+
+impl Queue {
+    /// The next job, waiting for one; `None` once every reader is gone and no job is left.
+    fn take(&self) -> Option<Job> {
+        let mut queued = self.state.lock().ok()?;
+        loop {
+            let reading = &queued.reading;
+            let least = (queued.jobs.iter().enumerate())
+                .min_by_key(|(i, job)| (reading.get(&job.0.server).copied().unwrap_or(0), *i))
+                .map(|(i, _)| i);
+            if let Some(job) = least.and_then(|i| queued.jobs.remove(i)) {
+                *queued.reading.entry(job.0.server).or_insert(0) += 1;
+                return Some(job);
+            }
+            if !queued.open {
+                return None;
+            }
+            queued = self.ready.wait(queued).ok()?;
+        }
+    }
+
+    /// A page of `server` is read.
+    fn done(&self, server: Option<usize>) {
+        if let Ok(mut queued) = self.state.lock() {
+            if let Some(n) = queued.reading.get_mut(&server) {
+                *n = n.saturating_sub(1);
+            }
+        }
+    }
 }
 
 /// Threads that fetch pages are named so; a test counts them.
@@ -95,8 +169,14 @@ enum Step {
 impl Pool {
     /// A pool of `workers` threads (at least 1) for `lane`; an error when not even one starts.
     pub(crate) fn start(lane: Arc<Lane>, workers: usize) -> Result<Pool, Error> {
-        let (jobs, queue) = mpsc::channel::<Job>();
-        let queue = Arc::new(Mutex::new(queue));
+        let queue = Arc::new(Queue {
+            state: Mutex::new(Queued {
+                jobs: VecDeque::new(),
+                reading: HashMap::new(),
+                open: true,
+            }),
+            ready: Condvar::new(),
+        });
         let mut started = 0;
         let mut failure = None;
         for _ in 0..workers.max(1) {
@@ -115,39 +195,44 @@ impl Pool {
                 Some(&lane.endpoint),
                 format!("cannot start a thread to read with: {e}"),
             )),
-            _ => Ok(Pool { jobs }),
+            _ => Ok(Pool {
+                handle: Arc::new(Handle(queue)),
+            }),
         }
     }
 
     /// Asks for the next page of `range`.
     pub(crate) fn ask(&self, range: Range) -> oneshot::Receiver<Reply> {
         let (reply, answer) = oneshot::channel();
-        // The workers outlive every handle: a send fails only if every worker has died, and
-        // then the dropped sender ends `answer` as cancelled, which the reader reports.
-        let _ = self.jobs.send(Job(range, reply));
+        // If every worker has died, the job is never taken, and the reader waits: a worker
+        // that panics drops its job's sender, which ends that answer as cancelled, and the
+        // reader reports it and stops.
+        let queue = &self.handle.0;
+        if let Ok(mut queued) = queue.state.lock() {
+            queued.jobs.push_back(Job(range, reply));
+        }
+        queue.ready.notify_one();
         answer
     }
 }
 
 /// A worker: takes jobs until every handle is dropped, on a connection of its own (from the
 /// connections kept between reads, or new), which it keeps for the next read when it is done.
-fn work(lane: &Lane, queue: &Mutex<mpsc::Receiver<Job>>) {
+fn work(lane: &Lane, queue: &Queue) {
     let mut client: Option<Client> = None;
-    loop {
-        let job = match queue.lock() {
-            Ok(queue) => queue.recv(),
-            Err(_) => break,
-        };
-        match job {
-            Ok(Job(range, reply)) => {
-                let answer = lane.page(&mut client, range);
-                if let Err(Reply::Page(_, Some(range))) = reply.send(answer) {
-                    // The reader stopped while the page was read: its scanner goes.
-                    close(&mut client, range.scanner);
-                }
+    while let Some(Job(range, reply)) = queue.take() {
+        let server = range.server;
+        if reply.is_canceled() {
+            // The reader stopped before the page was read: its scanner goes.
+            close(&mut client, range.scanner);
+        } else {
+            let answer = lane.page(&mut client, range);
+            if let Err(Reply::Page(_, Some(range))) = reply.send(answer) {
+                // The reader stopped while the page was read: its scanner goes.
+                close(&mut client, range.scanner);
             }
-            Err(_) => break,
         }
+        queue.done(server);
     }
     if let Some(c) = client {
         lane.idle.give(c);
@@ -237,6 +322,14 @@ impl Lane {
         };
         let id = match range.scanner {
             Some(id) => id,
+            // A scanner resumed past the last of its ranges has nothing left to read.
+            None if range
+                .within
+                .as_deref()
+                .is_some_and(|w| remaining(w, &range.start).next().is_none()) =>
+            {
+                return Ok(Vec::new())
+            }
             None => {
                 let id = c
                     .open_scanner(
@@ -246,7 +339,9 @@ impl Lane {
                             &range.stop,
                             self.page,
                             &self.columns,
-                            self.filter.as_deref(),
+                            self.filters
+                                .bytes(range.within.as_deref(), &range.start)
+                                .as_deref(),
                         ),
                     )
                     .map_err(|e| (Step::Open, e, c.take_fault()))?;

@@ -1,6 +1,7 @@
-//! Reading a plan: each range of a [`Scan`] is a Thrift2 scanner `[startRow, stopRow)` read page by
-//! page, and `rowkey::fanout` puts the ranges together: every salt bucket open at once and merged
-//! into the order of the key after the salt, other plans in key order. The pages are fetched by
+//! Reading a plan: the ranges of a [`Scan`] are read by Thrift2 scanners page by page, one a
+//! range or one a region's ranges ([`crate::regions`]), and `rowkey::fanout` puts them together:
+//! every salt bucket open at once and merged into the order of the key after the salt, other
+//! plans in key order. The pages are fetched by
 //! the read's pool of workers ([`crate::pool`]): at most `concurrency` threads and connections,
 //! whatever the number of ranges open.
 //!
@@ -9,6 +10,7 @@
 //! executor, and as a blocking [`Iterator`] for code without one. A reader that stops early
 //! (drops [`Rows`]) stops the workers after the pages they are fetching.
 
+use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -28,9 +30,11 @@ use rowkey::{KeyRange, Scan};
 use crate::bounds::storable;
 use crate::endpoint::Endpoint;
 use crate::error::ErrorKind;
+use crate::filters::Filters;
 use crate::hbase::TScan;
 use crate::link::Client;
 use crate::pool::{Lane, Pool, Range, Reply};
+use crate::regions::{locate, pieces, Piece};
 use crate::{Columns, Error, Row};
 
 /// How [`HBase::read_rows_with`](crate::HBase::read_rows_with) reads: the page size, the ranges
@@ -151,6 +155,8 @@ pub struct Rows {
     retries: Arc<AtomicU64>,
     /// The plan, when it is wider than its query: rows it does not match are dropped.
     matches: Option<Matches>,
+    /// Rows the server sent so far, those dropped included.
+    received: u64,
 }
 
 /// A plan's `matches`, kept by the rows of a plan wider than its query.
@@ -170,6 +176,13 @@ impl Rows {
     pub fn retries(&self) -> u64 {
         self.retries.load(Ordering::Relaxed)
     }
+
+    /// The rows the server has sent so far: those given, and those of a plan wider than its
+    /// query that the plan's [`matches`](Scan::matches) dropped. What a read cost in rows that
+    /// left the region servers, beside what it gave.
+    pub fn received(&self) -> u64 {
+        self.received
+    }
 }
 
 impl Stream for Rows {
@@ -179,6 +192,7 @@ impl Stream for Rows {
         loop {
             match self.rows.as_mut().poll_next(cx) {
                 Poll::Ready(Some(Ok(row))) => {
+                    self.received += 1;
                     if self.matches.as_ref().is_some_and(|m| !m(&row.key)) {
                         continue;
                     }
@@ -215,16 +229,24 @@ pub(crate) fn read_rows<K: ?Sized + 'static>(
             ranges.push(range);
         }
     }
-    // A salted plan keeps every bucket open for its merge, others `concurrency` ranges at
-    // once: the workers are as many as the ranges open at once, and never more than
+    // Several ranges: one scanner a region's ranges (`crate::regions`).
+    let regions = (ranges.len() > 1)
+        .then(|| locate(endpoint, addr, &idle, table, options.policy.deadline()))
+        .flatten();
+    let pieces = pieces(ranges, scan.salt_len(), regions.as_ref());
+    // A salted plan keeps every bucket open for its merge, others `concurrency` scanners at
+    // once: the workers are as many as the scanners open at once, and never more than
     // `concurrency`.
-    let workers = options.concurrency.min(ranges.len()).max(1);
+    let workers = options.concurrency.min(pieces.len()).max(1);
     let lane = Arc::new(Lane {
         endpoint: endpoint.clone(),
         addr,
         table: table.as_bytes().to_vec(),
         columns: options.columns.clone(),
-        filter: options.keys_only.then(crate::filters::keys_only),
+        filters: Filters {
+            keys_only: options.keys_only,
+            pattern: scan.pattern(),
+        },
         page: i32::try_from(options.page).unwrap_or(i32::MAX),
         policy: options.policy.clone(),
         idle,
@@ -233,16 +255,26 @@ pub(crate) fn read_rows<K: ?Sized + 'static>(
     let retries = lane.retries.clone();
     let pool = Pool::start(lane, workers)?;
     let endpoint = endpoint.clone();
-    let reader = move |range: KeyRange| {
-        let rows = PageRows::new(
-            pool.clone(),
-            Range::new(range.start(), range.stop()),
-            endpoint.clone(),
-        );
+    // The fan-out reads each piece's hull as one range; its ranges are found by its start.
+    let hulls: Vec<KeyRange> = pieces.iter().map(|p| p.hull.clone()).collect();
+    let by_start: HashMap<Vec<u8>, Piece> = pieces
+        .into_iter()
+        .map(|p| (p.hull.start().to_vec(), p))
+        .collect();
+    let reader = move |hull: KeyRange| {
+        let range = match by_start.get(hull.start()) {
+            Some(piece) => Range::new(piece),
+            None => Range::new(&Piece {
+                hull,
+                ranges: None,
+                server: None,
+            }),
+        };
+        let rows = PageRows::new(pool.clone(), range, endpoint.clone());
         std::future::ready(Ok::<_, Error>(rows))
     };
     let rows = read_ranges(
-        ranges,
+        hulls,
         scan.salt_len(),
         options.concurrency,
         reader,
@@ -258,6 +290,7 @@ pub(crate) fn read_rows<K: ?Sized + 'static>(
         rows: Box::pin(rows),
         retries,
         matches,
+        received: 0,
     })
 }
 

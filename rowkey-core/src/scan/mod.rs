@@ -26,6 +26,7 @@
 //! | `text_segments.rs` | text segments filtered by content |
 //! | `plan.rs` | the general planner |
 //! | `order.rs` | a field type's value order, for a bound no stored value can be placed against |
+//! | `pattern.rs` | the bytes at a known offset of a plan that cannot narrow its ranges, for a store's row filter |
 //! | `lane.rs`, `array.rs` | the array lane's planner, and its ranges held in arrays |
 //! | `bind.rs` | the protocol generated builders call |
 //! | `step.rs` | the states of a derived key's builder, written once for every key |
@@ -38,6 +39,7 @@ mod byte_order;
 mod keybuf;
 mod lane;
 mod order;
+mod pattern;
 mod plan;
 mod range;
 mod scan_layout;
@@ -53,6 +55,7 @@ use core::ops::Bound;
 pub use bind::{Bind, Marked, Marker, Plan};
 pub use lane::{ArrayPlan, ArrayRanged};
 pub use order::{ByPartialOrd, Probe, Unordered, ValueOrder};
+pub use pattern::KeyPattern;
 pub use range::{KeyRange, Ranges};
 pub use scan_layout::ScanLayout;
 #[doc(hidden)] // the derive's protocol
@@ -194,6 +197,32 @@ impl<K: ?Sized> Scan<K> {
             None => ranges,
             Some(window) => Ranges::many(window.clip_all(ranges)),
         }
+    }
+
+    /// What the plan knows of its keys' bytes that its ranges cannot say: for a hash-prefixed
+    /// layout whose hash sources the query does not bind (the plan reads the whole table), the
+    /// bytes of the fields it binds, at their offset behind the prefix. A store's row filter
+    /// (HBase's `FuzzyRowFilter`) tests them where the rows are. `None` for every other plan.
+    /// Never narrower than the plan; see [`KeyPattern::is_exact`].
+    ///
+    /// ```
+    /// use rowkey::{RowKey, Scan};
+    ///
+    /// #[derive(RowKey)]
+    /// struct K {
+    ///     user: u8,
+    ///     #[rowkey(hash_prefix(len = 2))]
+    ///     ts: u8,
+    /// }
+    ///
+    /// let plan: Scan<K> = K::scan().user(2).into();
+    /// let pattern = plan.pattern().unwrap();
+    /// assert_eq!((pattern.offset(), pattern.alternatives().next()), (2, Some(&[2][..])));
+    /// let known: Scan<K> = K::scan().user(2).ts(9).into();
+    /// assert!(known.pattern().is_none()); // the prefix is known: one exact range
+    /// ```
+    pub fn pattern(&self) -> Option<KeyPattern> {
+        self.plan.pattern(self.layout)
     }
 
     /// The bytes of salt that start every key of the plan: 1 for a salted binary layout, the

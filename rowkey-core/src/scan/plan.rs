@@ -267,13 +267,13 @@ impl FieldPlan {
     }
 
     /// Whether every field is fixed by equality: the plan is a set of point lookups.
-    fn is_point(&self, layout: &ScanLayout) -> bool {
+    pub(crate) fn is_point(&self, layout: &ScanLayout) -> bool {
         self.eq_bound >= layout.fields() && matches!(self.tail, Tail::Open)
     }
 
     /// Whether every source of the prefix is fixed by equality or IN, so each alternative's
     /// prefix is known.
-    fn prefix_known(&self, layout: &ScanLayout) -> bool {
+    pub(crate) fn prefix_known(&self, layout: &ScanLayout) -> bool {
         if layout.whole_key {
             return self.is_point(layout);
         }

@@ -493,6 +493,7 @@ public final class HBaseServer {
             case "GET /metrics" -> metrics(existing(table(q)));
             case "GET /region-servers" -> regionServers();
             case "POST /split" -> split(table(q), hex(need(q, "row")));
+            case "POST /move" -> move(table(q), hex(need(q, "row")));
             case "POST /flush" -> {
               util.getAdmin().flush(table(q));
               yield "ok\n";
@@ -593,6 +594,33 @@ public final class HBaseServer {
       Thread.sleep(100);
     }
     throw new IllegalStateException("the split of " + table + " did not finish in 60 s");
+  }
+
+  /**
+   * Moves the region of {@code table} that holds {@code row} to another live region server, and
+   * returns once it is open there: the new server's name.
+   */
+  private String move(TableName table, byte[] row) throws Exception {
+    Admin admin = util.getAdmin();
+    HRegionLocation from;
+    try (RegionLocator locator = util.getConnection().getRegionLocator(table)) {
+      from = locator.getRegionLocation(row, true);
+    }
+    ServerName to =
+        admin.getRegionServers().stream()
+            .filter(s -> !s.equals(from.getServerName()))
+            .findFirst()
+            .orElseThrow(() -> new IllegalStateException("no other region server to move to"));
+    admin.move(from.getRegion().getEncodedNameAsBytes(), to);
+    for (int i = 0; i < 600; i++) {
+      try (RegionLocator locator = util.getConnection().getRegionLocator(table)) {
+        if (to.equals(locator.getRegionLocation(row, true).getServerName())) {
+          return to + "\n";
+        }
+      }
+      Thread.sleep(100);
+    }
+    throw new IllegalStateException("the move of " + table + " did not finish in 60 s");
   }
 
   /**
