@@ -189,6 +189,12 @@ start() {
 
 case "${1:-}" in
   build) build ;;
+  # The class path of the cluster's Java classes and HBase's client (built first if need be),
+  # for a JVM of HBase's client beside the cluster (rowkey-hbase/benches/reads.rs).
+  classpath)
+    build >&2
+    echo "$HBASE_BUILD/rowkey-hbase-server-0.0.0.jar:$(cat "$HBASE_BUILD/classpath.txt")"
+    ;;
   start) start ;;
   stop)
     mkdir -p "$SERVERS_DIR"
@@ -201,5 +207,5 @@ case "${1:-}" in
     fi
     rm -rf "$HBASE_DATA" "$HBASE_PORTS" "$HBASE_TLS" "$HBASE_KERBEROS"
     ;;
-  *) die "usage: hbase.sh build|start|stop" ;;
+  *) die "usage: hbase.sh build|classpath|start|stop" ;;
 esac

@@ -411,3 +411,45 @@ fn judge(e: &thrift::Error, fault: Option<&Fault>, step: Step) -> (bool, bool) {
         _ => (false, false),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job(server: Option<usize>, start: u8) -> Job {
+        let piece = Piece {
+            hull: KeyRange::new(&[start], &[start + 1]),
+            ranges: None,
+            server,
+        };
+        Job(Range::new(&piece), oneshot::channel().0)
+    }
+
+    #[test]
+    fn workers_take_the_oldest_page_of_the_least_busy_server() {
+        let queue = Queue {
+            state: Mutex::new(Queued {
+                jobs: VecDeque::from([
+                    job(Some(0), 1),
+                    job(Some(0), 2),
+                    job(Some(1), 3),
+                    job(None, 4),
+                    job(Some(1), 5),
+                ]),
+                reading: HashMap::from([(Some(0), 2), (Some(1), 1)]),
+                open: false,
+            }),
+            ready: Condvar::new(),
+        };
+        let mut order = Vec::new();
+        while let Some(Job(range, _)) = queue.take() {
+            order.push(range.start[0]);
+        }
+        // Pages being read: server 0 two, server 1 one, unknown none. Each take counts: 4 (none
+        // reading), 3 (server 1 at 1), then 1 (server 0 at 2 and server 1 at 2: the oldest), 5
+        // (server 1 at 2, server 0 at 3), 2.
+        assert_eq!(order, [4, 3, 1, 5, 2]);
+        queue.done(Some(0));
+        assert_eq!(queue.state.lock().unwrap().reading[&Some(0)], 3);
+    }
+}

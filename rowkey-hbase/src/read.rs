@@ -34,7 +34,7 @@ use crate::filters::Filters;
 use crate::hbase::TScan;
 use crate::link::Client;
 use crate::pool::{Lane, Pool, Range, Reply};
-use crate::regions::{locate, pieces, Piece};
+use crate::regions::{locate, pieces, single_pieces, Piece};
 use crate::{Columns, Error, Row};
 
 /// How [`HBase::read_rows_with`](crate::HBase::read_rows_with) reads: the page size, the ranges
@@ -60,6 +60,7 @@ pub struct ReadOptions {
     policy: RetryPolicy,
     columns: Columns,
     keys_only: bool,
+    scanner_per_range: bool,
 }
 
 impl Default for ReadOptions {
@@ -72,6 +73,7 @@ impl Default for ReadOptions {
             policy: RetryPolicy::default(),
             columns: Columns::all(),
             keys_only: false,
+            scanner_per_range: false,
         }
     }
 }
@@ -92,6 +94,19 @@ impl ReadOptions {
     pub fn with_keys_only(self) -> Self {
         ReadOptions {
             keys_only: true,
+            ..self
+        }
+    }
+
+    /// Each range of the plan read by a scanner of its own, up to
+    /// [`concurrency`](Self::concurrency) at once, rather than one scanner for the ranges of a
+    /// region (HBase's `MultiRowRangeFilter`, the default). For a plan of a few ranges each of
+    /// many rows that lie in one region, where reading them side by side is worth a scanner
+    /// each; a plan of many small ranges (an `IN` list) reads slower so, a scanner a range.
+    #[must_use]
+    pub fn with_scanner_per_range(self) -> Self {
+        ReadOptions {
+            scanner_per_range: true,
             ..self
         }
     }
@@ -230,10 +245,14 @@ pub(crate) fn read_rows<K: ?Sized + 'static>(
         }
     }
     // Several ranges: one scanner a region's ranges (`crate::regions`).
-    let regions = (ranges.len() > 1)
-        .then(|| locate(endpoint, addr, &idle, table, options.policy.deadline()))
-        .flatten();
-    let pieces = pieces(ranges, scan.salt_len(), regions.as_ref());
+    let pieces = if options.scanner_per_range {
+        single_pieces(ranges)
+    } else {
+        let regions = (ranges.len() > 1)
+            .then(|| locate(endpoint, addr, &idle, table, options.policy.deadline()))
+            .flatten();
+        pieces(ranges, scan.salt_len(), regions.as_ref())
+    };
     // A salted plan keeps every bucket open for its merge, others `concurrency` scanners at
     // once: the workers are as many as the scanners open at once, and never more than
     // `concurrency`.

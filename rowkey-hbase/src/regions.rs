@@ -138,6 +138,18 @@ pub(crate) fn pieces(
     pieces
 }
 
+/// Each of `ranges` a piece of its own (one scanner a range).
+pub(crate) fn single_pieces(ranges: Vec<KeyRange>) -> Vec<Piece> {
+    ranges
+        .into_iter()
+        .map(|hull| Piece {
+            hull,
+            ranges: None,
+            server: None,
+        })
+        .collect()
+}
+
 type GroupOf = (Option<Vec<u8>>, Option<usize>);
 
 fn piece(group: Vec<KeyRange>, regions: Option<&Regions>, of: Option<GroupOf>) -> Piece {

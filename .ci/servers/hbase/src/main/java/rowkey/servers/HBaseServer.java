@@ -492,6 +492,7 @@ public final class HBaseServer {
             case "GET /regions" -> regions(existing(table(q)));
             case "GET /metrics" -> metrics(existing(table(q)));
             case "GET /region-servers" -> regionServers();
+            case "GET /zookeeper" -> "127.0.0.1:" + zkPort + "\n";
             case "POST /split" -> split(table(q), hex(need(q, "row")));
             case "POST /move" -> move(table(q), hex(need(q, "row")));
             case "POST /flush" -> {
