@@ -57,10 +57,12 @@ struct Java {
     output: BufReader<ChildStdout>,
 }
 
-/// What the Java client read: rows, and the time it took (its own clock, around its scan).
+/// What the Java client read: rows, the time it took (its own clock, around its scan), and the
+/// CPU time its JVM spent meanwhile.
 struct JavaRead {
     rows: usize,
     took: Duration,
+    cpu: Duration,
 }
 
 impl Java {
@@ -139,6 +141,7 @@ impl Java {
         JavaRead {
             rows: words[1].parse().unwrap(),
             took: Duration::from_nanos(words[4].parse().unwrap()),
+            cpu: Duration::from_nanos(words[5].parse().unwrap()),
         }
     }
 }
@@ -163,6 +166,45 @@ fn count(rows: Rows) -> (usize, u64) {
         n += 1;
     }
     (n, rows.received())
+}
+
+/// CPU time from Linux's `/proc`: this process's (`/proc/self/stat`), and the whole machine's
+/// busy time (`/proc/stat`), in clock ticks of 10 ms; zero elsewhere.
+fn cpu_ticks() -> (u64, u64) {
+    let own = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let fields: Vec<u64> = own
+        .rsplit_once(')')
+        .map_or("", |(_, rest)| rest)
+        .split_whitespace()
+        .map(|f| f.parse().unwrap_or(0))
+        .collect();
+    let own = fields.get(11).zip(fields.get(12)).map_or(0, |(u, s)| u + s);
+    let all = std::fs::read_to_string("/proc/stat").unwrap_or_default();
+    let ticks: Vec<u64> = all
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .split_whitespace()
+        .skip(1)
+        .map(|f| f.parse().unwrap_or(0))
+        .collect();
+    // user nice system idle iowait irq softirq steal: busy is all but idle and iowait.
+    let busy = ticks
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != 3 && *i != 4 && *i < 8)
+        .map(|(_, t)| t)
+        .sum();
+    (own, busy)
+}
+
+/// The CPU time of `f`: this process's and the machine's, as durations.
+fn cpu_of<T>(f: impl FnOnce() -> T) -> (Duration, Duration, Duration, T) {
+    let (own, busy) = cpu_ticks();
+    let (took, value) = timed(f);
+    let (own_after, busy_after) = cpu_ticks();
+    let tick = |t: u64| Duration::from_millis(t * 10);
+    (took, tick(own_after - own), tick(busy_after - busy), value)
 }
 
 fn timed<T>(f: impl FnOnce() -> T) -> (Duration, T) {
@@ -260,6 +302,8 @@ fn main() {
     let keys_only = options.clone().with_keys_only();
     let mut times: BTreeMap<&'static str, Vec<Duration>> = BTreeMap::new();
     let mut received = BTreeMap::new();
+    // CPU time of the whole-table reads: the reader's own, and the machine's (every process).
+    let mut cpu: BTreeMap<&'static str, Vec<(Duration, Duration)>> = BTreeMap::new();
     let mut record = |what: &'static str, took: Duration, rows: usize, expected: usize| {
         assert_eq!(rows, expected, "{what}: rows");
         times.entry(what).or_default().push(took);
@@ -307,8 +351,12 @@ fn main() {
             ROWS / 100,
         );
 
-        let (t, (n, _)) = timed(|| count(hbase.read_rows_with(TABLE, &whole, &options).unwrap()));
+        let (t, own, busy, (n, _)) =
+            cpu_of(|| count(hbase.read_rows_with(TABLE, &whole, &options).unwrap()));
         record("whole: rowkey, one range", t, n, ROWS);
+        cpu.entry("whole: rowkey, one range")
+            .or_default()
+            .push((own, busy));
         let (t, n) = timed(|| {
             std::thread::scope(|s| {
                 let threads: Vec<_> = parts
@@ -328,8 +376,11 @@ fn main() {
             })
         });
         record("whole: rowkey, split by region, a thread each", t, n, ROWS);
-        let r = java.scan(false, None, None);
+        let (_, _, busy, r) = cpu_of(|| java.scan(false, None, None));
         record("whole: Java client, one scanner", r.took, r.rows, ROWS);
+        cpu.entry("whole: Java client, one scanner")
+            .or_default()
+            .push((r.cpu, busy));
 
         let (t, (n, _)) = timed(|| count(hbase.read_rows_with(TABLE, &whole, &keys_only).unwrap()));
         record("keys: rowkey, keys alone", t, n, ROWS);
@@ -386,5 +437,19 @@ fn main() {
         ratio("keys: rowkey, keys alone", "whole: rowkey, one range"),
         ratio("keys: rowkey, keys alone", "keys: Java client, keys alone"),
     );
+    println!("\n  where the time of the whole table goes (CPU, medians; 2 cores):");
+    for (what, spent) in &cpu {
+        let mut own: Vec<Duration> = spent[1..].iter().map(|c| c.0).collect();
+        let mut all: Vec<Duration> = spent[1..].iter().map(|c| c.1).collect();
+        own.sort();
+        all.sort();
+        let (own, all) = (own[own.len() / 2], all[all.len() / 2]);
+        println!(
+            "  {what:<40} the reader {own:>8.2?}, the machine {all:>8.2?} (the servers, \
+             Thrift2 included: {:.2?}), wall {:.2?}",
+            all.saturating_sub(own),
+            median(what)
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -122,6 +122,7 @@ use hbase::{TColumnValue, TPut, TTHBaseServiceSyncClient, TTableName};
 #[path = "proto/hbase.pb.rs"]
 mod proto;
 
+mod binary;
 mod bounds;
 mod cells;
 mod endpoint;

@@ -12,11 +12,12 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use thrift::protocol::{
-    TBinaryInputProtocol, TBinaryOutputProtocol, TCompactInputProtocol, TCompactOutputProtocol,
-    TInputProtocol, TOutputProtocol,
+    TBinaryOutputProtocol, TCompactInputProtocol, TCompactOutputProtocol, TInputProtocol,
+    TOutputProtocol,
 };
 use thrift::transport::{TBufferedReadTransport, TBufferedWriteTransport};
 
+use crate::binary::BinaryInput;
 use crate::endpoint::{Endpoint, Protocol, Transport};
 use crate::error::{ErrorKind, Fault, Faults};
 use crate::framed::{FramedRead, FramedWrite};
@@ -97,10 +98,7 @@ impl Endpoint {
             let exchange = Exchange::open(self, addr, deadline, faults.clone())?;
             let exchange = Arc::new(Mutex::new(exchange));
             let halves: Halves = (
-                Box::new(TBinaryInputProtocol::new(
-                    HttpRead::answers(exchange.clone()),
-                    true,
-                )),
+                Box::new(BinaryInput::new(HttpRead::answers(exchange.clone()))),
                 Box::new(TBinaryOutputProtocol::new(
                     HttpWrite::new(exchange.clone()),
                     true,
@@ -120,7 +118,7 @@ impl Endpoint {
                     let (read, write) = kerberos::halves(read, write, session, &faults);
                     match protocol {
                         Protocol::Binary => (
-                            Box::new(TBinaryInputProtocol::new(read, true)),
+                            Box::new(BinaryInput::new(read)),
                             Box::new(TBinaryOutputProtocol::new(write, true)),
                         ),
                         _ => (
@@ -130,10 +128,7 @@ impl Endpoint {
                     }
                 }
                 (None, Transport::Framed, Protocol::Binary) => (
-                    Box::new(TBinaryInputProtocol::new(
-                        FramedRead::framed(read, faults.clone()),
-                        true,
-                    )),
+                    Box::new(BinaryInput::new(FramedRead::framed(read, faults.clone()))),
                     Box::new(TBinaryOutputProtocol::new(
                         FramedWrite::new(write, self.max_frame(), faults.clone()),
                         true,
@@ -151,10 +146,7 @@ impl Endpoint {
                     ))),
                 ),
                 (None, _, Protocol::Binary) => (
-                    Box::new(TBinaryInputProtocol::new(
-                        TBufferedReadTransport::new(read),
-                        true,
-                    )),
+                    Box::new(BinaryInput::new(read)),
                     Box::new(TBinaryOutputProtocol::new(
                         TBufferedWriteTransport::new(write),
                         true,

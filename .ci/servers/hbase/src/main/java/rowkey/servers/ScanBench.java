@@ -5,13 +5,14 @@
  * standard input and answers with what it read and how long it took:
  *
  *   connect ZK_HOST:ZK_PORT TABLE     -> ok
- *   scan CACHING KEYS RANGES FUZZY    -> ok ROWS CELLS BYTES NANOS
+ *   scan CACHING KEYS RANGES FUZZY    -> ok ROWS CELLS BYTES NANOS CPU_NANOS
  *
  * KEYS is 1 for keys alone (FirstKeyOnlyFilter and KeyOnlyFilter), else 0. RANGES is a file of
  * lines "START STOP" (hex, STOP empty for the end of the table) read by one scanner with a
  * MultiRowRangeFilter, from the first start to the last stop, or "-" for the whole table. FUZZY is
  * "KEY:MASK[,KEY:MASK...]" (hex; mask 1 for any byte, 0 for this byte) for a FuzzyRowFilter, or
- * "-". Every row's cells are walked, as a reader that uses them would.
+ * "-". Every row's cells are walked, as a reader that uses them would. CPU_NANOS is the CPU time
+ * this JVM spent during the scan (every thread of it).
  */
 package rowkey.servers;
 
@@ -113,6 +114,10 @@ public final class ScanBench {
     long rows = 0;
     long cells = 0;
     long bytes = 0;
+    com.sun.management.OperatingSystemMXBean os =
+        (com.sun.management.OperatingSystemMXBean)
+            java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    long cpuBefore = os.getProcessCpuTime();
     long started = System.nanoTime();
     try (ResultScanner scanner = table.getScanner(scan)) {
       for (Result result : scanner) {
@@ -125,7 +130,8 @@ public final class ScanBench {
       }
     }
     long nanos = System.nanoTime() - started;
-    return "ok " + rows + " " + cells + " " + bytes + " " + nanos;
+    long cpu = os.getProcessCpuTime() - cpuBefore;
+    return "ok " + rows + " " + cells + " " + bytes + " " + nanos + " " + cpu;
   }
 
   private static byte[] hex(String text) {
