@@ -200,7 +200,7 @@ pub struct HBase {
     client: Option<Client>,
     policy: RetryPolicy,
     /// The reads' connections between reads.
-    idle: Arc<read::Idle>,
+    idle: Arc<link::Idle>,
 }
 
 impl fmt::Debug for HBase {

@@ -1,5 +1,6 @@
 //! A connection to a Thrift2 server in its transport and protocol: the socket (TCP, or HTTP over
-//! TCP or TLS), the Thrift client on it, and what its transport saw go wrong.
+//! TCP or TLS), the Thrift client on it, and what its transport saw go wrong; and the connections
+//! that reads keep between them ([`Idle`]).
 //!
 //! A transport that knows why it failed raises a [`Fault`] into the connection's [`Faults`]
 //! ([`crate::error`] says why), which [`Client::take_fault`] hands to the code that judges the
@@ -9,7 +10,7 @@ use std::io;
 use std::net::{SocketAddr, TcpStream};
 use std::ops::{Deref, DerefMut};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use thrift::protocol::{
     TBinaryOutputProtocol, TCompactInputProtocol, TCompactOutputProtocol, TInputProtocol,
@@ -80,6 +81,34 @@ impl Deref for Client {
 impl DerefMut for Client {
     fn deref_mut(&mut self) -> &mut Thrift {
         &mut self.thrift
+    }
+}
+
+/// Connections that finished a range cleanly, for the next range of any read of the same
+/// [`HBase`](crate::HBase) to take: a read of a few rows costs no TCP connect and no new server
+/// thread.
+#[derive(Default)]
+pub(crate) struct Idle(Mutex<Vec<(Instant, Client)>>);
+
+impl Idle {
+    /// The most connections kept.
+    const MAX: usize = 32;
+    /// Connections idle this long are dropped: the Thrift2 server closes those idle for 60 s
+    /// (`hbase.thrift.server.socket.read.timeout`).
+    const FOR: Duration = Duration::from_secs(30);
+
+    pub(crate) fn take(&self) -> Option<Client> {
+        let mut idle = self.0.lock().ok()?;
+        idle.retain(|(since, _)| since.elapsed() < Idle::FOR);
+        idle.pop().map(|(_, client)| client)
+    }
+
+    pub(crate) fn give(&self, client: Client) {
+        if let Ok(mut idle) = self.0.lock() {
+            if idle.len() < Idle::MAX {
+                idle.push((Instant::now(), client));
+            }
+        }
     }
 }
 

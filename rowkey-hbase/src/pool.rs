@@ -31,9 +31,9 @@ use crate::endpoint::Endpoint;
 use crate::error::Fault;
 use crate::error::{self, ErrorKind};
 use crate::filters::{remaining, Filters};
+use crate::hbase::TScan;
 use crate::hbase::{TIOError, TIllegalArgument, TTHBaseServiceSyncClient};
-use crate::link::Client;
-use crate::read::{scan, Idle};
+use crate::link::{Client, Idle};
 use crate::regions::Piece;
 use crate::{Columns, Error, Row};
 
@@ -376,6 +376,39 @@ impl Lane {
             )),
             _ => None,
         }
+    }
+}
+
+/// The Thrift2 scan of `[start, stop)` in pages of `page` rows.
+pub(crate) fn scan(
+    start: &[u8],
+    stop: &[u8],
+    page: i32,
+    columns: &Columns,
+    filter: Option<&[u8]>,
+) -> TScan {
+    // Every field named: the generated `Default` sets optional fields to `Some` of their default
+    // (an empty filter string, which HBase refuses, no versions, ...).
+    TScan {
+        start_row: Some(start.to_vec()),
+        // An empty stop row is the end of the table, as in HBase.
+        stop_row: (!stop.is_empty()).then(|| stop.to_vec()),
+        columns: columns.thrift_columns(),
+        caching: Some(page),
+        max_versions: columns.thrift_versions(),
+        time_range: columns.thrift_time_range(),
+        filter_string: None,
+        batch_size: None,
+        attributes: None,
+        authorizations: None,
+        reversed: None,
+        cache_blocks: None,
+        col_fam_time_range_map: None,
+        read_type: None,
+        limit: None,
+        consistency: None,
+        target_replica_id: None,
+        filter_bytes: filter.map(<[u8]>::to_vec),
     }
 }
 

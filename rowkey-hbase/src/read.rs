@@ -14,9 +14,8 @@ use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::task::{Context, Poll};
-use std::time::{Duration, Instant};
 
 use futures::channel::oneshot;
 use futures::executor::block_on;
@@ -31,8 +30,7 @@ use crate::bounds::storable;
 use crate::endpoint::Endpoint;
 use crate::error::ErrorKind;
 use crate::filters::Filters;
-use crate::hbase::TScan;
-use crate::link::Client;
+use crate::link::Idle;
 use crate::pool::{Lane, Pool, Range, Reply};
 use crate::regions::{locate, pieces, single_pieces, Piece};
 use crate::{Columns, Error, Row};
@@ -311,67 +309,6 @@ pub(crate) fn read_rows<K: ?Sized + 'static>(
         matches,
         received: 0,
     })
-}
-
-/// Connections that finished a range cleanly, for the next range of any read of the same
-/// [`HBase`](crate::HBase) to take: a read of a few rows costs no TCP connect and no new server
-/// thread.
-#[derive(Default)]
-pub(crate) struct Idle(Mutex<Vec<(Instant, Client)>>);
-
-impl Idle {
-    /// The most connections kept.
-    const MAX: usize = 32;
-    /// Connections idle this long are dropped: the Thrift2 server closes those idle for 60 s
-    /// (`hbase.thrift.server.socket.read.timeout`).
-    const FOR: Duration = Duration::from_secs(30);
-
-    pub(crate) fn take(&self) -> Option<Client> {
-        let mut idle = self.0.lock().ok()?;
-        idle.retain(|(since, _)| since.elapsed() < Idle::FOR);
-        idle.pop().map(|(_, client)| client)
-    }
-
-    pub(crate) fn give(&self, client: Client) {
-        if let Ok(mut idle) = self.0.lock() {
-            if idle.len() < Idle::MAX {
-                idle.push((Instant::now(), client));
-            }
-        }
-    }
-}
-
-/// The Thrift2 scan of `[start, stop)` in pages of `page` rows.
-pub(crate) fn scan(
-    start: &[u8],
-    stop: &[u8],
-    page: i32,
-    columns: &Columns,
-    filter: Option<&[u8]>,
-) -> TScan {
-    // Every field named: the generated `Default` sets optional fields to `Some` of their default
-    // (an empty filter string, which HBase refuses, no versions, ...).
-    TScan {
-        start_row: Some(start.to_vec()),
-        // An empty stop row is the end of the table, as in HBase.
-        stop_row: (!stop.is_empty()).then(|| stop.to_vec()),
-        columns: columns.thrift_columns(),
-        caching: Some(page),
-        max_versions: columns.thrift_versions(),
-        time_range: columns.thrift_time_range(),
-        filter_string: None,
-        batch_size: None,
-        attributes: None,
-        authorizations: None,
-        reversed: None,
-        cache_blocks: None,
-        col_fam_time_range_map: None,
-        read_type: None,
-        limit: None,
-        consistency: None,
-        target_replica_id: None,
-        filter_bytes: filter.map(<[u8]>::to_vec),
-    }
 }
 
 /// The rows of one range, as its pages arrive from the read's workers: one page asked for at a

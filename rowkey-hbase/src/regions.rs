@@ -21,7 +21,7 @@ use rowkey::KeyRange;
 
 use crate::endpoint::Endpoint;
 use crate::hbase::TTHBaseServiceSyncClient;
-use crate::read::Idle;
+use crate::link::Idle;
 
 /// A table's regions as one read found them: their start keys in key order (the first empty),
 /// and the server of each, numbered from 0.
