@@ -1,16 +1,18 @@
 //! Reads that cost what they return, on a real HBase (the mini-cluster of `.ci/servers/hbase.sh`):
 //! plans of 1 to 5,000 ranges read with one scanner a region (HBase's `MultiRowRangeFilter`),
-//! through region splits and moves during the read; plans wider than their query filtered in the
-//! region servers (HBase's `FuzzyRowFilter`); and a region server killed during a read of many
-//! ranges. Every read is held against brute force over the keys written: the same rows, in the
+//! plain and salted, through region splits and moves during the read; `IN` lists of every layout
+//! kind (salted text, descending strings, hash-prefixed, a field behind a hash prefix) through
+//! splits and moves; plans wider than their query filtered in the region servers (HBase's
+//! `FuzzyRowFilter`); and a region server killed during a read of many ranges. Every read is held against brute force over the keys written: the same rows, in the
 //! plan's order, none lost or repeated; the rows the servers sent are counted (`Rows::received`).
 
 mod common;
 
 use std::collections::BTreeSet;
+use std::sync::Mutex;
 
 use common::{Rng, Server};
-use rowkey::{RowKey, Scan};
+use rowkey::{DecodeKey, RowKey, Scan};
 use rowkey_hbase::{row_key, HBase, ReadOptions, Row};
 
 /// A shop's items: an `IN` list of shops is one range a shop.
@@ -39,6 +41,36 @@ struct Series {
 }
 
 const SHOPS: u32 = 12_000;
+
+/// The tests of this file one at a time: one of them kills a region server.
+static CLUSTER: Mutex<()> = Mutex::new(());
+
+/// Messages by day, behind 4 salt buckets, as text.
+#[derive(RowKey, Debug)]
+#[rowkey(text, delimiter = ":", salt(buckets = 4))]
+struct Message {
+    #[rowkey(width = 6)]
+    day: u32,
+    #[rowkey(width = 6)]
+    time: u32,
+}
+
+/// A host's readings, newest first.
+#[derive(RowKey, Debug)]
+struct Host {
+    #[rowkey(desc)]
+    host: String,
+    #[rowkey(desc)]
+    ts: u64,
+}
+
+/// A device's events behind a hash of the device: an `IN` list of devices lands anywhere.
+#[derive(RowKey, Debug)]
+struct Device {
+    #[rowkey(hash_prefix(len = 2))]
+    device: u32,
+    seq: u32,
+}
 
 fn hex(key: &[u8]) -> String {
     key.iter().map(|b| format!("{b:02x}")).collect()
@@ -119,6 +151,7 @@ fn distinct_even_shops(rng: &mut Rng, n: usize) -> Vec<u32> {
 
 #[test]
 fn plans_of_1_to_5000_ranges_read_exactly_their_rows_through_splits_moves_and_a_dead_server() {
+    let _one_at_a_time = CLUSTER.lock().unwrap_or_else(|e| e.into_inner());
     let server = Server::get();
     let mut hbase = HBase::connect(&server.thrift).expect("connect to Thrift2");
     server.control("POST", "/balancer?on=false");
@@ -266,6 +299,7 @@ fn plans_of_1_to_5000_ranges_read_exactly_their_rows_through_splits_moves_and_a_
 
 #[test]
 fn a_plan_wider_than_its_query_is_filtered_in_the_region_servers() {
+    let _one_at_a_time = CLUSTER.lock().unwrap_or_else(|e| e.into_inner());
     let server = Server::get();
     let mut hbase = HBase::connect(&server.thrift).expect("connect to Thrift2");
     // 20 metrics, 400 hosts, 3 times: 24,000 rows; 4 regions by the hash byte.
@@ -344,4 +378,204 @@ fn a_plan_wider_than_its_query_is_filtered_in_the_region_servers() {
             );
         }
     }
+}
+
+/// A query: its name, its plan, and the same question asked of decoded keys.
+type Query<K> = (String, Scan<K>, Box<dyn Fn(&K) -> bool>);
+
+/// Writes `keys` into a new table pre-split at `splits`, then reads each query with a split, a
+/// move, or both, at half its rows, in turn, and checks the rows against brute force.
+fn through_splits_and_moves<K>(
+    hbase: &mut HBase,
+    server: &Server,
+    name: &str,
+    splits: &[Vec<u8>],
+    keys: Vec<Vec<u8>>,
+    queries: Vec<Query<K>>,
+    rng: &mut Rng,
+) where
+    K: RowKey + for<'k> DecodeKey<'k> + 'static,
+{
+    let (table, keys) = table(hbase, name, splits, keys);
+    let options = ReadOptions::default().with_page(50);
+    let first = rng.index(3);
+    for (i, (what, plan, wanted)) in queries.into_iter().enumerate() {
+        let expected: Vec<Vec<u8>> = keys
+            .iter()
+            .filter(|k| wanted(&K::decode(k).unwrap()))
+            .cloned()
+            .collect();
+        assert!(
+            !expected.is_empty(),
+            "{name} {what}: asks for no row written"
+        );
+        // Between two keys: never a region's start already.
+        let at = format!("{}00", hex(&keys[rng.index(keys.len())]));
+        let event = ["a split", "a move", "a split and a move"][(i + first) % 3];
+        let what = format!(
+            "{name} {what} ({} ranges), {event} mid-read",
+            plan.ranges().count()
+        );
+        read_exactly(hbase, &table, &plan, &options, expected, &what, || {
+            if event.contains("split") {
+                server.control("POST", &format!("/split?table={table}&row={at}"));
+            }
+            if event.contains("move") {
+                server.control("POST", &format!("/move?table={table}&row={at}"));
+            }
+        });
+        println!("{what}: every row once, in order");
+    }
+}
+
+#[test]
+fn every_layout_kind_reads_its_in_lists_exactly_through_splits_and_moves() {
+    let _one_at_a_time = CLUSTER.lock().unwrap_or_else(|e| e.into_inner());
+    let server = Server::get();
+    let mut hbase = HBase::connect(&server.thrift).expect("connect to Thrift2");
+    let mut rng = Rng(51);
+
+    let messages: Vec<Vec<u8>> = (0..4_000)
+        .map(|i| {
+            row_key(&Message {
+                day: 230_600 + i % 30,
+                time: rng.below(240_000) as u32,
+            })
+            .unwrap()
+        })
+        .collect();
+    let days = |n: u32| -> Vec<u32> { (0..n).map(|i| 230_600 + 2 * i).collect() };
+    let queries: Vec<Query<Message>> = [1, 5, 15]
+        .into_iter()
+        .map(|n| {
+            let wanted = days(n);
+            let plan = Message::scan().day_in(wanted.clone()).into();
+            (
+                format!("{n} days"),
+                plan,
+                Box::new(move |m: &Message| wanted.contains(&m.day))
+                    as Box<dyn Fn(&Message) -> bool>,
+            )
+        })
+        .collect();
+    through_splits_and_moves(
+        &mut hbase,
+        &server,
+        "ranges_text",
+        &Message::split_keys(4),
+        messages,
+        queries,
+        &mut rng,
+    );
+
+    let hosts: Vec<String> = (0..300).map(|i| format!("web-{i}")).collect();
+    let host_keys: Vec<Vec<u8>> = (0..6_000)
+        .map(|i| {
+            row_key(&Host {
+                host: hosts[i % 300].clone(),
+                ts: rng.below(1 << 40),
+            })
+            .unwrap()
+        })
+        .collect();
+    let splits: Vec<Vec<u8>> = ["web-5", "web-2", "web-1"]
+        .iter()
+        .map(|h| {
+            row_key(&Host {
+                host: (*h).to_string(),
+                ts: 0,
+            })
+            .unwrap()
+        })
+        .collect();
+    let mut splits = splits;
+    splits.sort();
+    let queries: Vec<Query<Host>> = [2usize, 40, 250]
+        .into_iter()
+        .map(|n| {
+            let wanted: Vec<String> = (0..n).map(|i| hosts[(i * 7) % 300].clone()).collect();
+            let plan = Host::scan()
+                .host_in(wanted.iter().map(String::as_str))
+                .into();
+            (
+                format!("{n} hosts"),
+                plan,
+                Box::new(move |h: &Host| wanted.contains(&h.host)) as Box<dyn Fn(&Host) -> bool>,
+            )
+        })
+        .collect();
+    through_splits_and_moves(
+        &mut hbase,
+        &server,
+        "ranges_desc",
+        &splits,
+        host_keys,
+        queries,
+        &mut rng,
+    );
+
+    let device_keys: Vec<Vec<u8>> = (0..6_000)
+        .map(|i| {
+            row_key(&Device {
+                device: i % 1_500,
+                seq: i / 1_500,
+            })
+            .unwrap()
+        })
+        .collect();
+    let queries: Vec<Query<Device>> = [3u32, 100, 1_000]
+        .into_iter()
+        .map(|n| {
+            let wanted: Vec<u32> = (0..n).map(|i| i * 3 % 1_600).collect();
+            let plan = Device::scan().device_in(wanted.clone()).into();
+            (
+                format!("{n} devices"),
+                plan,
+                Box::new(move |d: &Device| wanted.contains(&d.device))
+                    as Box<dyn Fn(&Device) -> bool>,
+            )
+        })
+        .collect();
+    through_splits_and_moves(
+        &mut hbase,
+        &server,
+        "ranges_hashed",
+        &Device::split_keys(6),
+        device_keys,
+        queries,
+        &mut rng,
+    );
+
+    let series: Vec<Vec<u8>> = (0..6_000u32)
+        .map(|i| {
+            row_key(&Series {
+                metric: (i % 30) as u16,
+                host: i / 30,
+                ts: 0,
+            })
+            .unwrap()
+        })
+        .collect();
+    let queries: Vec<Query<Series>> = [vec![4u16], vec![1, 9, 28], (0..12).collect()]
+        .into_iter()
+        .map(|wanted| {
+            let plan: Scan<Series> = Series::scan().metric_in(wanted.clone()).into();
+            assert!(plan.pattern().is_some_and(|p| p.is_exact()));
+            (
+                format!("metrics {wanted:?} (FuzzyRowFilter)"),
+                plan,
+                Box::new(move |s: &Series| wanted.contains(&s.metric))
+                    as Box<dyn Fn(&Series) -> bool>,
+            )
+        })
+        .collect();
+    through_splits_and_moves(
+        &mut hbase,
+        &server,
+        "ranges_fuzzy",
+        &Series::split_keys(4),
+        series,
+        queries,
+        &mut rng,
+    );
 }
