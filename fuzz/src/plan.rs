@@ -13,6 +13,8 @@
 //! - for every key of a value (encoded from one, or arbitrary bytes that decode), `matches()` is
 //!   the predicate computed from the value and the query;
 //! - when `is_exact()`, every such key inside the ranges matches;
+//! - every key `matches()` accepts holds the plan's `pattern()`, and an exact pattern accepts
+//!   exactly the keys of values inside the ranges that `matches()` accepts;
 //! - the builder state and the `Scan<K>` it converts `into()` give the same ranges, exactness and
 //!   matches;
 //! - the plan resumed `after` a key, and split at boundaries, keeps exactly its keys past the cut
@@ -530,7 +532,33 @@ pub fn run<K: Layout>(g: &mut Gen<'_>) {
             check_key(&key, matched, &seen, &query);
         }
     }
+    check_pattern(&scan, &keys, &seen, &query);
     check_cuts(g, &scan, &bytes, &seen.matches);
+}
+
+/// The pattern a store's row filter tests (HBase's `FuzzyRowFilter`): every key the plan matches
+/// holds it (it is never narrower than the plan), and when it is exact, it alone decides which
+/// keys of the layout inside the ranges match.
+fn check_pattern<K: Layout>(scan: &Scan<K>, keys: &[Key<K>], seen: &Observed, query: &K::Query) {
+    let Some(pattern) = scan.pattern() else {
+        return;
+    };
+    for (key, &matched) in keys.iter().zip(&seen.matches) {
+        assert!(
+            !matched || pattern.matches(&key.bytes),
+            "{:02X?} matches but does not hold the pattern {pattern:?}\nquery: {query:?}",
+            key.bytes
+        );
+        let inside = seen.ranges.iter().any(|r| r.contains(&key.bytes));
+        if pattern.is_exact() && inside && key.value.is_some() {
+            assert_eq!(
+                pattern.matches(&key.bytes),
+                matched,
+                "the exact pattern {pattern:?} disagrees with matches() on {:02X?}\nquery: {query:?}",
+                key.bytes
+            );
+        }
+    }
 }
 
 /// `after` a key and `split` at boundaries (keys of the input, or arbitrary bytes): each cut plan

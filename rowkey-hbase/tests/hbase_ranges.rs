@@ -233,6 +233,22 @@ fn plans_of_1_to_5000_ranges_read_exactly_their_rows_through_splits_moves_and_a_
             expected.len() as u64,
             "{what}: an exact plan's rows alone"
         );
+        if n == 1_000 {
+            // Keys alone with the MultiRowRangeFilter: the three filters in one list.
+            let keys_only = options.clone().with_keys_only();
+            let what = format!("{n} shops, keys only");
+            let received = read_exactly(
+                &hbase,
+                &plain,
+                &plan,
+                &keys_only,
+                expected.clone(),
+                &what,
+                || (),
+            );
+            assert_eq!(received, expected.len() as u64, "{what}");
+            println!("{what}: every row once, in order");
+        }
 
         let plan: Scan<SaltedItem> = SaltedItem::scan().shop_in(shops).into();
         let expected: Vec<Vec<u8>> = salted_keys
