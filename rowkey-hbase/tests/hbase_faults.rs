@@ -200,14 +200,7 @@ fn reads_lose_and_repeat_nothing_through_cuts_splits_and_a_dead_region_server() 
     assert!(retries >= 1, "the restart cut nothing");
 
     // (c) A region server holding regions of the table stopped without warning mid-read.
-    let placement = server.control("GET", &format!("/regions?table={table}"));
-    let live = server.control("GET", "/region-servers");
-    let victim = live
-        .lines()
-        .filter_map(|l| l.split_once('\t'))
-        .find(|(_, name)| placement.contains(name))
-        .map(|(index, _)| index.to_string())
-        .expect("a region server with regions of the table");
+    let (victim, dead) = server.region_server_holding(table);
     let (killed, _) = read_all(
         &hbase,
         table,
@@ -218,11 +211,6 @@ fn reads_lose_and_repeat_nothing_through_cuts_splits_and_a_dead_region_server() 
         },
     );
     // Its regions are on the other servers now.
-    let dead = live
-        .lines()
-        .find_map(|l| l.strip_prefix(&format!("{victim}\t")))
-        .unwrap()
-        .to_string();
     let after = server.control("GET", &format!("/regions?table={table}"));
     assert!(
         !after.contains(&dead),

@@ -292,14 +292,7 @@ fn plans_of_1_to_5000_ranges_read_exactly_their_rows_through_splits_moves_and_a_
         .filter(|k| wanted.contains(&Item::decode(k).unwrap().shop))
         .cloned()
         .collect();
-    let placement = server.control("GET", &format!("/regions?table={plain}"));
-    let live = server.control("GET", "/region-servers");
-    let victim = live
-        .lines()
-        .filter_map(|l| l.split_once('\t'))
-        .find(|(_, name)| placement.contains(name))
-        .map(|(index, _)| index.to_string())
-        .expect("a region server with regions of the table");
+    let (victim, _) = server.region_server_holding(&plain);
     let patient = ReadOptions::default().with_page(20).with_retry(
         rowkey::retry::RetryPolicy::default()
             .with_attempts(20)

@@ -105,6 +105,18 @@ impl Server {
         self.call(method, path, "")
     }
 
+    /// A live region server that holds regions of `table`: its index (for
+    /// `/kill-region-server?index=`) and its name.
+    pub fn region_server_holding(&self, table: &str) -> (String, String) {
+        let placement = self.control("GET", &format!("/regions?table={table}"));
+        let live = self.control("GET", "/region-servers");
+        live.lines()
+            .filter_map(|l| l.split_once('\t'))
+            .find(|(_, name)| placement.contains(name))
+            .map(|(index, name)| (index.to_string(), name.to_string()))
+            .expect("a region server with regions of the table")
+    }
+
     /// SQL through Apache Phoenix on the cluster (`POST /phoenix`: lines of `exec`, `prepare`
     /// and `row`, as `.ci/servers/hbase/src/main/java/rowkey/servers/PhoenixSql.java` says), its
     /// answer.
