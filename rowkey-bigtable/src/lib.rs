@@ -54,6 +54,7 @@
 
 use std::pin::Pin;
 use std::task::{Context, Poll};
+use std::time::Duration;
 
 use bigtable_rs::bigtable::{BigTable, Error, RowCell};
 use bigtable_rs::google::bigtable::v2::row_range::{EndKey, StartKey};
@@ -61,8 +62,8 @@ use bigtable_rs::google::bigtable::v2::{ReadRowsRequest, RowRange, RowSet};
 use futures_util::stream::{self, Stream, StreamExt};
 use googleapis_tonic_google_bigtable_admin_v2::google::bigtable::admin::v2::create_table_request::Split;
 
-use rowkey::retry::RetryPolicy;
-use rowkey::{limits, EncodeError, EncodeErrorKind, KeyRange, RowKey, Scan};
+use rowkey::retry::{grpc_status_passes, Request, RetryPolicy};
+use rowkey::{limits, EncodeError, KeyRange, RowKey, Scan};
 
 /// A row as [`bigtable_rs`] reads it: the key and its cells.
 pub type Row = (Vec<u8>, Vec<RowCell>);
@@ -95,9 +96,9 @@ pub fn row_key<K: RowKey + ?Sized>(key: &K) -> Result<Vec<u8>, EncodeError> {
 /// `range` as a Bigtable [`RowRange`] over the keys Bigtable can hold, or `None` when no key lies
 /// in it. An empty start or stop is left unset (the start or the end of the table).
 ///
-/// A bound over 4 KiB is cut to its first 4 KiB without changing which storable keys the range
-/// holds: the stop `k 00` just after a 4 KiB key `k` becomes the closed end `k`, and a start past
-/// 4 KiB becomes an open start. A range that only keys over 4 KiB could be in (a query for a value
+/// A bound over 4 KiB is replaced by one within 4 KiB that holds the same storable keys
+/// ([`limits::clamp`], where the proof is): the stop `k 00` just after a 4 KiB key `k` becomes
+/// the stop row of the prefix `k`. A range that only keys over 4 KiB could be in (a query for a value
 /// whose key Bigtable cannot hold) is an [`EncodeError`]
 /// ([`RowTooLong`](rowkey::EncodeErrorKind::RowTooLong)).
 ///
@@ -111,11 +112,12 @@ pub fn row_key<K: RowKey + ?Sized>(key: &K) -> Result<Vec<u8>, EncodeError> {
 /// assert_eq!(range.end_key, None); // to the end of the table
 /// assert!(row_range(&KeyRange::new(b"b", b"a"))?.is_none());
 ///
-/// // The one 4 KiB key k: [k, k 00) is [k, k].
+/// // The one 4 KiB key k: [k, k 00) holds what [k, k with its last byte raised) holds.
 /// let k = [7u8; 4096];
 /// let stop = [&k[..], &[0]].concat();
 /// let range = row_range(&KeyRange::new(&k, &stop))?.unwrap();
-/// assert_eq!(range.end_key, Some(EndKey::EndKeyClosed(k.to_vec())));
+/// let raised = [&[7u8; 4095][..], &[8]].concat();
+/// assert_eq!(range.end_key, Some(EndKey::EndKeyOpen(raised)));
 /// // A 5,000-byte key cannot be stored: asking for it is an error before any request.
 /// let long = [7u8; 5000];
 /// let stop = [&long[..], &[0]].concat();
@@ -124,76 +126,13 @@ pub fn row_key<K: RowKey + ?Sized>(key: &K) -> Result<Vec<u8>, EncodeError> {
 /// ```
 pub fn row_range(range: &KeyRange) -> Result<Option<RowRange>, EncodeError> {
     Ok(
-        storable(range, limits::BIGTABLE)?.map(|(start, end)| RowRange {
-            start_key: match start {
-                Lower::First => None,
-                Lower::Closed(key) => Some(StartKey::StartKeyClosed(key.to_vec())),
-                Lower::Open(key) => Some(StartKey::StartKeyOpen(key.to_vec())),
-            },
-            end_key: match end {
-                Upper::Last => None,
-                Upper::Open(key) => Some(EndKey::EndKeyOpen(key.to_vec())),
-                Upper::Closed(key) => Some(EndKey::EndKeyClosed(key.to_vec())),
-            },
+        limits::clamp(range, limits::BIGTABLE)?.map(|range| RowRange {
+            // An empty bound is the table's edge: no bound at all.
+            start_key: (!range.start().is_empty())
+                .then(|| StartKey::StartKeyClosed(range.start().to_vec())),
+            end_key: (!range.stop().is_empty()).then(|| EndKey::EndKeyOpen(range.stop().to_vec())),
         }),
     )
-}
-
-/// The start of a range over keys of at most `max` bytes.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Lower<'a> {
-    First,
-    Closed(&'a [u8]),
-    Open(&'a [u8]),
-}
-
-/// The end of a range over keys of at most `max` bytes.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Upper<'a> {
-    Last,
-    Open(&'a [u8]),
-    Closed(&'a [u8]),
-}
-
-/// `range` restricted to keys of at most `max` bytes, as bounds of at most `max` bytes: the same
-/// keys of that length, or `None` when `range` is empty. An error when the range is not empty but
-/// holds only longer keys.
-///
-/// Why cutting a bound to `p`, its first `max` bytes, keeps the keys: a key `k` of at most `max`
-/// bytes is below a longer stop `s` exactly when `k <= p` (`p` is a proper prefix of `s`; a `k`
-/// below `s` either is a prefix of `p` or differs from it first at a smaller byte), and at or
-/// above a longer start exactly when `k > p` (the same argument the other way).
-fn storable(range: &KeyRange, max: usize) -> Result<Option<(Lower<'_>, Upper<'_>)>, EncodeError> {
-    if range.is_empty() {
-        return Ok(None);
-    }
-    let (start, stop) = (range.start(), range.stop());
-    let lower = match start {
-        [] => Lower::First,
-        s if s.len() <= max => Lower::Closed(s),
-        s => Lower::Open(&s[..max]),
-    };
-    let upper = match stop {
-        [] => Upper::Last,
-        s if s.len() <= max => Upper::Open(s),
-        s => Upper::Closed(&s[..max]),
-    };
-    let empty = match (lower, upper) {
-        (Lower::First, _) | (_, Upper::Last) => false,
-        (Lower::Closed(l), Upper::Open(u)) => l >= u,
-        (Lower::Closed(l), Upper::Closed(u)) => l > u,
-        (Lower::Open(l), Upper::Open(u) | Upper::Closed(u)) => l >= u,
-    };
-    if empty {
-        // Not empty before the cut: every key it held is longer than the limit.
-        let len = if start.len() > max {
-            start.len()
-        } else {
-            stop.len()
-        };
-        return Err(EncodeError::new(EncodeErrorKind::RowTooLong { len, max }));
-    }
-    Ok(Some((lower, upper)))
 }
 
 /// The [`RowSet`] that reads `scan`'s ranges, or `None` when the plan reads nothing: Bigtable reads
@@ -383,33 +322,45 @@ async fn read_page(
     request: ReadRowsRequest,
     policy: &RetryPolicy,
 ) -> Result<Vec<Row>, Error> {
-    let mut failed = 0;
-    loop {
-        let error = match tokio::time::timeout(policy.deadline(), client.read_rows(request.clone()))
-            .await
-        {
-            Ok(Ok(rows)) => return Ok(rows),
-            Ok(Err(e)) if passes(&e) => e,
-            Ok(Err(e)) => return Err(e),
-            // The server stopped answering: the request is dropped (its stream cancelled).
-            Err(_) => Error::TimeoutError(policy.deadline().as_secs()),
-        };
-        failed += 1;
-        if failed >= policy.attempts() {
-            return Err(error);
-        }
-        tokio::time::sleep(policy.backoff(failed)).await;
-    }
+    let mut page = Page {
+        client,
+        request,
+        deadline: policy.deadline(),
+    };
+    policy.send(&mut page, tokio::time::sleep).await
 }
 
-/// Whether a failed request may succeed if sent again: a status that passes
-/// ([`grpc_status_passes`](rowkey::retry::grpc_status_passes)), a connection that failed, or a deadline
-/// passed.
-fn passes(error: &Error) -> bool {
-    match error {
-        Error::RpcError(status) => status_passes(status),
-        Error::TransportError(_) | Error::IoError(_) | Error::TimeoutError(_) => true,
-        _ => false,
+/// A `ReadRows` request of one page.
+struct Page<'a> {
+    client: &'a mut BigTable,
+    request: ReadRowsRequest,
+    deadline: Duration,
+}
+
+impl Request for Page<'_> {
+    type Output = Vec<Row>;
+    type Error = Error;
+
+    async fn send(&mut self) -> Result<Vec<Row>, Error> {
+        let read = self.client.read_rows(self.request.clone());
+        match tokio::time::timeout(self.deadline, read).await {
+            Ok(result) => result,
+            // The server stopped answering: the request is dropped (its stream cancelled).
+            Err(_) => Err(Error::TimeoutError(self.deadline.as_secs())),
+        }
+    }
+
+    /// A status that passes ([`grpc_status_passes`]), a connection that failed, or a deadline
+    /// passed.
+    fn passes(&self, error: &Error) -> bool {
+        match error {
+            Error::RpcError(status) => grpc_status_passes(
+                i32::from(status.code()),
+                std::error::Error::source(status).is_some(),
+            ),
+            Error::TransportError(_) | Error::IoError(_) | Error::TimeoutError(_) => true,
+            _ => false,
+        }
     }
 }
 
@@ -496,94 +447,6 @@ pub async fn sample_split_keys(
     keys.sort_unstable();
     keys.dedup();
     Ok(keys)
-}
-
-/// [`grpc_status_passes`](rowkey::retry::grpc_status_passes) for tonic's status.
-fn status_passes(status: &tonic::Status) -> bool {
-    rowkey::retry::grpc_status_passes(
-        i32::from(status.code()),
-        status.message(),
-        std::error::Error::source(status).is_some(),
-    )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::vec;
-
-    /// Whether `key` lies between `lower` and `upper`.
-    fn holds(lower: Lower<'_>, upper: Upper<'_>, key: &[u8]) -> bool {
-        let above = match lower {
-            Lower::First => true,
-            Lower::Closed(l) => key >= l,
-            Lower::Open(l) => key > l,
-        };
-        let below = match upper {
-            Upper::Last => true,
-            Upper::Open(u) => key < u,
-            Upper::Closed(u) => key <= u,
-        };
-        above && below
-    }
-
-    /// Every key of up to `len` bytes over `alphabet`.
-    fn keys(alphabet: &[u8], len: usize) -> Vec<Vec<u8>> {
-        let mut all = vec![Vec::new()];
-        let mut last = vec![Vec::new()];
-        for _ in 0..len {
-            last = last
-                .iter()
-                .flat_map(|k: &Vec<u8>| alphabet.iter().map(move |&b| [&k[..], &[b]].concat()))
-                .collect();
-            all.extend(last.iter().cloned());
-        }
-        all
-    }
-
-    #[test]
-    fn cut_bounds_hold_the_same_storable_keys() {
-        // Limit 2, every range with bounds of up to 4 bytes, every key of up to 2 bytes.
-        const MAX: usize = 2;
-        let alphabet = [0x00, 0x01, 0xFF];
-        let stored = keys(&alphabet, MAX);
-        let bounds = keys(&alphabet, 4);
-        let (mut cut, mut refused) = (0, 0);
-        for start in &bounds {
-            for stop in &bounds {
-                let range = KeyRange::new(start, stop);
-                let held: Vec<&Vec<u8>> = stored.iter().filter(|k| range.contains(k)).collect();
-                match storable(&range, MAX) {
-                    Ok(None) => assert!(range.is_empty(), "{range:?} dropped"),
-                    Ok(Some((lower, upper))) => {
-                        let lower_len = match lower {
-                            Lower::First => 0,
-                            Lower::Closed(l) | Lower::Open(l) => l.len(),
-                        };
-                        let upper_len = match upper {
-                            Upper::Last => 0,
-                            Upper::Open(u) | Upper::Closed(u) => u.len(),
-                        };
-                        assert!(lower_len <= MAX && upper_len <= MAX, "{range:?}");
-                        cut += usize::from(start.len() > MAX || stop.len() > MAX);
-                        let mapped: Vec<&Vec<u8>> =
-                            stored.iter().filter(|k| holds(lower, upper, k)).collect();
-                        assert_eq!(mapped, held, "{range:?} as {lower:?}..{upper:?}");
-                    }
-                    Err(e) => {
-                        refused += 1;
-                        assert!(held.is_empty(), "{range:?} refused but holds {held:?}");
-                        assert!(!range.is_empty(), "{range:?}");
-                        assert!(matches!(
-                            e.kind(),
-                            EncodeErrorKind::RowTooLong { max: MAX, .. }
-                        ));
-                    }
-                }
-            }
-        }
-        assert!(cut > 1_000 && refused > 100, "cut {cut}, refused {refused}");
-    }
 }
 
 /// The README's Rust examples, compiled and run as doctests.

@@ -42,7 +42,7 @@
 
 use etcd_client::{Client, ConnectOptions, Error, GetOptions, KeyValue, KvClient};
 
-use rowkey::retry::RetryPolicy;
+use rowkey::retry::{grpc_status_passes, Request, RetryPolicy};
 use rowkey::{KeyRange, Scan};
 
 /// The key and options of the etcd request that reads `range`, or `None` when etcd can hold no
@@ -216,26 +216,12 @@ impl<K: ?Sized> PagedRead<K> {
         if self.endpoints.is_empty() {
             return Err(Error::InvalidArgs("no etcd endpoints to read from".into()));
         }
-        let mut failed = 0;
-        loop {
-            let error = match self.try_page(&plan).await {
-                Ok(page) => {
-                    self.rest = page.rest;
-                    return Ok(Some(page.rows));
-                }
-                Err(e) if passes(&e) => e,
-                Err(e) => return Err(e),
-            };
-            // This member failed: the next one, connected afresh.
-            self.kv = None;
-            self.member = (self.member + 1) % self.endpoints.len();
-            self.failovers += 1;
-            failed += 1;
-            if failed >= self.policy.attempts() {
-                return Err(error);
-            }
-            tokio::time::sleep(self.policy.backoff(failed)).await;
-        }
+        let policy = self.policy.clone();
+        let page = policy
+            .send(&mut PageRequest { read: self, plan }, tokio::time::sleep)
+            .await?;
+        self.rest = page.rest;
+        Ok(Some(page.rows))
     }
 
     /// The plan of the rows not read yet (`None` once read to the end).
@@ -291,22 +277,39 @@ impl<K: ?Sized> std::fmt::Debug for PagedRead<K> {
     }
 }
 
-/// Whether a failed etcd request may succeed if sent again, to this member or another.
-fn passes(error: &Error) -> bool {
-    match error {
-        Error::GRpcStatus(status) => status_passes(status),
-        Error::TransportError(_) | Error::IoError(_) => true,
-        _ => false,
-    }
+/// One page of a [`PagedRead`], through its current member.
+struct PageRequest<'a, K: ?Sized> {
+    read: &'a mut PagedRead<K>,
+    plan: Scan<K>,
 }
 
-/// [`grpc_status_passes`](rowkey::retry::grpc_status_passes) for tonic's status.
-fn status_passes(status: &tonic::Status) -> bool {
-    rowkey::retry::grpc_status_passes(
-        i32::from(status.code()),
-        status.message(),
-        std::error::Error::source(status).is_some(),
-    )
+impl<K: ?Sized> Request for PageRequest<'_, K> {
+    type Output = Page<K>;
+    type Error = Error;
+
+    fn send(&mut self) -> impl std::future::Future<Output = Result<Page<K>, Error>> {
+        self.read.try_page(&self.plan)
+    }
+
+    /// Whether a failed etcd request may succeed if sent again, to this member or another.
+    fn passes(&self, error: &Error) -> bool {
+        match error {
+            Error::GRpcStatus(status) => grpc_status_passes(
+                i32::from(status.code()),
+                std::error::Error::source(status).is_some(),
+            ),
+            Error::TransportError(_) | Error::IoError(_) => true,
+            _ => false,
+        }
+    }
+
+    /// This member failed: the next one, connected afresh.
+    fn before_retry(&mut self, _: &Error) {
+        let read = &mut *self.read;
+        read.kv = None;
+        read.member = (read.member + 1) % read.endpoints.len();
+        read.failovers += 1;
+    }
 }
 
 /// The README's Rust examples, compiled and run as doctests.

@@ -87,7 +87,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use rowkey::phoenix::{PhoenixKey, EMPTY_CELL};
-use rowkey::retry::RetryPolicy;
+use rowkey::retry::{Request, RetryPolicy};
 use rowkey::{limits, EncodeError, RowKey, Scan};
 
 /// HBase's Thrift2 IDL (`hbase.thrift` of hbase-thrift 2.6.1), compiled by the Thrift compiler
@@ -103,7 +103,13 @@ use rowkey::{limits, EncodeError, RowKey, Scan};
 )]
 #[rustfmt::skip]
 #[path = "thrift/hbase.rs"]
-mod hbase;
+#[doc(hidden)]
+pub mod __thrift2;
+
+// Not part of the API: `__thrift2` is public only so that the benchmarks' hand-written side
+// (benches/hbase.rs) calls the client this crate compiles instead of compiling it a second time.
+// The crate itself names it `hbase`, after the IDL.
+use __thrift2 as hbase;
 
 use hbase::{TColumnValue, TPut, TTHBaseServiceSyncClient, TTableName};
 
@@ -123,7 +129,6 @@ use hbase::{TColumnValue, TPut, TTHBaseServiceSyncClient, TTableName};
 mod proto;
 
 mod binary;
-mod bounds;
 mod cells;
 mod endpoint;
 mod error;
@@ -139,6 +144,7 @@ mod tables;
 mod tls;
 pub use cells::Columns;
 pub use endpoint::{Endpoint, Protocol, Qop, Transport};
+use error::Fault;
 pub use error::{Error, ErrorKind};
 use link::Client;
 pub use tables::{BloomFilter, Compression, Family};
@@ -287,46 +293,22 @@ impl HBase {
     /// a transport or protocol error, and on this one after an error `passes` accepts.
     fn call<T>(
         &mut self,
-        mut request: impl FnMut(&mut Client) -> thrift::Result<T>,
+        request: impl FnMut(&mut Client) -> thrift::Result<T>,
         passes: impl Fn(&thrift::Error) -> bool,
     ) -> Result<T, Error> {
-        let mut failed = 0;
-        loop {
-            let (e, fault) = match self.client.as_mut() {
-                Some(client) => match request(client) {
-                    Ok(value) => return Ok(value),
-                    Err(e) => (e, client.take_fault()),
-                },
-                None => match self.endpoint.open(self.addr, self.policy.deadline()) {
-                    Ok(client) => {
-                        let client = self.client.insert(client);
-                        match request(client) {
-                            Ok(value) => return Ok(value),
-                            Err(e) => (e, client.take_fault()),
-                        }
-                    }
-                    Err(fault) => (
-                        thrift::Error::from(std::io::Error::other(fault.message().to_string())),
-                        Some(fault),
-                    ),
-                },
-            };
-            let lost = error::is_connection_lost(&e, fault.as_ref());
-            failed += 1;
-            if !(lost || passes(&e)) || failed >= self.policy.attempts() {
-                return Err(Error::request(
-                    e,
-                    fault,
-                    &self.endpoint,
-                    false,
-                    self.policy.deadline(),
-                ));
-            }
-            if lost {
-                self.client = None;
-            }
-            std::thread::sleep(self.policy.backoff(failed));
-        }
+        let policy = self.policy.clone();
+        let mut call = Call {
+            hbase: self,
+            request,
+            passes,
+        };
+        let sent = policy.send(&mut call, |wait| {
+            std::thread::sleep(wait);
+            std::future::ready(())
+        });
+        futures::executor::block_on(sent).map_err(|(e, fault)| {
+            Error::request(e, fault, &self.endpoint, false, policy.deadline())
+        })
     }
 
     /// Writes `rows`, `(key, value)` each, as one cell `family:v` a row, in one `putMultiple`
@@ -413,6 +395,48 @@ impl HBase {
             &scan.into(),
             options,
         )
+    }
+}
+
+/// One request of [`HBase::call`]: sent on the connection, opened first when there is none; a
+/// transport or protocol error passes on a new connection, another error when `passes` says so.
+struct Call<'a, R, P> {
+    hbase: &'a mut HBase,
+    request: R,
+    passes: P,
+}
+
+impl<T, R, P> Request for Call<'_, R, P>
+where
+    R: FnMut(&mut Client) -> thrift::Result<T>,
+    P: Fn(&thrift::Error) -> bool,
+{
+    type Output = T;
+    type Error = (thrift::Error, Option<Fault>);
+
+    fn send(&mut self) -> impl std::future::Future<Output = Result<T, Self::Error>> {
+        let hbase = &mut *self.hbase;
+        let client = match hbase.client.as_mut() {
+            Some(client) => client,
+            None => match hbase.endpoint.open(hbase.addr, hbase.policy.deadline()) {
+                Ok(client) => hbase.client.insert(client),
+                Err(fault) => {
+                    let e = thrift::Error::from(std::io::Error::other(fault.message().to_string()));
+                    return std::future::ready(Err((e, Some(fault))));
+                }
+            },
+        };
+        std::future::ready((self.request)(client).map_err(|e| (e, client.take_fault())))
+    }
+
+    fn passes(&self, (e, fault): &Self::Error) -> bool {
+        error::is_connection_lost(e, fault.as_ref()) || (self.passes)(e)
+    }
+
+    fn before_retry(&mut self, (e, fault): &Self::Error) {
+        if error::is_connection_lost(e, fault.as_ref()) {
+            self.hbase.client = None;
+        }
     }
 }
 

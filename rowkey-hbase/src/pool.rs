@@ -23,10 +23,9 @@ use std::sync::{Arc, Condvar, Mutex};
 
 use futures::channel::oneshot;
 use rowkey::hbase::MAX_ROW_LENGTH;
-use rowkey::retry::RetryPolicy;
-use rowkey::KeyRange;
+use rowkey::retry::{Request, RetryPolicy};
+use rowkey::{limits, KeyRange};
 
-use crate::bounds::start_after;
 use crate::endpoint::Endpoint;
 use crate::error::Fault;
 use crate::error::{self, ErrorKind};
@@ -52,8 +51,7 @@ pub(crate) struct Lane {
 }
 
 /// One scanner's progress: where its next page starts, the ranges it reads (several, one
-/// region's, or its own bounds alone), its scanner on the server, and how many tries of its next
-/// page have failed in a row.
+/// region's, or its own bounds alone), and its scanner on the server.
 pub(crate) struct Range {
     start: Vec<u8>,
     stop: Vec<u8>,
@@ -63,7 +61,6 @@ pub(crate) struct Range {
     /// The server of the region the scanner starts in, when known.
     server: Option<usize>,
     scanner: Option<i32>,
-    failed: u32,
 }
 
 impl Range {
@@ -75,7 +72,6 @@ impl Range {
             within: piece.ranges.clone(),
             server: piece.server,
             scanner: None,
-            failed: 0,
         }
     }
 }
@@ -249,54 +245,39 @@ impl Lane {
     /// The next page of `range` on `client`, asked for again under the retry policy when it
     /// fails for a reason that may pass.
     fn page(&self, client: &mut Option<Client>, mut range: Range) -> Reply {
-        loop {
-            let e = match self.try_page(client, &mut range) {
-                Ok(rows) if rows.is_empty() => {
-                    close(client, range.scanner);
-                    return Reply::Page(rows, None);
-                }
-                Ok(rows) => {
-                    range.failed = 0;
-                    return match start_after(&rows[rows.len() - 1].key, MAX_ROW_LENGTH) {
-                        Some(next) => {
-                            range.start = next;
-                            Reply::Page(rows, Some(range))
-                        }
-                        // The last row was the last key HBase can hold.
-                        None => {
-                            close(client, range.scanner);
-                            Reply::Page(rows, None)
-                        }
-                    };
-                }
-                Err(e) => e,
-            };
-            let (step, e, fault) = e;
-            // A table that does not exist fails its pages as a region server gone would:
-            // final at once, not after the policy's tries.
-            if let Some(missing) = self.missing_table(client, &e) {
-                return Reply::Failed(missing);
-            }
-            range.failed += 1;
-            let (passes, connection_lost) = judge(&e, fault.as_ref(), step);
-            if !passes || range.failed >= self.policy.attempts() {
-                return Reply::Failed(Error::request(
-                    e,
-                    fault,
-                    &self.endpoint,
-                    false,
-                    self.policy.deadline(),
-                ));
-            }
-            if connection_lost {
-                *client = None;
-            } else {
-                // The server's scanner may be broken: close it, read on from a new one.
+        let mut request = PageRequest {
+            lane: self,
+            client,
+            range: &mut range,
+        };
+        let sent = self.policy.send(&mut request, |wait| {
+            std::thread::sleep(wait);
+            std::future::ready(())
+        });
+        match futures::executor::block_on(sent) {
+            Ok(rows) if rows.is_empty() => {
                 close(client, range.scanner);
+                Reply::Page(rows, None)
             }
-            range.scanner = None;
-            self.retries.fetch_add(1, Ordering::Relaxed);
-            std::thread::sleep(self.policy.backoff(range.failed));
+            Ok(rows) => match limits::next_key(&rows[rows.len() - 1].key, MAX_ROW_LENGTH) {
+                Some(next) => {
+                    range.start = next;
+                    Reply::Page(rows, Some(range))
+                }
+                // The last row was the last key HBase can hold.
+                None => {
+                    close(client, range.scanner);
+                    Reply::Page(rows, None)
+                }
+            },
+            Err(PageError::Missing(missing)) => Reply::Failed(missing),
+            Err(PageError::Failed(_, e, fault)) => Reply::Failed(Error::request(
+                e,
+                fault,
+                &self.endpoint,
+                false,
+                self.policy.deadline(),
+            )),
         }
     }
 
@@ -376,6 +357,56 @@ impl Lane {
             )),
             _ => None,
         }
+    }
+}
+
+/// Why a try of a page failed: at a step, with the server's or the transport's error, or because
+/// the table does not exist (final at once, not after the policy's tries, as a region server
+/// gone would make it).
+enum PageError {
+    Failed(Step, thrift::Error, Option<Fault>),
+    Missing(Error),
+}
+
+/// One page of a range, the request [`Lane::page`] sends under the retry policy.
+struct PageRequest<'a> {
+    lane: &'a Lane,
+    client: &'a mut Option<Client>,
+    range: &'a mut Range,
+}
+
+impl Request for PageRequest<'_> {
+    type Output = Vec<Row>;
+    type Error = PageError;
+
+    fn send(&mut self) -> impl std::future::Future<Output = Result<Vec<Row>, PageError>> {
+        let tried = self.lane.try_page(self.client, self.range);
+        std::future::ready(tried.map_err(|(step, e, fault)| {
+            match self.lane.missing_table(self.client, &e) {
+                Some(missing) => PageError::Missing(missing),
+                None => PageError::Failed(step, e, fault),
+            }
+        }))
+    }
+
+    fn passes(&self, error: &PageError) -> bool {
+        match error {
+            PageError::Failed(step, e, fault) => judge(e, fault.as_ref(), *step).0,
+            PageError::Missing(_) => false,
+        }
+    }
+
+    fn before_retry(&mut self, error: &PageError) {
+        if let PageError::Failed(step, e, fault) = error {
+            if judge(e, fault.as_ref(), *step).1 {
+                *self.client = None;
+            } else {
+                // The server's scanner may be broken: close it, read on from a new one.
+                close(self.client, self.range.scanner);
+            }
+        }
+        self.range.scanner = None;
+        self.lane.retries.fetch_add(1, Ordering::Relaxed);
     }
 }
 

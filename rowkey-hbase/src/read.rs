@@ -24,9 +24,8 @@ use futures::FutureExt;
 use rowkey::fanout::read_ranges;
 use rowkey::hbase::MAX_ROW_LENGTH;
 use rowkey::retry::RetryPolicy;
-use rowkey::{KeyRange, Scan};
+use rowkey::{limits, KeyRange, Scan};
 
-use crate::bounds::storable;
 use crate::endpoint::Endpoint;
 use crate::error::ErrorKind;
 use crate::filters::Filters;
@@ -238,7 +237,7 @@ pub(crate) fn read_rows<K: ?Sized + 'static>(
     let mut ranges = Vec::new();
     for range in scan.ranges() {
         // Bounds past HBase's row limit, held as bounds within it that take the same rows.
-        if let Some(range) = storable(&range, MAX_ROW_LENGTH)? {
+        if let Some(range) = limits::clamp(&range, MAX_ROW_LENGTH)? {
             ranges.push(range);
         }
     }
