@@ -7,6 +7,7 @@
 
 pub(crate) mod column_type;
 pub(crate) mod mode;
+pub(crate) mod no_range;
 pub(crate) mod shape;
 
 pub use mode::FieldMode;

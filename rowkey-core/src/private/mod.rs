@@ -17,15 +17,16 @@ mod misuse;
 #[cfg(feature = "alloc")]
 mod scan_steps;
 
+pub use crate::field::no_range::{
+    NoRange, OrderFacts, PhoenixCharHasNoRange, PhoenixDescNullHasNoRange, ReverseHasNoRange,
+    UnorderedFormatHasNoRange,
+};
 pub use crate::key::io::{decode_key_in, encode_key_in};
 pub use crate::prefix::steps::read_salt;
 pub use build::{tag, LayoutBuilder};
 #[cfg(feature = "alloc")]
 pub use key_parts::*;
-pub use misuse::{
-    At, PhoenixCharHasNoRange, PhoenixDescNullHasNoRange, ReverseHasNoRange,
-    UnorderedFormatHasNoRange,
-};
+pub use misuse::At;
 #[cfg(feature = "alloc")]
 pub use scan_steps::{
     bind_eq, bind_in, bind_in_bytes, bind_in_str, bind_prefix, bind_range, bind_range_by, start,

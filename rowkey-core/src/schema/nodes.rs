@@ -13,6 +13,7 @@ use super::value::Value;
 use super::SchemaError;
 use crate::cursor::KeyWriter;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
+use crate::field::no_range::{NoRange, OrderFacts};
 use crate::field::{FieldMode, Form, ValueKind};
 use crate::lock::locked_key::{LockedLayout, LockedSegment};
 use crate::prefix::Prefix;
@@ -73,8 +74,9 @@ pub(crate) struct Field {
     /// The mode the field is written in where it stands: `mode` nested in the modes of the
     /// fields that hold its key ([`Node::place`]), fixed once as in generated code.
     pub(crate) placed: FieldMode,
-    /// `reverse`, or a chrono format that does not sort as times do: equality and IN lists only.
-    pub(crate) ordered: bool,
+    /// Why the field has no range scan (`reverse`, a format that does not sort as times do, a
+    /// Phoenix rule): equality and IN lists only. `None` for a field that keeps its order.
+    pub(crate) no_range: Option<NoRange>,
     /// Whether its length varies in `mode`: in a Phoenix key, a separator follows it.
     pub(crate) variable: bool,
 }
@@ -213,11 +215,7 @@ impl Node {
             if l.phoenix {
                 f.mode = f.mode.with_phoenix();
                 f.placed = f.mode;
-                // Phoenix stores NULL first in a DESC column, where the descending order of
-                // `Option` puts `None` last: no ranges there, as in the derived builder.
-                f.ordered &= !(f.optional && f.mode.is_desc());
-                // Phoenix pads a CHAR(n) with spaces: "a\u{1}" is stored below "a".
-                f.ordered &= !(matches!(f.kind, Kind::Str) && f.mode.width().is_some());
+                f.no_range = f.no_range();
             }
             fields.push(f);
         }
@@ -416,10 +414,8 @@ impl Field {
         if c.reverse {
             mode = mode.with_reverse();
         }
-        let mut ordered = !c.reverse;
         if let Some(format) = &c.format {
             mode = mode.with_format(intern::str(format));
-            ordered &= crate::time::strftime::spec(format).is_ok_and(|s| s.is_ordered());
         }
         mode = mode.with_unit(c.unit);
         Ok(Field {
@@ -432,8 +428,30 @@ impl Field {
             optional,
             mode,
             placed: mode,
-            ordered,
+            no_range: None,
             variable: false,
+        }
+        .with_no_range())
+    }
+
+    /// The field with its `no_range` decided by the one rule the derive asks too.
+    fn with_no_range(mut self) -> Field {
+        self.no_range = self.no_range();
+        self
+    }
+
+    /// Why the field has no range scan in its mode: `NoRange::of`, the derive's rule.
+    fn no_range(&self) -> Option<NoRange> {
+        let mode = self.mode;
+        NoRange::of(OrderFacts {
+            reverse: mode.is_reverse(),
+            unordered_format: mode.format().is_some_and(|format| {
+                !crate::time::strftime::spec(format).is_ok_and(|s| s.is_ordered())
+            }),
+            phoenix: mode.is_phoenix(),
+            desc: mode.is_desc(),
+            nullable: self.optional,
+            fixed_width_string: matches!(self.kind, Kind::Str) && mode.width().is_some(),
         })
     }
 }

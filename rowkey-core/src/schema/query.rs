@@ -14,6 +14,7 @@ use super::nodes::{Field, Kind, Node};
 use super::typed::with_typed;
 use super::value::Value;
 use super::{Schema, SchemaError};
+use crate::field::no_range::NoRange;
 use crate::field::{FieldMode, KeyField};
 use crate::scan::{Bind, Scan, ValueOrder};
 
@@ -210,16 +211,15 @@ fn bind_condition(
             with_typed(field, &values, In { scan, mode }).map_err(too)?
         }
         Condition::Range(lo, hi) => {
-            if !field.ordered {
-                let why = if field.mode.is_phoenix() && field.mode.width().is_some() {
-                    "is a CHAR(n) of a Phoenix key (Phoenix pads it with spaces, so \"a\\u{1}\" is stored below \"a\")"
-                } else if field.mode.is_phoenix() {
-                    "is a nullable DESC column of a Phoenix key (Phoenix stores NULL first, where the descending order of `Option` puts it last)"
+            if let Some(reason) = field.no_range {
+                let instead = if NoRange::keeps_prefix(Some(reason)) {
+                    "bind it by =, IN or a prefix"
                 } else {
-                    "is reversed or formatted out of order"
+                    "bind it by = or IN"
                 };
                 return Err(SchemaError::Input(format!(
-                    "`{path}` {why}: only = and IN apply"
+                    "`{path}`: {}; {instead}",
+                    reason.message()
                 )));
             }
             let ((lower, l), (upper, u)) = (shape(lo), shape(hi));
@@ -234,9 +234,7 @@ fn bind_condition(
         }
         Condition::Prefix(bytes) => {
             let prefixable = matches!(field.kind, Kind::Str | Kind::Bytes) && !field.optional;
-            // A Phoenix CHAR's content starts with a prefix exactly when its padded bytes do.
-            let starts = field.ordered || (field.mode.is_phoenix() && field.mode.width().is_some());
-            if !prefixable || !starts {
+            if !prefixable || !NoRange::keeps_prefix(field.no_range) {
                 return Err(SchemaError::Input(format!(
                     "`{path}` takes no prefix: only strings and byte strings, not reversed, do"
                 )));

@@ -8,6 +8,7 @@ use quote::{format_ident, quote};
 
 use super::field_name;
 use crate::ast::{Field, TypeKind};
+use rowkey_core::private::{NoRange, OrderFacts};
 
 /// What a field's methods take: the type, and how an IN-list item becomes a field value.
 enum Arg {
@@ -48,8 +49,7 @@ pub fn field_methods(
         done,
         inline: bound.is_none().then(|| quote!(#[inline])),
         bound: bound.cloned().unwrap_or_default(),
-        ordered: keeps_order(field, phoenix),
-        phoenix,
+        no_range: no_range(field, phoenix),
     };
     let equality = methods.equality();
     let range = methods.range();
@@ -63,29 +63,22 @@ pub fn field_methods(
     }
 }
 
-/// A reversed field gave up its order, and so did a time written in a format that does not
-/// sort as times do (`%d%m%Y`, `%y`), and a nullable descending Phoenix column (Phoenix puts
-/// NULL first, where the reversed order of `Option` puts it last): only equality and IN lists
-/// apply.
-fn keeps_order(field: &Field, phoenix: bool) -> bool {
-    let format_ordered = field.attrs.format.as_ref().map_or(true, |f| {
-        rowkey_core::private::timefmt::spec(&f.value).is_ok_and(|s| s.is_ordered())
+/// Why the field has no range scan, if it has none: the core's one rule
+/// (`rowkey_core::private::NoRange::of`), which the schema asks too, from the field's attributes
+/// and the key's format.
+fn no_range(field: &Field, phoenix: bool) -> Option<NoRange> {
+    let unordered_format = field.attrs.format.as_ref().is_some_and(|f| {
+        !rowkey_core::private::timefmt::spec(&f.value).is_ok_and(|s| s.is_ordered())
     });
-    field.attrs.reverse.is_none()
-        && format_ordered
-        && !phoenix_desc_null(field, phoenix)
-        && !phoenix_char(field, phoenix)
-}
-
-/// Whether the field is a nullable descending column of a Phoenix key.
-fn phoenix_desc_null(field: &Field, phoenix: bool) -> bool {
-    phoenix && field.attrs.desc.is_some() && matches!(field.kind, TypeKind::Option(_))
-}
-
-/// Whether the field is a `CHAR(n)` column of a Phoenix key: Phoenix pads it with spaces, so
-/// `"a\u{1}"` is stored below `"a"`, against the order of strings.
-fn phoenix_char(field: &Field, phoenix: bool) -> bool {
-    phoenix && field.attrs.width.is_some() && matches!(field.kind, TypeKind::Str { .. })
+    NoRange::of(OrderFacts {
+        reverse: field.attrs.reverse.is_some(),
+        unordered_format,
+        phoenix,
+        desc: field.attrs.desc.is_some(),
+        nullable: matches!(field.kind, TypeKind::Option(_)),
+        fixed_width_string: field.attrs.width.is_some()
+            && matches!(field.kind, TypeKind::Str { .. }),
+    })
 }
 
 /// What `_prefix` takes: strings and bytes have one, other types none.
@@ -118,10 +111,8 @@ struct Methods<'a> {
     done: &'a TokenStream,
     inline: Option<TokenStream>,
     bound: TokenStream,
-    /// Whether the field kept its order, so ranges and prefixes apply (`keeps_order`).
-    ordered: bool,
-    /// Whether the key is a Phoenix key.
-    phoenix: bool,
+    /// Why the field has no range scan (`None`: ranges and prefixes apply).
+    no_range: Option<NoRange>,
 }
 
 impl Methods<'_> {
@@ -231,7 +222,7 @@ impl Methods<'_> {
 
     /// `f_range(range)` on a field that kept its order.
     fn range(&self) -> Option<TokenStream> {
-        if !self.ordered {
+        if self.no_range.is_some() {
             return None;
         }
         let Self {
@@ -287,8 +278,7 @@ impl Methods<'_> {
 
     /// `f_prefix(prefix)` on a string or bytes field that kept its order.
     fn prefix(&self) -> Option<TokenStream> {
-        // A Phoenix CHAR's content starts with a prefix exactly when its padded bytes do.
-        let starts = self.ordered || phoenix_char(self.field, self.phoenix);
+        let starts = NoRange::keeps_prefix(self.no_range);
         let arg = prefix_arg(&self.field.kind).filter(|_| starts)?;
         let Self {
             p,
@@ -317,20 +307,13 @@ impl Methods<'_> {
     /// cannot be called, bounded on a trait of the core that says why: without them rustc would
     /// suggest `_in`, which compiles and lists every value of the range.
     fn misuse_stubs(&self) -> Option<TokenStream> {
-        if self.ordered {
-            return None;
-        }
+        let reason = self.no_range?;
         let p = self.p;
-        let (no_range, with_prefix) = if self.field.attrs.reverse.is_some() {
-            let has_prefix = prefix_arg(&self.field.kind).is_some();
-            (quote!(#p::ReverseHasNoRange), has_prefix)
-        } else if phoenix_desc_null(self.field, self.phoenix) {
-            (quote!(#p::PhoenixDescNullHasNoRange), false)
-        } else if phoenix_char(self.field, self.phoenix) {
-            (quote!(#p::PhoenixCharHasNoRange), false)
-        } else {
-            (quote!(#p::UnorderedFormatHasNoRange), false)
-        };
+        let no_range = format_ident!("{}", reason.trait_name());
+        let no_range = quote!(#p::#no_range);
+        // A reversed string's `_prefix` is misused too; a CHAR(n) keeps its own.
+        let with_prefix =
+            !NoRange::keeps_prefix(Some(reason)) && prefix_arg(&self.field.kind).is_some();
         let range = self.stub(&self.method("range"), &no_range);
         let prefix = with_prefix.then(|| self.stub(&self.method("prefix"), &no_range));
         Some(quote!(#range #prefix))
