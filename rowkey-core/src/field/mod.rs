@@ -77,11 +77,11 @@ pub trait KeyField {
     /// Length facts, and which attributes the type accepts.
     ///
     /// ```
-    /// use rowkey::{FieldMode, KeyField};
+    /// use rowkey::{FieldMode, KeyField, WidthRule};
     /// assert_eq!(<u64 as KeyField>::SHAPE.fixed_len(FieldMode::LAST), Some(8));
     /// assert_eq!(<bool as KeyField>::SHAPE.fixed_len(FieldMode::LAST), Some(1));
     /// assert_eq!(<char as KeyField>::SHAPE.fixed_len(FieldMode::LAST), Some(4));
-    /// assert!(<i32 as KeyField>::SHAPE.accepts_width(2));
+    /// assert_eq!(<i32 as KeyField>::SHAPE.width_rule(), WidthRule::Narrow { max: 4 });
     /// ```
     const SHAPE: FieldShape;
 

@@ -299,8 +299,9 @@ impl FieldMode {
 
     /// The mode in which a field's value bytes (the input of salts and hashes) are written: its
     /// width, ascending, not reversed, as the last field (strings and bytes: their content).
-    /// A type that overrides [`KeyField::value_bytes`](crate::KeyField::value_bytes) writes its
-    /// value bytes in this mode.
+    /// A type that overrides [`KeyField::value_bytes`](crate::KeyField::value_bytes) (one whose
+    /// value bytes can be longer than 64 bytes) writes its value bytes in this mode: the one
+    /// public use of it outside the derive.
     ///
     /// ```
     /// use rowkey::{FieldMode, KeyField};
@@ -408,17 +409,8 @@ impl FieldMode {
     /// Whether the field is written as Apache Phoenix writes its column (`#[rowkey(phoenix)]`):
     /// variable-length content bare, with the separators between columns written by the key
     /// around it, and numbers in Phoenix's encodings.
-    ///
-    /// ```
-    /// use rowkey::{FieldMode, RowKey};
-    /// #[derive(RowKey)]
-    /// #[rowkey(phoenix)]
-    /// struct Row { host: String, ts: i64 }
-    /// assert!(Row::LAYOUT.segments[0].encoding.mode().is_phoenix());
-    /// assert!(!FieldMode::LAST.is_phoenix());
-    /// ```
     #[inline]
-    pub const fn is_phoenix(self) -> bool {
+    pub(crate) const fn is_phoenix(self) -> bool {
         self.phoenix
     }
 

@@ -96,11 +96,10 @@ impl FieldShape {
     /// Always `len` bytes; no `width`, no `reverse` (bool, char, enums).
     ///
     /// ```
-    /// use rowkey::{FieldMode, FieldShape, KeyField};
+    /// use rowkey::{FieldMode, FieldShape, KeyField, WidthRule};
     /// let shape = FieldShape::fixed(4);
     /// assert_eq!(shape.fixed_len(FieldMode::INNER), Some(4));
-    /// assert!(!shape.accepts_width(2));
-    /// assert!(!shape.is_reversible());
+    /// assert_eq!(shape.width_rule(), WidthRule::None);
     /// // A char is 4 bytes too (and described as one in `LAYOUT`).
     /// assert_eq!(shape.fixed_len(FieldMode::LAST), <char as KeyField>::SHAPE.fixed_len(FieldMode::LAST));
     /// ```
@@ -165,22 +164,14 @@ impl FieldShape {
     }
 
     /// Whether the type can be written with the chrono `format` `fmt` (strftime syntax) and read
-    /// back: chrono's types, with a fixed-length format that keeps what they need.
-    ///
-    /// ```
-    /// use rowkey::KeyField;
-    /// assert!(!<std::time::SystemTime as KeyField>::SHAPE.accepts_format("%y%m%d"));
-    /// # #[cfg(feature = "chrono")] {
-    /// // With the `chrono` feature:
-    /// assert!(<chrono::NaiveDate as KeyField>::SHAPE.accepts_format("%y%m%d"));
-    /// assert!(!<chrono::NaiveDate as KeyField>::SHAPE.accepts_format("%H%M"));
-    /// # }
-    /// ```
-    pub const fn accepts_format(self, fmt: &str) -> bool {
+    /// back: chrono's types, with a fixed-length format that keeps what they need. The derive's
+    /// check of `format = ".."`, through the hidden module.
+    pub(crate) const fn accepts_format(self, fmt: &str) -> bool {
         crate::time::strftime::fits(fmt, self.formats)
     }
 
-    /// Whether the type is a time, counted in the field's `unit`.
+    /// Whether the type is a time, counted in the field's `unit`: what tools reading a layout
+    /// (the key lab's advice on time-first keys) ask of a segment's shape.
     ///
     /// ```
     /// use rowkey::KeyField;
@@ -206,12 +197,11 @@ impl FieldShape {
     /// An integer of `len` bytes: `width` narrows it, `reverse` applies.
     ///
     /// ```
-    /// use rowkey::{FieldMode, FieldShape};
+    /// use rowkey::{FieldMode, FieldShape, WidthRule};
     /// let shape = FieldShape::integer(4); // a u32
     /// assert_eq!(shape.fixed_len(FieldMode::LAST), Some(4));
     /// assert_eq!(shape.fixed_len(FieldMode::LAST.with_width(3)), Some(3));
-    /// assert!(shape.accepts_width(1) && shape.accepts_width(4) && !shape.accepts_width(5));
-    /// assert!(shape.is_reversible());
+    /// assert_eq!(shape.width_rule(), WidthRule::Narrow { max: 4 }); // `width` 1..=4
     /// ```
     pub const fn integer(len: usize) -> Self {
         FieldShape {
@@ -267,14 +257,32 @@ impl FieldShape {
         }
     }
 
-    /// The same shape, with `reverse` allowed.
+    /// The same shape, with `reverse` allowed: `#[rowkey(reverse)]` on a field of the type compiles
+    /// (without it, the derive refuses `reverse` on the field).
     ///
     /// ```
-    /// use rowkey::{FieldShape, KeyField};
-    /// let shape = FieldShape::fixed(16);
-    /// assert!(!shape.is_reversible());
-    /// assert!(shape.reversible().is_reversible());
-    /// assert!(<[u8; 16] as KeyField>::SHAPE.is_reversible()); // bytes reverse
+    /// use rowkey::{DecodeError, DecodeField, EncodeError, FieldMode, FieldShape, KeyField, RowKey};
+    ///
+    /// /// A 16-byte id whose bytes may be stored reversed.
+    /// struct Id([u8; 16]);
+    /// impl KeyField for Id {
+    ///     const SHAPE: FieldShape = FieldShape::fixed(16).reversible();
+    ///     fn field_len(&self, mode: FieldMode) -> usize { self.0.field_len(mode) }
+    ///     fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+    ///         self.0.encode(out, mode)
+    ///     }
+    /// }
+    /// impl<'de> DecodeField<'de> for Id {
+    ///     fn decode_field(input: &'de [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+    ///         <[u8; 16]>::decode_field(input, mode).map(|(b, n)| (Id(b), n))
+    ///     }
+    /// }
+    ///
+    /// #[derive(RowKey)]
+    /// struct Row {
+    ///     #[rowkey(reverse)]
+    ///     id: Id,
+    /// }
     /// ```
     #[must_use]
     pub const fn reversible(self) -> Self {
@@ -383,12 +391,7 @@ impl FieldShape {
     /// (A type that copies a built-in type's `SHAPE` and delegates to it needs nothing: the
     /// built-in type honours the mode.)
     ///
-    /// ```
-    /// use rowkey::{FieldShape, KeyField};
-    /// assert!(!FieldShape::fixed(2).accepts_desc());
-    /// assert!(FieldShape::fixed(2).inverts_under_desc().accepts_desc());
-    /// assert!(<u16 as KeyField>::SHAPE.accepts_desc());
-    /// ```
+    /// (`#[rowkey(desc)]` on a field of a `fixed` shape without it is a compile error that says so.)
     #[must_use]
     pub const fn inverts_under_desc(self) -> Self {
         FieldShape {
@@ -398,8 +401,9 @@ impl FieldShape {
     }
 
     /// Whether `#[rowkey(desc)]` applies to the type: built-in types, and custom ones whose shape
-    /// says [`inverts_under_desc`](FieldShape::inverts_under_desc).
-    pub const fn accepts_desc(self) -> bool {
+    /// says [`inverts_under_desc`](FieldShape::inverts_under_desc). The derive's check, through
+    /// the hidden module.
+    pub(crate) const fn accepts_desc(self) -> bool {
         self.inverts || !matches!(self.form, Form::Custom)
     }
 
@@ -461,30 +465,13 @@ impl FieldShape {
         self.width
     }
 
-    /// Whether `reverse` applies.
-    ///
-    /// ```
-    /// use rowkey::KeyField;
-    /// assert!(<u32 as KeyField>::SHAPE.is_reversible()); // its bytes reversed
-    /// assert!(<str as KeyField>::SHAPE.is_reversible()); // its content reversed
-    /// assert!(!<bool as KeyField>::SHAPE.is_reversible());
-    /// ```
-    pub const fn is_reversible(self) -> bool {
+    /// Whether `reverse` applies. The derive's check, through the hidden module.
+    pub(crate) const fn is_reversible(self) -> bool {
         self.reversible
     }
 
-    /// Whether the type accepts `width = w`.
-    ///
-    /// ```
-    /// use rowkey::KeyField;
-    /// let shape = <u16 as KeyField>::SHAPE;
-    /// assert!(shape.accepts_width(1) && shape.accepts_width(2));
-    /// assert!(!shape.accepts_width(3)); // wider than the integer
-    /// assert!(!shape.accepts_width(0));
-    /// assert!(<str as KeyField>::SHAPE.accepts_width(100)); // padded
-    /// assert!(!<bool as KeyField>::SHAPE.accepts_width(1));
-    /// ```
-    pub const fn accepts_width(self, w: usize) -> bool {
+    /// Whether the type accepts `width = w`. The derive's check, through the hidden module.
+    pub(crate) const fn accepts_width(self, w: usize) -> bool {
         match self.width {
             WidthRule::None => false,
             WidthRule::Narrow { max } => w >= 1 && w <= max,
@@ -572,5 +559,35 @@ mod tests {
         // A key ending in a string has neither a fixed length nor a bound.
         let open = FieldShape::record(None, None, Prefix::None);
         assert_eq!(open.max_len(FieldMode::LAST), None);
+    }
+
+    #[test]
+    fn each_type_takes_the_attributes_its_shape_says() {
+        use crate::field::KeyField;
+        let u16_shape = <u16 as KeyField>::SHAPE;
+        assert!(u16_shape.accepts_width(1) && u16_shape.accepts_width(2));
+        assert!(!u16_shape.accepts_width(3)); // wider than the integer
+        assert!(!u16_shape.accepts_width(0));
+        assert!(<str as KeyField>::SHAPE.accepts_width(100)); // padded
+        assert!(!<bool as KeyField>::SHAPE.accepts_width(1));
+        assert!(<u32 as KeyField>::SHAPE.is_reversible()); // its bytes reversed
+        assert!(<str as KeyField>::SHAPE.is_reversible()); // its content reversed
+        assert!(!<bool as KeyField>::SHAPE.is_reversible());
+        assert!(<i64 as KeyField>::SHAPE.accepts_desc());
+        assert!(!FieldShape::fixed(4).accepts_desc()); // a custom type that does not say it inverts
+        assert!(FieldShape::fixed(4).inverts_under_desc().accepts_desc());
+        assert!(!FieldShape::fixed(16).is_reversible());
+        assert!(FieldShape::fixed(16).reversible().is_reversible());
+        assert!(<[u8; 16] as KeyField>::SHAPE.is_reversible()); // bytes reverse
+        let u32_shape = FieldShape::integer(4);
+        assert!(u32_shape.accepts_width(1) && u32_shape.accepts_width(4));
+        assert!(!u32_shape.accepts_width(5) && u32_shape.is_reversible());
+        #[cfg(feature = "std")]
+        assert!(!<std::time::SystemTime as KeyField>::SHAPE.accepts_format("%y%m%d"));
+        #[cfg(feature = "chrono")]
+        {
+            assert!(<chrono::NaiveDate as KeyField>::SHAPE.accepts_format("%y%m%d"));
+            assert!(!<chrono::NaiveDate as KeyField>::SHAPE.accepts_format("%H%M"));
+        }
     }
 }

@@ -46,18 +46,10 @@ impl HashPrefix {
         }
     }
 
-    /// A text prefix of `len` hex digits (1..=32), uppercase when `upper`; `None` otherwise.
-    ///
-    /// ```
-    /// use rowkey::HashPrefix;
-    /// let mut out = [0u8; 6];
-    /// // `id = "user42"` with `hash_prefix(len = 6)` in a text layout is `fd8689-user42`.
-    /// HashPrefix::text(6, false).unwrap().prefix_of(b"user42", &mut out);
-    /// assert_eq!(&out, b"fd8689");
-    /// assert!(HashPrefix::text(32, true).is_some());
-    /// assert!(HashPrefix::text(33, false).is_none());
-    /// ```
-    pub const fn text(len: usize, upper: bool) -> Option<HashPrefix> {
+    /// A text prefix of `len` hex digits (1..=32), uppercase when `upper`; `None` otherwise. A
+    /// text layout's prefix comes from its derive or its lock; the derive reaches this through the
+    /// hidden module.
+    pub(crate) const fn text(len: usize, upper: bool) -> Option<HashPrefix> {
         if len >= 1 && len <= HashPrefix::MAX_TEXT_LEN {
             Some(HashPrefix {
                 len: len as u8,
@@ -68,27 +60,21 @@ impl HashPrefix {
         }
     }
 
-    /// Whether the prefix is hex digits.
+    /// Whether the prefix is hex digits: the prefix of a text layout.
     ///
     /// ```
     /// use rowkey::HashPrefix;
-    /// assert!(HashPrefix::text(6, false).unwrap().is_text());
     /// assert!(!HashPrefix::new(6).unwrap().is_text());
     /// ```
     pub const fn is_text(self) -> bool {
         self.text.is_some()
     }
 
-    /// Whether text hex digits are uppercase.
+    /// Whether text hex digits are uppercase (`hash_prefix(len = 6, upper)` in a text layout).
     ///
     /// ```
     /// use rowkey::HashPrefix;
-    /// let upper = HashPrefix::text(6, true).unwrap();
-    /// assert!(upper.is_upper());
-    /// let mut out = [0u8; 6];
-    /// upper.prefix_of(b"user42", &mut out);
-    /// assert_eq!(&out, b"FD8689");
-    /// assert!(!HashPrefix::text(6, false).unwrap().is_upper());
+    /// assert!(!HashPrefix::new(6).unwrap().is_upper());
     /// ```
     pub const fn is_upper(self) -> bool {
         matches!(self.text, Some(true))
@@ -99,7 +85,6 @@ impl HashPrefix {
     /// ```
     /// use rowkey::HashPrefix;
     /// assert_eq!(HashPrefix::new(4).unwrap().prefix_len(), 4);
-    /// assert_eq!(HashPrefix::text(32, false).unwrap().prefix_len(), 32); // all of md5 in hex
     /// ```
     pub const fn prefix_len(self) -> usize {
         self.len as usize
@@ -182,11 +167,11 @@ impl HashPrefixHasher {
     ///
     /// ```
     /// use rowkey::{HashPrefix, ValueSink};
-    /// let mut h = HashPrefix::text(6, false).unwrap().hasher();
+    /// let mut h = HashPrefix::new(2).unwrap().hasher();
     /// h.write(b"user42");
-    /// let mut out = [b'-'; 8];
+    /// let mut out = [0u8; 4];
     /// h.finish_into(&mut out);
-    /// assert_eq!(&out, b"fd8689--"); // only the first 6 bytes are written
+    /// assert_eq!(out, [0xFD, 0x86, 0, 0]); // only the first 2 bytes are written
     /// ```
     pub fn finish_into(self, out: &mut [u8]) {
         let n = usize::from(self.len).min(out.len());
@@ -203,9 +188,6 @@ impl HashPrefixHasher {
     /// h.write(b"user42");
     /// let digest = h.finish();
     /// assert_eq!(digest[..4], [0xFD, 0x86, 0x89, 0xCB]); // the whole md5 is there; 2 bytes count
-    /// let mut h = HashPrefix::text(2, false).unwrap().hasher();
-    /// h.write(b"user42");
-    /// assert_eq!(&h.finish()[..8], b"fd8689cb");
     /// ```
     pub fn finish(self) -> [u8; 32] {
         let digest: [u8; 16] = self.md5.finalize().into();
@@ -218,5 +200,38 @@ impl HashPrefixHasher {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod text_tests {
+    use super::*;
+    use crate::sink::ValueSink;
+
+    #[test]
+    fn a_text_prefix_is_md5_in_hex_digits() {
+        // md5("user42") begins fd 86 89 cb (md5sum).
+        let mut out = [0u8; 6];
+        // `id = "user42"` with `hash_prefix(len = 6)` in a text layout is `fd8689-user42`.
+        HashPrefix::text(6, false)
+            .unwrap()
+            .prefix_of(b"user42", &mut out);
+        assert_eq!(&out, b"fd8689");
+        let upper = HashPrefix::text(6, true).unwrap();
+        assert!(upper.is_upper() && upper.is_text());
+        upper.prefix_of(b"user42", &mut out);
+        assert_eq!(&out, b"FD8689");
+        assert!(!HashPrefix::text(6, false).unwrap().is_upper());
+        assert_eq!(HashPrefix::text(32, false).unwrap().prefix_len(), 32); // all of md5 in hex
+        assert!(HashPrefix::text(32, true).is_some());
+        assert!(HashPrefix::text(0, false).is_none() && HashPrefix::text(33, false).is_none());
+        let mut h = HashPrefix::text(6, false).unwrap().hasher();
+        h.write(b"user42");
+        let mut out = [b'-'; 8];
+        h.finish_into(&mut out);
+        assert_eq!(&out, b"fd8689--"); // only the first 6 bytes are written
+        let mut h = HashPrefix::text(2, false).unwrap().hasher();
+        h.write(b"user42");
+        assert_eq!(&h.finish()[..8], b"fd8689cb");
     }
 }

@@ -39,9 +39,8 @@ impl Prefix {
     ///
     /// ```
     /// use rowkey::{HashPrefix, Prefix, Salt, SaltHash};
-    /// let text_salt = Salt::new(100, SaltHash::Java).unwrap().in_text();
-    /// assert_eq!(Prefix::Salt(text_salt).encoded_len(), 2); // 00..99
-    /// assert_eq!(Prefix::Hash(HashPrefix::text(6, false).unwrap()).encoded_len(), 6);
+    /// assert_eq!(Prefix::Salt(Salt::new(100, SaltHash::Java).unwrap()).encoded_len(), 1);
+    /// assert_eq!(Prefix::Hash(HashPrefix::new(6).unwrap()).encoded_len(), 6);
     /// assert_eq!(Prefix::None.encoded_len(), 0);
     /// ```
     pub const fn encoded_len(self) -> usize {

@@ -113,28 +113,18 @@ impl Salt {
     }
 
     /// The same salt in a text layout: the bucket written as zero-padded decimal digits, and
-    /// `mod` reading its source as decimal digits.
-    ///
-    /// ```
-    /// use rowkey::{Salt, SaltHash};
-    /// let salt = Salt::new(16, SaltHash::Mod).unwrap().in_text();
-    /// assert!(salt.is_text());
-    /// assert_eq!(salt.encoded_len(), 2); // buckets 00..15
-    /// // `mod` reads the source as decimal digits: "1234" % 16 = 2.
-    /// assert_eq!(salt.bucket_of(b"1234"), 2);
-    /// ```
+    /// `mod` reading its source as decimal digits. A text layout's salt comes from its derive or
+    /// its lock, never from a user; the derive reaches this through the hidden module.
     #[must_use]
-    pub const fn in_text(self) -> Salt {
+    pub(crate) const fn in_text(self) -> Salt {
         Salt { text: true, ..self }
     }
 
-    /// Whether the salt is written as decimal digits.
+    /// Whether the salt is written as decimal digits: the salt of a text layout.
     ///
     /// ```
     /// use rowkey::{Salt, SaltHash};
-    /// let salt = Salt::new(20, SaltHash::Java).unwrap();
-    /// assert!(!salt.is_text());
-    /// assert!(salt.in_text().is_text());
+    /// assert!(!Salt::new(20, SaltHash::Java).unwrap().is_text());
     /// ```
     pub const fn is_text(self) -> bool {
         self.text
@@ -146,9 +136,6 @@ impl Salt {
     /// use rowkey::{Salt, SaltHash};
     /// let salt = |n| Salt::new(n, SaltHash::Md5).unwrap();
     /// assert_eq!(salt(256).encoded_len(), 1);
-    /// assert_eq!(salt(10).in_text().encoded_len(), 1);  // 0..9
-    /// assert_eq!(salt(11).in_text().encoded_len(), 2);  // 00..10
-    /// assert_eq!(salt(256).in_text().encoded_len(), 3); // 000..255
     /// ```
     pub const fn encoded_len(self) -> usize {
         if self.text {
@@ -175,7 +162,6 @@ impl Salt {
     /// ```
     /// use rowkey::{Salt, SaltHash};
     /// assert_eq!(Salt::new(16, SaltHash::Java).unwrap().hash(), SaltHash::Java);
-    /// assert_eq!(Salt::new(16, SaltHash::Mod).unwrap().in_text().hash(), SaltHash::Mod);
     /// ```
     pub const fn hash(self) -> SaltHash {
         self.hash
@@ -226,11 +212,8 @@ impl Salt {
     ///
     /// ```
     /// use rowkey::{Salt, SaltHash};
-    /// let mut out = [0u8; 2];
-    /// let text = Salt::new(16, SaltHash::Md5).unwrap().in_text();
-    /// text.write_bucket(7, &mut out);
-    /// assert_eq!(&out, b"07");
-    /// Salt::new(16, SaltHash::Md5).unwrap().write_bucket(7, &mut out[..1]);
+    /// let mut out = [0u8; 1];
+    /// Salt::new(16, SaltHash::Md5).unwrap().write_bucket(7, &mut out);
     /// assert_eq!(out[0], 7);
     /// ```
     #[inline]
@@ -252,9 +235,6 @@ impl Salt {
     ///
     /// ```
     /// use rowkey::{Salt, SaltHash};
-    /// let text = Salt::new(16, SaltHash::Md5).unwrap().in_text();
-    /// assert_eq!(text.read_bucket(b"07").unwrap(), 7);
-    /// assert!(text.read_bucket(b"0x").is_err());
     /// assert_eq!(Salt::new(16, SaltHash::Md5).unwrap().read_bucket(&[3]).unwrap(), 3);
     /// ```
     pub fn read_bucket(self, prefix: &[u8]) -> Result<u8, DecodeError> {
@@ -377,5 +357,28 @@ impl SaltHasher {
             SaltState::Mod(rem) | SaltState::ModDecimal(rem) => rem,
         };
         bucket as u8
+    }
+}
+
+#[cfg(test)]
+mod text_tests {
+    use super::*;
+
+    #[test]
+    fn a_text_salt_is_zero_padded_decimal_digits_and_mod_reads_digits() {
+        let salt = |n| Salt::new(n, SaltHash::Md5).unwrap().in_text();
+        assert!(salt(20).is_text());
+        assert_eq!(salt(10).encoded_len(), 1); // 0..9
+        assert_eq!(salt(11).encoded_len(), 2); // 00..10
+        assert_eq!(salt(256).encoded_len(), 3); // 000..255
+        let modulo = Salt::new(16, SaltHash::Mod).unwrap().in_text();
+        assert_eq!(modulo.hash(), SaltHash::Mod);
+        // `mod` reads the source as decimal digits: "1234" % 16 = 2.
+        assert_eq!(modulo.bucket_of(b"1234"), 2);
+        let mut out = [0u8; 2];
+        salt(16).write_bucket(7, &mut out);
+        assert_eq!(&out, b"07");
+        assert_eq!(salt(16).read_bucket(b"07").unwrap(), 7);
+        assert!(salt(16).read_bucket(b"0x").is_err());
     }
 }

@@ -106,6 +106,31 @@ pub const fn shape<T: KeyField + ?Sized>() -> FieldShape {
     T::SHAPE
 }
 
+/// Whether `#[rowkey(desc)]` applies to a type of `shape`.
+pub const fn accepts_desc(shape: FieldShape) -> bool {
+    shape.accepts_desc()
+}
+
+/// Whether `format = "fmt"` applies to a type of `shape`.
+pub const fn accepts_format(shape: FieldShape, fmt: &str) -> bool {
+    shape.accepts_format(fmt)
+}
+
+/// Whether `width = w` applies to a type of `shape`.
+pub const fn accepts_width(shape: FieldShape, w: usize) -> bool {
+    shape.accepts_width(w)
+}
+
+/// Whether `reverse` applies to a type of `shape`.
+pub const fn is_reversible(shape: FieldShape) -> bool {
+    shape.is_reversible()
+}
+
+/// `salt` as a text layout writes it (zero-padded decimal digits).
+pub const fn salt_in_text(salt: Salt) -> Salt {
+    salt.in_text()
+}
+
 /// Whether a fixed length is within the layout's row limit.
 pub const fn within_row_limit(fixed: Option<usize>, limit: usize) -> bool {
     match fixed {

@@ -126,10 +126,19 @@ impl Struct<'_> {
         let text = self.text().is_some();
         match &self.prefix {
             Prefix::None => None,
-            Prefix::Salt { buckets, hash, .. } => rowkey_core::Salt::new(*buckets, *hash)
-                .map(|salt| if text { salt.in_text() } else { salt }.encoded_len()),
+            Prefix::Salt { buckets, hash, .. } => {
+                rowkey_core::Salt::new(*buckets, *hash).map(|salt| {
+                    if text {
+                        rowkey_core::private::salt_in_text(salt)
+                    } else {
+                        salt
+                    }
+                    .encoded_len()
+                })
+            }
+            // Only expansion asks, after validation kept the length within the runtime's range.
             Prefix::Hash { len, upper, .. } => if text {
-                rowkey_core::HashPrefix::text(*len, *upper)
+                Some(rowkey_core::private::text_hash_prefix(*len, *upper))
             } else {
                 rowkey_core::HashPrefix::new(*len)
             }

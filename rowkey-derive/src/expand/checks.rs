@@ -38,7 +38,7 @@ pub fn field_checks(s: &Struct, p: &syn::Ident) -> Vec<TokenStream> {
             let (value, span) = (w.value, w.span);
             let msg = format!("field `{name}`: `{ty_name}` does not accept `width = {value}` (integers up to their size, strings and bytes do)");
             checks.push(quote_spanned! {span=>
-                ::core::assert!(#p::shape::<#ty>().accepts_width(#value), #msg);
+                ::core::assert!(#p::accepts_width(#p::shape::<#ty>(), #value), #msg);
             });
         }
         if let Some(unit) = field.attrs.unit {
@@ -52,7 +52,7 @@ pub fn field_checks(s: &Struct, p: &syn::Ident) -> Vec<TokenStream> {
             let (fmt, span) = (&format.value, format.span);
             let msg = format!("field `{name}`: `{ty_name}` cannot be written with `format = {fmt:?}` and read back: chrono's `DateTime<Utc>`, `NaiveDateTime` and `NaiveDate` need the whole date (and the hour and minute of any time of day), `NaiveTime` its hour and minute and no date");
             checks.push(quote_spanned! {span=>
-                ::core::assert!(#p::shape::<#ty>().accepts_format(#fmt), #msg);
+                ::core::assert!(#p::accepts_format(#p::shape::<#ty>(), #fmt), #msg);
             });
         }
         if s.text().is_some() {
@@ -70,13 +70,13 @@ pub fn field_checks(s: &Struct, p: &syn::Ident) -> Vec<TokenStream> {
         if let Some(span) = field.attrs.desc {
             let msg = format!("field `{name}`: `{ty_name}` does not say that it honours `desc`: its `KeyField::SHAPE` is a custom shape (`FieldShape::fixed`), so rowkey cannot tell that its `encode` inverts its bytes under `desc`; make `encode` and `decode_field` invert every byte when `mode.is_desc()` and declare it with `FieldShape::fixed(n).inverts_under_desc()`, or copy the `SHAPE` of a built-in type you delegate to");
             checks.push(quote_spanned! {span=>
-                ::core::assert!(#p::shape::<#ty>().accepts_desc(), #msg);
+                ::core::assert!(#p::accepts_desc(#p::shape::<#ty>()), #msg);
             });
         }
         if let Some(span) = field.attrs.reverse {
             let msg = format!("field `{name}`: `{ty_name}` does not accept `reverse` (numbers, strings and bytes do)");
             checks.push(quote_spanned! {span=>
-                ::core::assert!(#p::shape::<#ty>().is_reversible(), #msg);
+                ::core::assert!(#p::is_reversible(#p::shape::<#ty>()), #msg);
             });
         }
     }

@@ -25,8 +25,12 @@ pub fn prefix_const(s: &Struct, p: &syn::Ident) -> TokenStream {
 fn salt_const(s: &Struct, buckets: u16, hash: SaltHash, p: &syn::Ident) -> TokenStream {
     // The variant is named as the runtime's enum names it.
     let hash = syn::Ident::new(&format!("{hash:?}"), proc_macro2::Span::call_site());
-    let text = s.text().is_some().then(|| quote!(.in_text()));
-    quote!(#p::salt(#buckets, #p::SaltHash::#hash) #text)
+    let salt = quote!(#p::salt(#buckets, #p::SaltHash::#hash));
+    if s.text().is_some() {
+        quote!(#p::salt_in_text(#salt))
+    } else {
+        salt
+    }
 }
 
 fn hash_const(s: &Struct, len: usize, upper: bool, p: &syn::Ident) -> TokenStream {

@@ -333,7 +333,7 @@ fn check_field(cx: &Ctxt, field: &Field, text: bool, phoenix: bool) {
             _ if width.value == 0 => cx.error(width.span, "`width` must be at least 1"),
             // A text number's width counts digits (check_text).
             (TypeKind::Int { .. }, _) if text => {}
-            (_, Some(shape)) if !shape.accepts_width(width.value) => match kind {
+            (_, Some(shape)) if !rowkey_core::private::accepts_width(shape, width.value) => match kind {
                 TypeKind::Int { name, .. } => cx.error(
                     width.span,
                     format!(
@@ -354,7 +354,7 @@ fn check_field(cx: &Ctxt, field: &Field, text: bool, phoenix: bool) {
         }
     }
     if let Some(reverse) = attrs.reverse {
-        if shape.is_some_and(|s| !s.is_reversible()) {
+        if shape.is_some_and(|s| !rowkey_core::private::is_reversible(s)) {
             cx.error(
                 reverse,
                 format!(
