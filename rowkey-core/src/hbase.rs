@@ -12,8 +12,8 @@
 use alloc::{string::String, vec::Vec};
 
 /// HBase's limit on the length of a row key (`HConstants.MAX_ROW_LENGTH`, Java's
-/// `Short.MAX_VALUE`), under HBase's own name: the same constant as
-/// [`limits::HBASE`](crate::limits::HBASE), where the number lives.
+/// `Short.MAX_VALUE`): the number's home, which [`limits::HBASE`](crate::limits::HBASE) names
+/// beside the other stores' limits.
 ///
 /// Encoding a longer key is an [`EncodeError`](crate::EncodeError); a fixed layout longer than this
 /// does not compile.
@@ -23,7 +23,7 @@ use alloc::{string::String, vec::Vec};
 /// assert_eq!(MAX_ROW_LENGTH, i16::MAX as usize); // Java's Short.MAX_VALUE
 /// assert_eq!(MAX_ROW_LENGTH, limits::HBASE);
 /// ```
-pub use crate::limits::HBASE as MAX_ROW_LENGTH;
+pub const MAX_ROW_LENGTH: usize = 32_767;
 
 /// HBase's `Bytes.toStringBinary`: printable ASCII (0x20..=0x7E) except `\` as itself, every other
 /// byte as `\xHH` in uppercase hex. This is how the HBase shell prints row keys.

@@ -18,8 +18,9 @@ use crate::scan::KeyRange;
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 
-/// HBase: `HConstants.MAX_ROW_LENGTH`, `Short.MAX_VALUE`.
-pub const HBASE: usize = 32_767;
+/// HBase: `HConstants.MAX_ROW_LENGTH`, `Short.MAX_VALUE` (its home is
+/// [`hbase::MAX_ROW_LENGTH`](crate::hbase::MAX_ROW_LENGTH), with HBase's other rules).
+pub const HBASE: usize = crate::hbase::MAX_ROW_LENGTH;
 
 /// Cloud Bigtable: 4 KiB.
 pub const BIGTABLE: usize = 4_096;

@@ -590,3 +590,19 @@ pub(crate) const fn delimiter_before(
         _ => None,
     }
 }
+
+/// The offset of the segment after one at `at` of length `len` and the `delimiter` after it:
+/// `None` once a length varies.
+pub(crate) const fn offset_after(
+    at: Option<usize>,
+    len: Option<usize>,
+    delimiter: usize,
+) -> Option<usize> {
+    match (at, len) {
+        (Some(a), Some(n)) => match a.checked_add(n) {
+            Some(end) => end.checked_add(delimiter),
+            None => None,
+        },
+        _ => None,
+    }
+}

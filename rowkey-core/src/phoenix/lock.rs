@@ -104,7 +104,7 @@ fn locked_key(table: &Table) -> Result<LockedKey, String> {
         let mut s = LockedSegment::with(&name, &field.ty, field.shape, field.mode, order);
         s.offset = at;
         s.len = field.shape.fixed_len(field.mode);
-        at = crate::private::offset_after(at, s.len, 0);
+        at = crate::describe::layout::offset_after(at, s.len, 0);
         segments.push(s);
     }
     let names: Vec<String> = segments.iter().map(|s| s.name.clone()).collect();

@@ -37,6 +37,7 @@ use crate::error::DecodeErrorKind;
 pub use crate::describe::encoding::Encoding;
 #[cfg(feature = "alloc")]
 pub use crate::describe::explain::Explained;
+use crate::describe::layout::offset_after;
 pub use crate::describe::layout::{Layout, Order, Segment};
 pub use crate::error::{DecodeError, EncodeError};
 pub use crate::field::{DecodeField, FieldMode, FieldShape, KeyField, TextRule};
@@ -275,20 +276,4 @@ pub const fn segments<const N: usize>(
         i += 1;
     }
     segments
-}
-
-/// The offset of the segment after one at `at` of length `len` and the `delimiter` after it:
-/// `None` once a length varies.
-pub(crate) const fn offset_after(
-    at: Option<usize>,
-    len: Option<usize>,
-    delimiter: usize,
-) -> Option<usize> {
-    match (at, len) {
-        (Some(a), Some(n)) => match a.checked_add(n) {
-            Some(end) => end.checked_add(delimiter),
-            None => None,
-        },
-        _ => None,
-    }
 }
