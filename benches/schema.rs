@@ -13,28 +13,17 @@ use criterion::{criterion_group, Criterion};
 use rowkey::schema::{Schema, Value};
 use rowkey::RowKey;
 
-#[derive(RowKey, Debug, Clone, Copy, PartialEq)]
-enum EventKind {
-    PageView = 1,
-    Click = 2,
-    Purchase = 3,
-}
-
-#[derive(RowKey, Debug, Clone, PartialEq)]
-struct EventKey {
-    user_id: u64,
-    #[rowkey(desc)]
-    ts_millis: i64,
-    kind: EventKind,
-    host: String,
-}
+/// The quickstart's key.
+#[path = "../tests/common/quickstart.rs"]
+mod quickstart;
+use quickstart::{EventKey, KINDS};
 
 fn keys() -> Vec<EventKey> {
     (0..1_000u64)
         .map(|i| EventKey {
             user_id: i.wrapping_mul(0x9E37_79B9_7F4A_7C15) % 100_000,
             ts_millis: 1_700_000_000_000 + i as i64 * 997,
-            kind: [EventKind::PageView, EventKind::Click, EventKind::Purchase][i as usize % 3],
+            kind: KINDS[i as usize % 3],
             host: format!("web-{}.example.com", i % 50),
         })
         .collect()

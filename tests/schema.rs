@@ -13,23 +13,15 @@ use proptest::prelude::*;
 use rowkey::schema::{Condition, Schema, Value};
 use rowkey::{Hashed, KeyRange, RowKey, Scan};
 
-#[derive(RowKey, Debug, Clone, Copy, PartialEq)]
-enum EventKind {
-    PageView = 1,
-    Click = 2,
-    Purchase = 3,
-}
+#[path = "common/quickstart.rs"]
+mod quickstart;
+use quickstart::{EventKey, EventKind, KINDS};
 
-const KINDS: [EventKind; 3] = [EventKind::PageView, EventKind::Click, EventKind::Purchase];
-
-/// The quickstart's key.
-#[derive(RowKey, Debug, Clone, PartialEq)]
-struct EventKey {
-    user_id: u64,
-    #[rowkey(desc)]
-    ts_millis: i64,
-    kind: EventKind,
-    host: String,
+#[test]
+fn the_quickstart_key_here_is_the_one_the_example_locked() {
+    quickstart::same_layout_as_the_lock(std::path::Path::new(
+        "tests/keys/examples/quickstart.lock",
+    ));
 }
 
 #[derive(RowKey, Debug, Clone, PartialEq)]

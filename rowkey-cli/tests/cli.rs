@@ -11,22 +11,9 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
 use rowkey::{hbase, RowKey};
 
-#[derive(RowKey, Debug, Clone, Copy, PartialEq)]
-enum EventKind {
-    PageView = 1,
-    Click = 2,
-    Purchase = 3,
-}
-
-/// The quickstart's key (`quickstart/examples/quickstart.rs`, locked in `tests/keys/examples/quickstart.lock`).
-#[derive(RowKey, Debug, Clone, PartialEq)]
-struct EventKey {
-    user_id: u64,
-    #[rowkey(desc)]
-    ts_millis: i64,
-    kind: EventKind,
-    host: String,
-}
+#[path = "../../tests/common/quickstart.rs"]
+mod quickstart;
+use quickstart::{EventKey, EventKind};
 
 #[derive(RowKey, Debug, Clone, PartialEq)]
 #[rowkey(salt(buckets = 16))]

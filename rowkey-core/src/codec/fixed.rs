@@ -48,10 +48,14 @@ fn stored_width(size: usize, mode: FieldMode) -> Result<usize, DecodeError> {
     }
 }
 
-macro_rules! unsigned {
-    ($($t:ty),*) => {$(
+/// Every integer type, signed or unsigned: one macro, so that the text form, the width checks
+/// and the byte order are written once. `$t => $u, $sign`: the type, the unsigned type of its
+/// size its bytes are read as (itself when unsigned), and `signed` or `unsigned`, which picks the
+/// three rules that differ (the shape, the stored bits, and reading them back).
+macro_rules! integer {
+    ($($t:ty => $u:ty, $sign:ident);* $(;)?) => {$(
         impl KeyField for $t {
-            const SHAPE: FieldShape = FieldShape::integer(core::mem::size_of::<$t>())
+            const SHAPE: FieldShape = integer!(@shape $sign, core::mem::size_of::<$t>())
                 .with_text_digits(crate::num::digits_of(<$t>::MAX as u128));
 
             #[inline(always)]
@@ -63,83 +67,14 @@ macro_rules! unsigned {
             fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
                 const SIZE: usize = core::mem::size_of::<$t>();
                 if mode.is_text() {
+                    integer!(@text_sign $sign, *self);
                     return text::encode_int(*self as u128, const { text::Number::of(<$t>::MAX as u128) }, out, mode);
                 }
                 let w = int_width(SIZE, mode)?;
-                if w < SIZE && (*self >> (8 * w)) != 0 {
-                    return Err(too_wide(w));
-                }
-                // Phoenix's UNSIGNED_* types hold the values of the signed type of their size.
-                if mode.is_phoenix() && *self > <$t>::MAX >> 1 {
-                    return Err(super::phoenix_content::not_in_phoenix(
-                        "Phoenix's UNSIGNED_TINYINT, UNSIGNED_SMALLINT, UNSIGNED_INT and UNSIGNED_LONG hold 0 up to the signed maximum of their size (i32::MAX for UNSIGNED_INT)",
-                    ));
-                }
-                let v = if mode.is_desc() { !*self } else { *self };
+                let bits: $u = integer!(@bits $sign, $t, $u, *self, SIZE, w, mode);
+                let v = if mode.is_desc() { !bits } else { bits };
                 put_int(v.to_be_bytes(), v.to_le_bytes(), w, out, mode)
             }
-
-        }
-
-        impl<'k> DecodeField<'k> for $t {
-            #[inline(always)]
-            fn decode_field(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
-                const SIZE: usize = core::mem::size_of::<$t>();
-                if mode.is_text() {
-                    let (v, n) = text::decode_int(input, const { text::Number::of(<$t>::MAX as u128) }, mode)?;
-                    return Ok((v as $t, n));
-                }
-                let w = stored_width(SIZE, mode)?;
-                let v = match input.first_chunk::<SIZE>() {
-                    Some(whole) if w == SIZE && !mode.is_reverse() => <$t>::from_be_bytes(*whole),
-                    _ => <$t>::from_be_bytes(take_int(input, w, mode)?),
-                };
-                // `desc` stored the complement of the low w bytes.
-                let v = if mode.is_desc() { !v & (<$t>::MAX >> (8 * (SIZE - w))) } else { v };
-                if mode.is_phoenix() && v > <$t>::MAX >> 1 {
-                    return Err(DecodeError::new(
-                        DecodeErrorKind::Invalid("a Phoenix UNSIGNED value above the signed maximum of its size"),
-                        0,
-                    ));
-                }
-                Ok((v, w))
-            }
-        }
-    )*};
-}
-
-macro_rules! signed {
-    ($($t:ty => $u:ty),*) => {$(
-        impl KeyField for $t {
-            const SHAPE: FieldShape = FieldShape::signed_integer(core::mem::size_of::<$t>())
-                .with_text_digits(crate::num::digits_of(<$t>::MAX as u128));
-
-            #[inline(always)]
-            fn field_len(&self, mode: FieldMode) -> usize {
-                int_len(core::mem::size_of::<$t>(), const { text::Number::of(<$t>::MAX as u128) }, mode)
-            }
-
-            #[inline(always)]
-            fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
-                const SIZE: usize = core::mem::size_of::<$t>();
-                if mode.is_text() {
-                    if *self < 0 {
-                        return Err(text::negative());
-                    }
-                    return text::encode_int(*self as u128, const { text::Number::of(<$t>::MAX as u128) }, out, mode);
-                }
-                let w = int_width(SIZE, mode)?;
-                // In w bytes a value fits when every bit above the w-byte sign bit copies it.
-                let high = *self >> (8 * w - 1);
-                if w < SIZE && high != 0 && high != -1 {
-                    return Err(too_wide(w));
-                }
-                // Flipping the sign bit of the w-byte two's complement maps MIN..=MAX to 0..=2^8w-1.
-                let biased = (*self as $u) ^ (1 << (8 * w - 1));
-                let v = if mode.is_desc() { !biased } else { biased };
-                put_int(v.to_be_bytes(), v.to_le_bytes(), w, out, mode)
-            }
-
         }
 
         impl<'k> DecodeField<'k> for $t {
@@ -155,18 +90,72 @@ macro_rules! signed {
                     Some(whole) if w == SIZE && !mode.is_reverse() => <$u>::from_be_bytes(*whole),
                     _ => <$u>::from_be_bytes(take_int(input, w, mode)?),
                 };
-                let biased = if mode.is_desc() { !stored } else { stored };
-                // Undo the sign flip of the w-byte value, then sign-extend it from its top bit.
-                let unbiased = biased ^ (1 << (8 * w - 1));
-                let shift = 8 * (SIZE - w) as u32;
-                Ok((((unbiased << shift) as $t) >> shift, w))
+                Ok((integer!(@value $sign, $t, stored, SIZE, w, mode), w))
             }
         }
     )*};
+
+    (@shape unsigned, $size:expr) => { FieldShape::integer($size) };
+    (@shape signed, $size:expr) => { FieldShape::signed_integer($size) };
+
+    // Text writes no sign: a negative value has no text form.
+    (@text_sign unsigned, $v:expr) => {};
+    (@text_sign signed, $v:expr) => {
+        if $v < 0 {
+            return Err(text::negative());
+        }
+    };
+
+    // The bits stored in `w` bytes, before `desc`; an error when the value does not fit them.
+    (@bits unsigned, $t:ty, $u:ty, $v:expr, $size:expr, $w:expr, $mode:expr) => {{
+        if $w < $size && ($v >> (8 * $w)) != 0 {
+            return Err(too_wide($w));
+        }
+        // Phoenix's UNSIGNED_* types hold the values of the signed type of their size.
+        if $mode.is_phoenix() && $v > <$t>::MAX >> 1 {
+            return Err(super::phoenix_content::not_in_phoenix(
+                "Phoenix's UNSIGNED_TINYINT, UNSIGNED_SMALLINT, UNSIGNED_INT and UNSIGNED_LONG hold 0 up to the signed maximum of their size (i32::MAX for UNSIGNED_INT)",
+            ));
+        }
+        $v
+    }};
+    (@bits signed, $t:ty, $u:ty, $v:expr, $size:expr, $w:expr, $mode:expr) => {{
+        // In w bytes a value fits when every bit above the w-byte sign bit copies it.
+        let high = $v >> (8 * $w - 1);
+        if $w < $size && high != 0 && high != -1 {
+            return Err(too_wide($w));
+        }
+        // Flipping the sign bit of the w-byte two's complement maps MIN..=MAX to 0..=2^8w-1.
+        ($v as $u) ^ (1 << (8 * $w - 1))
+    }};
+
+    // The value of the bits read from `w` bytes (`desc` still applied).
+    (@value unsigned, $t:ty, $stored:expr, $size:expr, $w:expr, $mode:expr) => {{
+        // `desc` stored the complement of the low w bytes.
+        let v = if $mode.is_desc() { !$stored & (<$t>::MAX >> (8 * ($size - $w))) } else { $stored };
+        if $mode.is_phoenix() && v > <$t>::MAX >> 1 {
+            return Err(DecodeError::new(
+                DecodeErrorKind::Invalid("a Phoenix UNSIGNED value above the signed maximum of its size"),
+                0,
+            ));
+        }
+        v
+    }};
+    (@value signed, $t:ty, $stored:expr, $size:expr, $w:expr, $mode:expr) => {{
+        let biased = if $mode.is_desc() { !$stored } else { $stored };
+        // Undo the sign flip of the w-byte value, then sign-extend it from its top bit.
+        let unbiased = biased ^ (1 << (8 * $w - 1));
+        let shift = 8 * ($size - $w) as u32;
+        ((unbiased << shift) as $t) >> shift
+    }};
 }
 
-unsigned!(u8, u16, u32, u64, u128);
-signed!(i8 => u8, i16 => u16, i32 => u32, i64 => u64, i128 => u128);
+integer!(
+    u8 => u8, unsigned; u16 => u16, unsigned; u32 => u32, unsigned; u64 => u64, unsigned;
+    u128 => u128, unsigned;
+    i8 => u8, signed; i16 => u16, signed; i32 => u32, signed; i64 => u64, signed;
+    i128 => u128, signed;
+);
 
 /// `usize` and `isize` are keyed as 64-bit integers on every platform, so a key written on one
 /// machine reads back on another. Decoding a value that does not fit the platform is an error.

@@ -160,27 +160,35 @@ impl EncodeError {
     #[cold]
     #[must_use]
     pub(crate) fn in_field(mut self, key: &'static str, field: &'static str) -> Self {
-        if self.key.is_empty() {
-            self.key = key;
-            self.field = field;
-        }
+        locate(&mut self.key, &mut self.field, key, field);
         self
     }
 
     /// Names the key type for errors of the whole key (buffer size, row limit).
     #[cold]
     #[must_use]
-    pub(crate) fn in_key(mut self, key: &'static str) -> Self {
-        if self.key.is_empty() {
-            self.key = key;
-        }
-        self
+    pub(crate) fn in_key(self, key: &'static str) -> Self {
+        self.in_field(key, "")
     }
 }
 
 impl From<EncodeErrorKind> for EncodeError {
     fn from(kind: EncodeErrorKind) -> Self {
         EncodeError::new(kind)
+    }
+}
+
+/// Names the key (and the field, empty for an error of the whole key) an error came from, unless
+/// a nested key already named a deeper one: the rule of both errors' `in_field` and `in_key`.
+fn locate(
+    at_key: &mut &'static str,
+    at_field: &mut &'static str,
+    key: &'static str,
+    field: &'static str,
+) {
+    if at_key.is_empty() {
+        *at_key = key;
+        *at_field = field;
     }
 }
 
@@ -455,21 +463,15 @@ impl DecodeError {
     #[must_use]
     pub(crate) fn in_field(mut self, key: &'static str, field: &'static str, start: usize) -> Self {
         self.offset += start;
-        if self.key.is_empty() {
-            self.key = key;
-            self.field = field;
-        }
+        locate(&mut self.key, &mut self.field, key, field);
         self
     }
 
     /// Names the key type for errors of the whole key (trailing bytes).
     #[cold]
     #[must_use]
-    pub(crate) fn in_key(mut self, key: &'static str) -> Self {
-        if self.key.is_empty() {
-            self.key = key;
-        }
-        self
+    pub(crate) fn in_key(self, key: &'static str) -> Self {
+        self.in_field(key, "", 0)
     }
 }
 

@@ -22,115 +22,82 @@ where
     S::from_step(ScanStep::new(<PlanOf<S> as Bind>::start(layout)))
 }
 
-/// `.f(value)`: the next field equals `value`.
-#[inline(always)]
-pub fn bind_eq<S, H, To, T>(state: S, value: &T, mode: FieldMode) -> To
-where
-    S: At<H>,
-    H: Builder,
-    PlanOf<H>: Bind,
-    To: Builder<Key = H::Key>,
-    To::Next: Marker<H::Key, Plan = PlanOf<H>>,
-    T: KeyField + ?Sized,
-{
-    To::from_step(ScanStep::new(plan(state).bind_eq(value, mode)))
+/// Writes each binding step with the bounds they all share, once: `S` casts to `H`, the state
+/// whose field the step binds, and `To` is the state after it, holding the planner `$plan` (the
+/// same planner, or its `Ranged` form once a range or a prefix ends the scan).
+macro_rules! steps {
+    ($(
+        $(#[$doc:meta])*
+        pub fn $name:ident<$($g:ident),*>($state:ident, $($arg:ident: $ty:ty),*) -> $plan:ty
+        where { $($bounds:tt)* }
+        $body:block
+    )*) => {$(
+        $(#[$doc])*
+        #[inline(always)]
+        pub fn $name<S, H, To, $($g),*>($state: S, $($arg: $ty),*) -> To
+        where
+            S: At<H>,
+            H: Builder,
+            PlanOf<H>: Bind,
+            To: Builder<Key = H::Key>,
+            To::Next: Marker<H::Key, Plan = $plan>,
+            $($bounds)*
+        $body
+    )*};
 }
 
-/// `.f_in(values)`: the next field is any of `values`.
-#[inline(always)]
-pub fn bind_in<S, H, To, T, I>(state: S, values: I, mode: FieldMode) -> To
-where
-    S: At<H>,
-    H: Builder,
-    PlanOf<H>: Bind,
-    To: Builder<Key = H::Key>,
-    To::Next: Marker<H::Key, Plan = PlanOf<H>>,
-    T: KeyField,
-    I: IntoIterator<Item = T>,
-{
-    To::from_step(ScanStep::new(plan(state).bind_in(values, mode)))
-}
+steps! {
+    /// `.f(value)`: the next field equals `value`.
+    pub fn bind_eq<T>(state, value: &T, mode: FieldMode) -> PlanOf<H>
+    where { T: KeyField + ?Sized }
+    {
+        To::from_step(ScanStep::new(plan(state).bind_eq(value, mode)))
+    }
 
-/// `.f_in(values)` of a string field: anything that views as `str`.
-#[inline(always)]
-pub fn bind_in_str<S, H, To, I>(state: S, values: I, mode: FieldMode) -> To
-where
-    S: At<H>,
-    H: Builder,
-    PlanOf<H>: Bind,
-    To: Builder<Key = H::Key>,
-    To::Next: Marker<H::Key, Plan = PlanOf<H>>,
-    I: IntoIterator,
-    I::Item: AsRef<str>,
-{
-    To::from_step(ScanStep::new(plan(state).bind_in_str(values, mode)))
-}
+    /// `.f_in(values)`: the next field is any of `values`.
+    pub fn bind_in<T, I>(state, values: I, mode: FieldMode) -> PlanOf<H>
+    where { T: KeyField, I: IntoIterator<Item = T> }
+    {
+        To::from_step(ScanStep::new(plan(state).bind_in(values, mode)))
+    }
 
-/// `.f_in(values)` of a bytes field: anything that views as `[u8]`.
-#[inline(always)]
-pub fn bind_in_bytes<S, H, To, I>(state: S, values: I, mode: FieldMode) -> To
-where
-    S: At<H>,
-    H: Builder,
-    PlanOf<H>: Bind,
-    To: Builder<Key = H::Key>,
-    To::Next: Marker<H::Key, Plan = PlanOf<H>>,
-    I: IntoIterator,
-    I::Item: AsRef<[u8]>,
-{
-    To::from_step(ScanStep::new(plan(state).bind_in_bytes(values, mode)))
-}
+    /// `.f_in(values)` of a string field: anything that views as `str`.
+    pub fn bind_in_str<I>(state, values: I, mode: FieldMode) -> PlanOf<H>
+    where { I: IntoIterator, I::Item: AsRef<str> }
+    {
+        To::from_step(ScanStep::new(plan(state).bind_in_str(values, mode)))
+    }
 
-/// `.f_range(range)`: the next field lies in `range`, in its own order; ends the scan.
-#[inline(always)]
-pub fn bind_range<S, H, To, T, R>(state: S, range: R, mode: FieldMode) -> To
-where
-    S: At<H>,
-    H: Builder,
-    PlanOf<H>: Bind,
-    To: Builder<Key = H::Key>,
-    To::Next: Marker<H::Key, Plan = <PlanOf<H> as Bind>::Ranged>,
-    T: KeyField + ?Sized,
-    R: RangeBounds<T>,
-{
-    bind_range_by(state, range, mode, ValueOrder::UNKNOWN)
-}
+    /// `.f_in(values)` of a bytes field: anything that views as `[u8]`.
+    pub fn bind_in_bytes<I>(state, values: I, mode: FieldMode) -> PlanOf<H>
+    where { I: IntoIterator, I::Item: AsRef<[u8]> }
+    {
+        To::from_step(ScanStep::new(plan(state).bind_in_bytes(values, mode)))
+    }
 
-/// [`bind_range`] of a field of a type the derive does not know: `order` compares a decoded value
-/// with a bound the plan cannot place among the stored values, so that `matches` stays the query.
-#[inline(always)]
-pub fn bind_range_by<S, H, To, T, R>(
-    state: S,
-    range: R,
-    mode: FieldMode,
-    order: ValueOrder<T>,
-) -> To
-where
-    S: At<H>,
-    H: Builder,
-    PlanOf<H>: Bind,
-    To: Builder<Key = H::Key>,
-    To::Next: Marker<H::Key, Plan = <PlanOf<H> as Bind>::Ranged>,
-    T: KeyField + ?Sized,
-    R: RangeBounds<T>,
-{
-    To::from_step(ScanStep::new(plan(state).bind_range_of(range, mode, order)))
-}
+    /// `.f_range(range)`: the next field lies in `range`, in its own order; ends the scan.
+    pub fn bind_range<T, R>(state, range: R, mode: FieldMode) -> <PlanOf<H> as Bind>::Ranged
+    where { T: KeyField + ?Sized, R: RangeBounds<T> }
+    {
+        bind_range_by(state, range, mode, ValueOrder::UNKNOWN)
+    }
 
-/// `.f_prefix(prefix)`: the next field, a string or bytes, starts with `prefix`; ends the scan.
-#[inline(always)]
-pub fn bind_prefix<S, H, To, P>(state: S, prefix: &P, mode: FieldMode) -> To
-where
-    S: At<H>,
-    H: Builder,
-    PlanOf<H>: Bind,
-    To: Builder<Key = H::Key>,
-    To::Next: Marker<H::Key, Plan = <PlanOf<H> as Bind>::Ranged>,
-    P: AsRef<[u8]> + ?Sized,
-{
-    To::from_step(ScanStep::new(
-        plan(state).bind_prefix(prefix.as_ref(), mode),
-    ))
+    /// [`bind_range`] of a field of a type the derive does not know: `order` compares a decoded
+    /// value with a bound the plan cannot place among the stored values, so that `matches` stays
+    /// the query.
+    pub fn bind_range_by<T, R>(state, range: R, mode: FieldMode, order: ValueOrder<T>)
+        -> <PlanOf<H> as Bind>::Ranged
+    where { T: KeyField + ?Sized, R: RangeBounds<T> }
+    {
+        To::from_step(ScanStep::new(plan(state).bind_range_of(range, mode, order)))
+    }
+
+    /// `.f_prefix(prefix)`: the next field, a string or bytes, starts with `prefix`; ends the scan.
+    pub fn bind_prefix<P>(state, prefix: &P, mode: FieldMode) -> <PlanOf<H> as Bind>::Ranged
+    where { P: AsRef<[u8]> + ?Sized }
+    {
+        To::from_step(ScanStep::new(plan(state).bind_prefix(prefix.as_ref(), mode)))
+    }
 }
 
 /// The planner of `state`, cast to the state `H` whose field is bound next.

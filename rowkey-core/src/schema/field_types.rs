@@ -42,16 +42,17 @@ pub(crate) trait Visit {
     fn visit<F: FieldType>(self) -> Self::Out;
 }
 
-/// The Rust types that are their own value in both directions: numbers, `bool`, `char`.
-pub(crate) struct Number<T>(PhantomData<T>);
+/// The Rust types written as they are from a value, and read back as they are: numbers, `bool`,
+/// `char`, `uuid::Uuid`, `rust_decimal::Decimal`. Each says only how it converts ([`Plain`]).
+pub(crate) struct Own<T>(PhantomData<T>);
 
-/// A [`Number`]'s conversions from and to a [`Value`].
+/// An [`Own`] type's conversions from and to a [`Value`].
 trait Plain: KeyField + for<'k> DecodeField<'k> + Debug + Sized {
     fn from_value(v: &Value) -> Result<Self, String>;
     fn to_value(self) -> Value;
 }
 
-impl<T: Plain + 'static> FieldType for Number<T> {
+impl<T: Plain + 'static> FieldType for Own<T> {
     type Write<'v> = T;
     type Read = T;
     #[inline]
@@ -94,22 +95,14 @@ plain! {
 }
 
 /// `f32`: a [`Value`] holds it as an `f64`, a NaN's bits kept.
-pub(crate) struct Float32;
-
-impl FieldType for Float32 {
-    type Write<'v> = f32;
-    type Read = f32;
+impl Plain for f32 {
     #[inline]
-    fn from_value<'v>(_: &'v Field, v: &'v Value) -> Result<f32, String> {
+    fn from_value(v: &Value) -> Result<f32, String> {
         float(v).map(narrow)
     }
-    #[inline(always)]
-    fn decode(_: &Field, input: &[u8], mode: FieldMode) -> Result<(f32, usize), DecodeError> {
-        f32::decode_field(input, mode)
-    }
     #[inline]
-    fn to_value(_: &Field, v: f32) -> Value {
-        Value::Float(widen(v))
+    fn to_value(self) -> Value {
+        Value::Float(widen(self))
     }
 }
 
@@ -319,12 +312,11 @@ impl FieldType for Discriminant {
     }
 }
 
+/// A UUID: its text, or its 16 bytes; shown as its text.
 #[cfg(feature = "uuid")]
-impl FieldType for uuid::Uuid {
-    type Write<'v> = uuid::Uuid;
-    type Read = uuid::Uuid;
+impl Plain for uuid::Uuid {
     #[inline]
-    fn from_value<'v>(_: &'v Field, v: &'v Value) -> Result<Self, String> {
+    fn from_value(v: &Value) -> Result<Self, String> {
         match v {
             Value::Text(s) | Value::Str(s) => s
                 .parse::<uuid::Uuid>()
@@ -335,22 +327,17 @@ impl FieldType for uuid::Uuid {
             v => Err(mismatch(v, "a UUID")),
         }
     }
-    #[inline(always)]
-    fn decode(_: &Field, input: &[u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
-        Self::decode_field(input, mode)
-    }
     #[inline]
-    fn to_value(_: &Field, u: Self) -> Value {
-        Value::Text(format!("{u}"))
+    fn to_value(self) -> Value {
+        Value::Text(format!("{self}"))
     }
 }
 
+/// A decimal: its text, or an integer; shown as its text.
 #[cfg(feature = "decimal")]
-impl FieldType for rust_decimal::Decimal {
-    type Write<'v> = rust_decimal::Decimal;
-    type Read = rust_decimal::Decimal;
+impl Plain for rust_decimal::Decimal {
     #[inline]
-    fn from_value<'v>(_: &'v Field, v: &'v Value) -> Result<Self, String> {
+    fn from_value(v: &Value) -> Result<Self, String> {
         match v {
             Value::Text(s) | Value::Str(s) => s
                 .parse::<rust_decimal::Decimal>()
@@ -359,13 +346,9 @@ impl FieldType for rust_decimal::Decimal {
             v => Err(mismatch(v, "a decimal")),
         }
     }
-    #[inline(always)]
-    fn decode(_: &Field, input: &[u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
-        Self::decode_field(input, mode)
-    }
     #[inline]
-    fn to_value(_: &Field, d: Self) -> Value {
-        Value::Text(format!("{d}"))
+    fn to_value(self) -> Value {
+        Value::Text(format!("{self}"))
     }
 }
 

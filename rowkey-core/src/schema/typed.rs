@@ -9,7 +9,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::convert::{convert_and_run, Run, Sink};
-use super::field_types::{ByteString, FieldType, Float32, Number, Text, Visit};
+use super::field_types::{ByteString, FieldType, Own, Text, Visit};
 use super::nodes::{Codec, Field, Inline, Kind, Node};
 use super::stand_ins::{ByteArray, Digest, Discriminant, Opaque};
 use super::value::Value;
@@ -21,20 +21,20 @@ use crate::field::FieldMode;
 /// schema's walk rather than one type.
 pub(crate) fn dispatch<V: Visit>(kind: &Kind, v: V) -> Option<V::Out> {
     Some(match kind {
-        Kind::Unsigned(1) => v.visit::<Number<u8>>(),
-        Kind::Unsigned(2) => v.visit::<Number<u16>>(),
-        Kind::Unsigned(4) => v.visit::<Number<u32>>(),
-        Kind::Unsigned(8) => v.visit::<Number<u64>>(),
-        Kind::Unsigned(_) => v.visit::<Number<u128>>(),
-        Kind::Signed(1) => v.visit::<Number<i8>>(),
-        Kind::Signed(2) => v.visit::<Number<i16>>(),
-        Kind::Signed(4) => v.visit::<Number<i32>>(),
-        Kind::Signed(8) => v.visit::<Number<i64>>(),
-        Kind::Signed(_) => v.visit::<Number<i128>>(),
-        Kind::F32 => v.visit::<Float32>(),
-        Kind::F64 => v.visit::<Number<f64>>(),
-        Kind::Bool => v.visit::<Number<bool>>(),
-        Kind::Char => v.visit::<Number<char>>(),
+        Kind::Unsigned(1) => v.visit::<Own<u8>>(),
+        Kind::Unsigned(2) => v.visit::<Own<u16>>(),
+        Kind::Unsigned(4) => v.visit::<Own<u32>>(),
+        Kind::Unsigned(8) => v.visit::<Own<u64>>(),
+        Kind::Unsigned(_) => v.visit::<Own<u128>>(),
+        Kind::Signed(1) => v.visit::<Own<i8>>(),
+        Kind::Signed(2) => v.visit::<Own<i16>>(),
+        Kind::Signed(4) => v.visit::<Own<i32>>(),
+        Kind::Signed(8) => v.visit::<Own<i64>>(),
+        Kind::Signed(_) => v.visit::<Own<i128>>(),
+        Kind::F32 => v.visit::<Own<f32>>(),
+        Kind::F64 => v.visit::<Own<f64>>(),
+        Kind::Bool => v.visit::<Own<bool>>(),
+        Kind::Char => v.visit::<Own<char>>(),
         Kind::Str => v.visit::<Text>(),
         Kind::Bytes => v.visit::<ByteString>(),
         Kind::Array(_) => v.visit::<ByteArray>(),
@@ -43,9 +43,9 @@ pub(crate) fn dispatch<V: Visit>(kind: &Kind, v: V) -> Option<V::Out> {
         Kind::SystemTime => v.visit::<std::time::SystemTime>(),
         Kind::Enum(_) => v.visit::<Discriminant>(),
         #[cfg(feature = "uuid")]
-        Kind::Uuid => v.visit::<uuid::Uuid>(),
+        Kind::Uuid => v.visit::<Own<uuid::Uuid>>(),
         #[cfg(feature = "decimal")]
-        Kind::Decimal => v.visit::<rust_decimal::Decimal>(),
+        Kind::Decimal => v.visit::<Own<rust_decimal::Decimal>>(),
         #[cfg(feature = "chrono")]
         Kind::Chrono(c) => super::chrono::dispatch(*c, v),
         Kind::Record(_) => return None,
@@ -207,14 +207,14 @@ macro_rules! inline_types {
 }
 
 inline_types! {
-    U8 => Number<u8>,
-    U16 => Number<u16>,
-    U32 => Number<u32>,
-    U64 => Number<u64>,
-    I8 => Number<i8>,
-    I16 => Number<i16>,
-    I32 => Number<i32>,
-    I64 => Number<i64>,
+    U8 => Own<u8>,
+    U16 => Own<u16>,
+    U32 => Own<u32>,
+    U64 => Own<u64>,
+    I8 => Own<i8>,
+    I16 => Own<i16>,
+    I32 => Own<i32>,
+    I64 => Own<i64>,
     Str => Text,
     Bytes => ByteString,
     Enum => Discriminant,
