@@ -167,8 +167,9 @@ impl EncodeError {
     /// Names the key type for errors of the whole key (buffer size, row limit).
     #[cold]
     #[must_use]
-    pub(crate) fn in_key(self, key: &'static str) -> Self {
-        self.in_field(key, "")
+    pub(crate) fn in_key(mut self, key: &'static str) -> Self {
+        locate(&mut self.key, &mut self.field, key, "");
+        self
     }
 }
 
@@ -180,6 +181,7 @@ impl From<EncodeErrorKind> for EncodeError {
 
 /// Names the key (and the field, empty for an error of the whole key) an error came from, unless
 /// a nested key already named a deeper one: the rule of both errors' `in_field` and `in_key`.
+#[inline(always)]
 fn locate(
     at_key: &mut &'static str,
     at_field: &mut &'static str,
@@ -470,8 +472,9 @@ impl DecodeError {
     /// Names the key type for errors of the whole key (trailing bytes).
     #[cold]
     #[must_use]
-    pub(crate) fn in_key(self, key: &'static str) -> Self {
-        self.in_field(key, "", 0)
+    pub(crate) fn in_key(mut self, key: &'static str) -> Self {
+        locate(&mut self.key, &mut self.field, key, "");
+        self
     }
 }
 

@@ -1,0 +1,63 @@
+//! Instructions per operation, base against work (`run.sh BASE --instructions`): `probe TREE OP
+//! N` runs OP N times on the keys of benches/codec.rs, TREE `base` or `work`. Built by run.sh in
+//! its harness crate, where `rowkey_base` is the base tree; not a target of this package.
+use std::hint::black_box;
+
+macro_rules! keys {
+    ($m:ident, $krate:ident, $name:literal) => {
+        mod $m {
+            use $krate::RowKey;
+            use std::hint::black_box;
+            #[derive(RowKey, Debug, PartialEq)]
+            #[rowkey(crate = $name)]
+            pub struct MixedRef<'a> { pub id: u64, pub ts: i64, pub name: &'a str }
+            #[derive(RowKey, Debug, PartialEq)]
+            #[rowkey(crate = $name)]
+            pub struct Fixed { pub a: u64, #[rowkey(desc)] pub b: i64, pub c: u32 }
+            #[derive(RowKey)]
+            #[rowkey(crate = $name)]
+            #[rowkey(text, delimiter = ":")]
+            pub struct TextKey<'a> { pub user: &'a str, #[rowkey(desc)] pub ts: i64, #[rowkey(width = 4)] pub shard: u32 }
+            #[derive(RowKey)]
+            #[rowkey(crate = $name)]
+            pub struct Salted<'a> { #[rowkey(salt(buckets = 16))] pub id: u64, pub ts: i64, #[rowkey(salt(buckets = 16))] pub name: &'a str }
+            #[derive(RowKey, Debug, PartialEq)]
+            #[rowkey(crate = $name)]
+            #[rowkey(phoenix)]
+            pub struct PhoenixRow<'a> { pub host: &'a str, #[rowkey(desc)] pub ts: i64, pub region: Option<&'a str> }
+            pub fn run(op: &str, n: usize) {
+                let t = TextKey { user: "alice", ts: 1_700_000_000_000, shard: 7 };
+                let s = Salted { id: 42, ts: 1_700_000_000_000, name: "web-17" };
+                let p = PhoenixRow { host: "web-17.example.com", ts: 1_700_000_000_000, region: Some("eu-west") };
+                let tb = t.to_vec().unwrap();
+                let pb = p.to_vec().unwrap();
+                let k = MixedRef { id: 42, ts: 1_700_000_000_000, name: "web-17.example.com" };
+                let f = Fixed { a: 7, b: 1_700_000_000_000, c: 9 };
+                let mut buf = [0u8; 64];
+                let kb = k.to_vec().unwrap();
+                let fb = f.to_vec().unwrap();
+                // One loop an operation: the match is taken once, outside the counted work.
+                match op {
+                    "mixed-encode" => for _ in 0..n { black_box(black_box(&k).encode_into(&mut buf).unwrap()); },
+                    "mixed-decode" => for _ in 0..n { black_box(MixedRef::decode(black_box(&kb)).unwrap()); },
+                    "fixed-encode" => for _ in 0..n { black_box(black_box(&f).encode_into(&mut buf).unwrap()); },
+                    "fixed-decode" => for _ in 0..n { black_box(Fixed::decode(black_box(&fb)).unwrap()); },
+                    "text-encode" => for _ in 0..n { black_box(black_box(&t).encode_into(&mut buf).unwrap()); },
+                    "text-decode" => for _ in 0..n { black_box(TextKey::decode(black_box(&tb)).unwrap()); },
+                    "salted-encode" => for _ in 0..n { black_box(black_box(&s).encode_into(&mut buf).unwrap()); },
+                    "phoenix-encode" => for _ in 0..n { black_box(black_box(&p).encode_into(&mut buf).unwrap()); },
+                    "phoenix-decode" => for _ in 0..n { black_box(PhoenixRow::decode(black_box(&pb)).unwrap()); },
+                    _ => panic!("op"),
+                }
+            }
+        }
+    };
+}
+keys!(base, rowkey_base, "rowkey_base");
+keys!(work, rowkey, "rowkey");
+
+fn main() {
+    let a: Vec<String> = std::env::args().collect();
+    let n: usize = a[3].parse().unwrap();
+    match a[1].as_str() { "base" => base::run(&a[2], n), _ => work::run(&a[2], n) }
+}
