@@ -51,13 +51,91 @@ impl KeyField for DynRecord<'_> {
     const SHAPE: FieldShape = FieldShape::record(None, None, Prefix::None);
 
     fn field_len(&self, mode: FieldMode) -> usize {
-        let mut out = alloc::vec![0u8; 1 << 16];
-        self.encode(&mut out, mode).unwrap_or(0)
+        record_len(self.node, self.slots, mode, self.placed)
     }
 
     fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
         encode_record(self.node, self.slots, out, mode, self.placed)
     }
+}
+
+/// The length of the key of `node` whose values are `slots`, placed in `mode`: what
+/// [`encode_record`] writes, measured as the derived walk's `walk::encoded_len` measures (the
+/// frame around the fields, then each field's `field_len`), nothing encoded. 0 when the values
+/// make no key of `node` (encoding says why).
+fn record_len(node: &Node, slots: &Slots<'_>, mode: FieldMode, placed: bool) -> usize {
+    /// One value's length in its mode.
+    struct Len(FieldMode);
+    impl Run for Len {
+        type Out = usize;
+        fn run<T: KeyField + Debug>(self, values: &[T]) -> usize {
+            values.first().map_or(0, |v| v.field_len(self.0))
+        }
+    }
+    /// One value's length as a Phoenix column, added to the key's so far.
+    struct Column<'c> {
+        columns: &'c mut phoenix_columns::Columns,
+        len: &'c mut usize,
+        mode: FieldMode,
+    }
+    impl Run for Column<'_> {
+        type Out = ();
+        fn run<T: KeyField + Debug>(self, values: &[T]) {
+            if let Some(v) = values.first() {
+                phoenix_columns::measure_column(self.columns, self.len, v, self.mode);
+            }
+        }
+    }
+    let value = |field: &Field| slots.get(field.leaf).copied().flatten();
+    if placed && node.plain {
+        return node
+            .fields
+            .iter()
+            .map(|field| match value(field) {
+                Some(v) => with_typed(field, &[v], Len(field.placed)).unwrap_or(0),
+                None => 0,
+            })
+            .sum();
+    }
+    let node = if node.is_enum() {
+        match variant(node, slots) {
+            Some(v) => v,
+            None => return 0,
+        }
+    } else {
+        node
+    };
+    let mut len = node.tag.encoded_len() + node.prefix_len();
+    len += (0..node.fields.len())
+        .filter_map(|i| frame::delimiter_before(node, i))
+        .map(str::len)
+        .sum::<usize>();
+    if node.phoenix {
+        let mut columns = phoenix_columns::Columns::default();
+        for field in &node.fields {
+            if let Some(v) = value(field) {
+                let run = Column {
+                    columns: &mut columns,
+                    len: &mut len,
+                    mode: field.placed,
+                };
+                let _ = with_typed(field, &[v], run);
+            }
+        }
+        return columns.len().unwrap_or(len);
+    }
+    for field in &node.fields {
+        let field_mode = if placed {
+            field.placed
+        } else {
+            mode.nest(field.mode)
+        };
+        len += match &field.kind {
+            Kind::Record(child) => with_record(field, child, slots, placed, Len(field_mode)),
+            _ => value(field).map_or(0, |v| with_typed(field, &[v], Len(field_mode)).unwrap_or(0)),
+        };
+    }
+    len
 }
 
 /// Runs `run` on a nested key's value: `None` when its slot holds `null`, the record otherwise.
