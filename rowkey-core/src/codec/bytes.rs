@@ -15,7 +15,8 @@ use super::escape::{
     decode_escaped, encode_escaped, escape_zero_free, escaped_len, first_zero, TERMINATOR,
 };
 use super::pad::{encode_padded, strip, PAD, TEXT_PAD};
-use super::{invert, out_prefix, phoenix_content, take, unsupported_text};
+use super::phoenix::content as phoenix_content;
+use super::{invert, out_prefix, take, unsupported_text};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::field::{DecodeField, FieldMode, FieldShape, KeyField, ValueKind};
 use crate::sink::ValueSink;

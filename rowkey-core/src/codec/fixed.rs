@@ -113,7 +113,7 @@ macro_rules! integer {
         }
         // Phoenix's UNSIGNED_* types hold the values of the signed type of their size.
         if $mode.is_phoenix() && $v > <$t>::MAX >> 1 {
-            return Err(super::phoenix_content::not_in_phoenix(
+            return Err(super::phoenix::content::not_in_phoenix(
                 "Phoenix's UNSIGNED_TINYINT, UNSIGNED_SMALLINT, UNSIGNED_INT and UNSIGNED_LONG hold 0 up to the signed maximum of their size (i32::MAX for UNSIGNED_INT)",
             ));
         }

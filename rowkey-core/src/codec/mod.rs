@@ -2,6 +2,10 @@
 //!
 //! Every codec is written once against [`FieldMode`]; `desc` and `reverse` are byte
 //! transforms applied here, so the fixed-width families share [`put`] and [`take`].
+//!
+//! A byte format's own rules have a folder: `phoenix/` holds Apache Phoenix's (a column's
+//! content, and the separators and NULLs between columns, with the planner's stand-ins for
+//! them); its module docs list the Phoenix rules still asked of the mode in the family files.
 
 mod bytes;
 mod content;
@@ -14,7 +18,7 @@ pub(crate) mod fixed;
 pub(crate) mod hex;
 pub(crate) mod option;
 pub(crate) mod pad;
-pub(crate) mod phoenix_content;
+pub(crate) mod phoenix;
 pub(crate) mod text;
 #[cfg(feature = "uuid")]
 mod uuid;

@@ -1,9 +1,9 @@
 //! `K::explain`: a stored key shown part by part, each part's bytes beside its value.
 
+use crate::codec::phoenix::columns as phoenix_columns;
 use crate::describe::explain::Explained;
 use crate::describe::layout::Layout;
 use crate::field::{FieldMode, KeyField};
-use crate::walk::phoenix_columns;
 
 /// A field to show in `explain`: a time as a date, other types by `Debug` when they have it, a
 /// placeholder otherwise. Chosen by method resolution on `(&&Show(&v)).show(mode)`: `ShowTime`

@@ -5,8 +5,8 @@ use alloc::vec::Vec;
 
 use super::byte_order::cmp_short;
 use super::keybuf::KeyBuf;
+use crate::codec::phoenix::columns::plan_separator;
 use crate::field::{FieldMode, KeyField};
-use crate::walk::phoenix_columns::plan_separator;
 
 /// One combination of the values bound so far: the key body they fix, and the value bytes of the
 /// prefix sources among them, hashed when the prefix is needed. (Bytes, not a running hash: an

@@ -9,9 +9,9 @@ use core::ops::Bound;
 use super::keybuf::{KeyBuf, INLINE};
 use crate::codec::escape::escape_prefix;
 use crate::codec::pad::PAD;
+use crate::codec::phoenix::columns::{plan_separator, Held};
 use crate::field::{column_type, FieldMode, KeyField};
 use crate::format::{PHOENIX_CHAR_PAD, PHOENIX_SEPARATOR};
-use crate::walk::phoenix_columns::{plan_separator, Held};
 
 /// How a range on the next field's bytes ends on one side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

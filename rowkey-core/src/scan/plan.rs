@@ -15,10 +15,10 @@ use super::order::{ValueOrder, Widened};
 use super::range::{merge, sort_by_start, sorted_contain, KeyRange, Ranges};
 use super::scan_layout::ScanLayout;
 use super::text_segments::{self, TextFilter, TextPrefix};
+use crate::codec::phoenix::columns::Held;
 use crate::field::{FieldMode, KeyField};
 use crate::prefix::{Prefix, Salt};
 use crate::sink::ValueSink;
-use crate::walk::phoenix_columns::Held;
 
 /// The constraint after the bound run of fields.
 #[derive(Clone)]

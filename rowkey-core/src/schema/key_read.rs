@@ -13,12 +13,13 @@ use super::nodes::{Field, Kind, Node};
 use super::stand_ins::Shown;
 use super::typed::decode_inline;
 use super::value::Value;
+use crate::codec::phoenix::columns as phoenix_columns;
 use crate::cursor::KeyReader;
 use crate::describe::explain::Explained;
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::field::FieldMode;
 use crate::prefix::Prefix;
-use crate::walk::{frame, phoenix_columns};
+use crate::walk::frame;
 
 /// One field as decoding found it: where it starts, its length, and its value as `Debug` shows it
 /// (when asked).

@@ -18,6 +18,7 @@ use super::convert::Run;
 use super::nodes::{Field, Kind, Node};
 use super::typed::{encode_inline, with_typed};
 use super::value::Value;
+use crate::codec::phoenix::columns as phoenix_columns;
 use crate::cursor::KeyWriter;
 use crate::error::{EncodeError, EncodeErrorKind};
 use crate::field::{FieldMode, FieldShape, KeyField};
@@ -25,7 +26,6 @@ use crate::prefix::Prefix;
 use crate::sink::ValueSink;
 use crate::tag::Tag;
 use crate::walk::frame::{self, Frame, Sources};
-use crate::walk::phoenix_columns;
 
 /// A key's values by slot.
 pub(crate) type Slots<'v> = [Option<&'v Value>];
@@ -316,7 +316,7 @@ pub(crate) fn encode_record(
 }
 
 /// Writes the columns of a Phoenix key (`node.phoenix`, a struct of plain fields at the root),
-/// each with the derived walk's step (`walk::phoenix_columns::write_column`), then ends the key as
+/// each with the derived walk's step (`codec::phoenix::columns::write_column`), then ends the key as
 /// Phoenix does.
 fn encode_columns(
     node: &Node,

@@ -51,7 +51,7 @@ pub(crate) struct Node {
     /// Only fields one after another: no tag, prefix, delimiter, variant or nested key.
     pub(crate) plain: bool,
     /// Apache Phoenix's primary key (`format=phoenix`): its columns walked with Phoenix's
-    /// separators and trailing NULLs (`walk/phoenix_columns.rs`), as a derived Phoenix key's are.
+    /// separators and trailing NULLs (`codec/phoenix/columns.rs`), as a derived Phoenix key's are.
     pub(crate) phoenix: bool,
 }
 

@@ -6,6 +6,7 @@
 //! the schema's walk (`rowkey::schema`, fields known at run time) takes too, so a layout rule
 //! lives here once.
 
+use crate::codec::phoenix::columns as phoenix_columns;
 use crate::cursor::{KeyReader, KeyWriter};
 use crate::describe::layout::Layout;
 use crate::error::{DecodeError, EncodeError};
@@ -13,7 +14,6 @@ use crate::field::{DecodeField, FieldMode, KeyField};
 use crate::sink::ValueSink;
 
 pub(crate) mod frame;
-pub(crate) mod phoenix_columns;
 use frame::Sources;
 
 /// What the walk does at each field of a key, given in key order with its index.

@@ -3,7 +3,7 @@
 //! when it is ascending or NULL and `FF` when it is descending; the NULL columns at the end of a
 //! key are left out with the separators before them; and a key whose last column present is
 //! descending and variable-length ends with `FF`. The columns themselves are written bare by their
-//! codecs (`codec/phoenix_content.rs`); every walk through a key, derived or read from a schema, keeps
+//! codecs (`content.rs` beside this file); every walk through a key, derived or read from a schema, keeps
 //! these rules through [`Columns`] alone.
 
 use crate::cursor::{KeyReader, KeyWriter};
@@ -85,9 +85,7 @@ impl Columns {
     #[inline(always)]
     pub(crate) fn end(&self) -> Result<(usize, bool), EncodeError> {
         self.end.ok_or_else(|| {
-            crate::codec::phoenix_content::not_in_phoenix(
-                "Phoenix's primary key may not be NULL in every column",
-            )
+            super::content::not_in_phoenix("Phoenix's primary key may not be NULL in every column")
         })
     }
 

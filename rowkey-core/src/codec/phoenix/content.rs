@@ -1,16 +1,16 @@
 //! Apache Phoenix's bytes for the columns of a `#[rowkey(phoenix)]` key: variable-length content
 //! (`VARCHAR`, `CHAR(n)`, `VARBINARY`) bare, as Phoenix stores it, with the separators between
-//! columns left to the key walk (`walk/phoenix_columns.rs`), and the value rules Phoenix keeps: an empty
+//! columns left to the key walk (`columns.rs` beside this file), and the value rules Phoenix keeps: an empty
 //! string is NULL, a separator cannot stand inside content another column follows, `CHAR` holds
 //! single-byte characters padded with spaces. The numeric encodings sit with their types
 //! (`fixed.rs`): integers as in the binary format, `UNSIGNED_*` limited to the signed range,
 //! `FLOAT` and `DOUBLE` plus one.
 
 #[cfg(feature = "alloc")]
-use super::content::BufExt;
-use super::content::{owned, Buf, Bytes};
-use super::escape::first_zero;
-use super::{invert, out_prefix, take};
+use crate::codec::content::BufExt;
+use crate::codec::content::{owned, Buf, Bytes};
+use crate::codec::escape::first_zero;
+use crate::codec::{invert, out_prefix, take};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::field::FieldMode;
 use crate::format::{PHOENIX_CHAR_PAD, PHOENIX_DESC_SEPARATOR};
