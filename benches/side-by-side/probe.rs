@@ -1,13 +1,13 @@
 //! Instructions per operation, base against work (`run.sh BASE --instructions`): `probe TREE OP
 //! N` runs OP N times on the keys of benches/codec.rs, TREE `base` or `work`. Built by run.sh in
 //! its harness crate, where `rowkey_base` is the base tree; not a target of this package.
-use std::hint::black_box;
 
 macro_rules! keys {
     ($m:ident, $krate:ident, $name:literal) => {
         mod $m {
             use $krate::RowKey;
             use std::hint::black_box;
+            use super::hand_mixed_encode;
             #[derive(RowKey, Debug, PartialEq)]
             #[rowkey(crate = $name)]
             pub struct MixedRef<'a> { pub id: u64, pub ts: i64, pub name: &'a str }
@@ -47,12 +47,29 @@ macro_rules! keys {
                     "salted-encode" => for _ in 0..n { black_box(black_box(&s).encode_into(&mut buf).unwrap()); },
                     "phoenix-encode" => for _ in 0..n { black_box(black_box(&p).encode_into(&mut buf).unwrap()); },
                     "phoenix-decode" => for _ in 0..n { black_box(PhoenixRow::decode(black_box(&pb)).unwrap()); },
+                    // The same bytes as mixed-encode, written by hand (benches/codec.rs's
+                    // hand_mixed_encode): the baseline of the encode ratio.
+                    "hand-mixed-encode" => for _ in 0..n {
+                        let k = black_box(&k);
+                        black_box(hand_mixed_encode(k.id, k.ts, k.name, &mut buf).unwrap());
+                    },
                     _ => panic!("op"),
                 }
             }
         }
     };
 }
+/// u64 big-endian, i64 with its sign bit flipped, then the string's bytes to the end of the key.
+#[inline(always)]
+fn hand_mixed_encode(id: u64, ts: i64, name: &str, out: &mut [u8]) -> Option<usize> {
+    let len = 16 + name.len();
+    let out = out.get_mut(..len)?;
+    out[..8].copy_from_slice(&id.to_be_bytes());
+    out[8..16].copy_from_slice(&((ts as u64) ^ (1 << 63)).to_be_bytes());
+    out[16..].copy_from_slice(name.as_bytes());
+    Some(len)
+}
+
 keys!(base, rowkey_base, "rowkey_base");
 keys!(work, rowkey, "rowkey");
 

@@ -99,7 +99,7 @@ cd "$dir/bench"
 if [ "$filter" = --instructions ]; then
   shift 2
   ops=("$@")
-  [ ${#ops[@]} -gt 0 ] || ops=(mixed-encode mixed-decode fixed-encode fixed-decode text-encode text-decode salted-encode phoenix-encode phoenix-decode)
+  [ ${#ops[@]} -gt 0 ] || ops=(mixed-encode hand-mixed-encode mixed-decode fixed-encode fixed-decode text-encode text-decode salted-encode phoenix-encode phoenix-decode)
   CARGO_TARGET_DIR=$dir/target cargo build --release --bin probe
   echo "| operation | base | work |"
   echo "|---|---|---|"
