@@ -5,6 +5,19 @@ use super::{put, put_int, take_int, take_into, text, unsupported_text, unsupport
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::field::{DecodeField, FieldMode, FieldShape, Form, KeyField};
 
+/// A fixed-width type of its own length and no text form (floats, `bool`, `char`, byte arrays):
+/// `Ok` in a binary layout without `width`.
+#[inline(always)]
+fn binary_only(mode: FieldMode) -> Result<(), EncodeError> {
+    if mode.is_text() {
+        return Err(unsupported_text());
+    }
+    if mode.width().is_some() {
+        return Err(unsupported_width());
+    }
+    Ok(())
+}
+
 /// The width an integer of `size` bytes takes in `mode`, or an error for a width it cannot have.
 #[inline(always)]
 fn int_width(size: usize, mode: FieldMode) -> Result<usize, EncodeError> {
@@ -203,12 +216,7 @@ macro_rules! float {
 
             #[inline(always)]
             fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
-                if mode.is_text() {
-            return Err(unsupported_text());
-        }
-        if mode.width().is_some() {
-                    return Err(unsupported_width());
-                }
+                binary_only(mode)?;
                 const SIGN: $bits = 1 << (<$bits>::BITS - 1);
                 // Phoenix writes Java's `doubleToLongBits`, whose NaN is the one canonical NaN.
                 let bits = if mode.is_phoenix() && self.is_nan() { $nan } else { self.to_bits() };
@@ -256,12 +264,7 @@ impl KeyField for bool {
 
     #[inline(always)]
     fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
-        if mode.is_text() {
-            return Err(unsupported_text());
-        }
-        if mode.width().is_some() {
-            return Err(unsupported_width());
-        }
+        binary_only(mode)?;
         put(&[u8::from(*self)], out, mode)
     }
 }
@@ -289,12 +292,7 @@ impl KeyField for char {
 
     #[inline(always)]
     fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
-        if mode.is_text() {
-            return Err(unsupported_text());
-        }
-        if mode.width().is_some() {
-            return Err(unsupported_width());
-        }
+        binary_only(mode)?;
         put(&u32::from(*self).to_be_bytes(), out, mode)
     }
 }
@@ -326,12 +324,7 @@ impl<const N: usize> KeyField for [u8; N] {
 
     #[inline(always)]
     fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
-        if mode.is_text() {
-            return Err(unsupported_text());
-        }
-        if mode.width().is_some() {
-            return Err(unsupported_width());
-        }
+        binary_only(mode)?;
         put(self, out, mode)
     }
 }

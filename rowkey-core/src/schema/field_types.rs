@@ -161,38 +161,49 @@ fn fixed_len(field: &Field) -> usize {
     }
 }
 
-impl FieldType for ByteArray {
-    type Write<'v> = ByteArray;
-    type Read = ByteArray;
-    #[inline]
-    fn from_value<'v>(field: &'v Field, v: &'v Value) -> Result<ByteArray, String> {
-        let n = fixed_len(field);
-        match v {
-            Value::Bytes(b) | Value::Hex(b) if b.len() == n => Ok(ByteArray(b.clone())),
-            v => Err(mismatch(v, &format!("{}", Count(n, "byte")))),
+/// `FieldType` for a stand-in of a fixed number of bytes (`[u8; N]`, a digest, a user's type):
+/// `from` turns a value into it given `n`, the field's length in bytes; `decode` reads it back
+/// from `input` in `mode` given `n`; `shown` is the `Value` variant it reads back as.
+macro_rules! fixed_bytes {
+    ($(
+        $ty:ident {
+            from: |$n:ident, $v:ident| $from:expr,
+            decode: |$input:ident, $mode:ident, $len:ident| $decode:expr,
+            shown: $shown:ident,
         }
-    }
-    #[inline(always)]
-    fn decode(
-        field: &Field,
-        input: &[u8],
-        mode: FieldMode,
-    ) -> Result<(ByteArray, usize), DecodeError> {
-        ByteArray::decode(input, mode, fixed_len(field))
-    }
-    #[inline]
-    fn to_value(_: &Field, v: ByteArray) -> Value {
-        Value::Bytes(v.0)
-    }
+    )*) => {$(
+        impl FieldType for $ty {
+            type Write<'v> = $ty;
+            type Read = $ty;
+            #[inline]
+            fn from_value<'v>(field: &'v Field, $v: &'v Value) -> Result<$ty, String> {
+                let $n = fixed_len(field);
+                $from
+            }
+            #[inline(always)]
+            fn decode(field: &Field, $input: &[u8], $mode: FieldMode) -> Result<($ty, usize), DecodeError> {
+                let $len = fixed_len(field);
+                $decode
+            }
+            #[inline]
+            fn to_value(_: &Field, v: $ty) -> Value {
+                Value::$shown(v.0)
+            }
+        }
+    )*};
 }
 
-impl FieldType for Digest {
-    type Write<'v> = Digest;
-    type Read = Digest;
-    #[inline]
-    fn from_value<'v>(field: &'v Field, v: &'v Value) -> Result<Digest, String> {
-        let n = fixed_len(field);
-        match v {
+fixed_bytes! {
+    ByteArray {
+        from: |n, v| match v {
+            Value::Bytes(b) | Value::Hex(b) if b.len() == n => Ok(ByteArray(b.clone())),
+            v => Err(mismatch(v, &format!("{}", Count(n, "byte")))),
+        },
+        decode: |input, mode, n| ByteArray::decode(input, mode, n),
+        shown: Bytes,
+    }
+    Digest {
+        from: |n, v| match v {
             Value::Hex(b) if b.len() == n => Ok(Digest(b.clone())),
             Value::Str(source) => Ok(Digest::of(source.as_bytes(), n)),
             Value::Bytes(source) => Ok(Digest::of(source, n)),
@@ -200,40 +211,18 @@ impl FieldType for Digest {
                 v,
                 &format!("a value to hash, or the digest's {}", Count(n, "byte")),
             )),
-        }
+        },
+        decode: |input, mode, n| decode_hashed(input, mode, n),
+        shown: Hex,
     }
-    #[inline(always)]
-    fn decode(
-        field: &Field,
-        input: &[u8],
-        mode: FieldMode,
-    ) -> Result<(Digest, usize), DecodeError> {
-        decode_hashed(input, mode, fixed_len(field))
-    }
-    #[inline]
-    fn to_value(_: &Field, v: Digest) -> Value {
-        Value::Hex(v.0)
-    }
-}
-
-impl FieldType for Opaque {
-    type Write<'v> = Opaque;
-    type Read = Opaque;
-    #[inline]
-    fn from_value<'v>(field: &'v Field, v: &'v Value) -> Result<Opaque, String> {
-        let n = fixed_len(field);
-        match v {
+    Opaque {
+        from: |n, v| match v {
             Value::Hex(b) | Value::Bytes(b) if b.len() == n => Ok(Opaque(b.clone())),
             v => Err(mismatch(v, &format!("{}", Count(n, "byte")))),
-        }
-    }
-    #[inline(always)]
-    fn decode(field: &Field, input: &[u8], _: FieldMode) -> Result<(Opaque, usize), DecodeError> {
-        Opaque::decode(input, fixed_len(field))
-    }
-    #[inline]
-    fn to_value(_: &Field, v: Opaque) -> Value {
-        Value::Hex(v.0)
+        },
+        // A user's type is read as its bytes, whatever the mode.
+        decode: |input, _mode, n| Opaque::decode(input, n),
+        shown: Hex,
     }
 }
 
