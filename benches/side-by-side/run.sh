@@ -35,6 +35,13 @@ sed -i 's/^version = "0.3.0"/version = "0.2.999"/' "$dir/base/Cargo.toml"
 
 mkdir -p "$dir/bench/benches" "$dir/bench/src/bin"
 cp "$root/benches/side-by-side/probe.rs" "$dir/bench/src/bin/probe.rs"
+# The hand-written baseline, taken from benches/codec.rs so that both measure the same code.
+python3 - "$root/benches/codec.rs" >>"$dir/bench/src/bin/probe.rs" <<'PY'
+import re, sys
+src = open(sys.argv[1]).read()
+m = re.search(r"(#\[inline\(always\)\]\nfn hand_mixed_encode\(.*?\n\})\n", src, re.S)
+print("\n" + m.group(1))
+PY
 cat >"$dir/bench/Cargo.toml" <<EOF
 [package]
 name = "rowkey-side-by-side"

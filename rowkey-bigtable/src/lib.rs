@@ -7,7 +7,7 @@
 //!   a plan resumed past its end, a region of [`Scan::split`] the plan does not reach). Such a
 //!   plan has no `RowSet` at all: [`row_set`] gives `None`, and nothing may be sent.
 //! - **Row keys are at most 4 KiB** ([`limits::BIGTABLE`]). A longer key in a range or a write is
-//!   an [`EncodeError`] ([`EncodeErrorKind::RowTooLong`])
+//!   an [`EncodeError`] ([`EncodeErrorKind::RowTooLong`](rowkey::EncodeErrorKind::RowTooLong))
 //!   before any request: [`row_key`], [`row_set`], [`read_rows`], [`initial_splits`].
 //!
 //! [`read_rows`] reads every range of a plan concurrently (one `ReadRows` request per range,
