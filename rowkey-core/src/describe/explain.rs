@@ -6,10 +6,10 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
+use crate::describe::frame::Frame;
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::prefix::Prefix;
 use crate::tag::Tag;
-use crate::walk::frame::Frame;
 use crate::words::Count;
 
 /// A stored key explained field by field: each segment's bytes beside its decoded value. Made by

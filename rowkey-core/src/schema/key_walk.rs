@@ -20,12 +20,13 @@ use super::typed::{encode_inline, with_typed};
 use super::value::Value;
 use crate::codec::phoenix::columns as phoenix_columns;
 use crate::cursor::KeyWriter;
+use crate::describe::frame::Frame;
 use crate::error::{EncodeError, EncodeErrorKind};
 use crate::field::{FieldMode, FieldShape, KeyField};
 use crate::prefix::Prefix;
 use crate::sink::ValueSink;
 use crate::tag::Tag;
-use crate::walk::frame::{self, Frame, Sources};
+use crate::walk::frame::{self, Sources};
 
 /// A key's values by slot.
 pub(crate) type Slots<'v> = [Option<&'v Value>];

@@ -5,60 +5,18 @@
 //! rule of this kind is written here once; a walk supplies only its fields.
 
 use crate::cursor::{KeyReader, KeyWriter};
-use crate::describe::layout::{self, Layout};
+use crate::describe::frame::Frame;
+use crate::describe::layout;
 use crate::error::{DecodeError, EncodeError};
 use crate::field::FieldMode;
 use crate::prefix::{steps, Prefix};
 use crate::sink::ValueSink;
-use crate::tag::Tag;
-
-/// What a walk needs to know of a key around its fields: a derived key's [`Layout`], or a
-/// schema's description of a key (or of an enum key's variant).
-pub(crate) trait Frame {
-    /// The key's name, for errors.
-    fn key_name(&self) -> &'static str;
-    /// The constant bytes before everything else.
-    fn tag(&self) -> Tag;
-    /// The prefix.
-    fn prefix(&self) -> Prefix;
-    /// The prefix's length.
-    fn prefix_len(&self) -> usize {
-        self.prefix().encoded_len()
-    }
-    /// A text layout's delimiter.
-    fn text(&self) -> Option<&'static str>;
-    /// Whether the salt is computed from the key's bytes after it, not from its sources' values.
-    fn whole_key_salt(&self) -> bool;
-}
 
 /// The fields a prefix is computed from: their value bytes, fed in key order with
 /// [`join_source`] before each.
 pub(crate) trait Sources {
     /// Feeds the sources' value bytes to `sink`.
     fn feed<S: ValueSink + ?Sized>(&self, sink: &mut S) -> Result<(), EncodeError>;
-}
-
-impl Frame for Layout {
-    #[inline(always)]
-    fn key_name(&self) -> &'static str {
-        self.name
-    }
-    #[inline(always)]
-    fn tag(&self) -> Tag {
-        self.tag
-    }
-    #[inline(always)]
-    fn prefix(&self) -> Prefix {
-        self.prefix
-    }
-    #[inline(always)]
-    fn text(&self) -> Option<&'static str> {
-        self.text
-    }
-    #[inline(always)]
-    fn whole_key_salt(&self) -> bool {
-        self.whole_key_salt
-    }
 }
 
 /// The text delimiter before field `i` (the first comes after a prefix).
