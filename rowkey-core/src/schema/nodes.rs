@@ -212,6 +212,22 @@ impl Node {
         let mut fields = Vec::with_capacity(l.segments.len());
         for s in &l.segments {
             let mut f = Field::of(s, text, &l.name)?;
+            // A width the type does not take is refused, as the derive refuses it: a binary
+            // integer's is at most its size (FieldShape's rule), and no width is longer than a
+            // key may be (a text number's counts digits). Taken as it is, a plan would set aside
+            // that many bytes before the codec refused it.
+            if let Some(w) = f.mode.width() {
+                let refused = match super::typed::shape_of(&f) {
+                    Some(shape) if text.is_none() => !shape.accepts_width(w),
+                    _ => w > crate::hbase::MAX_ROW_LENGTH,
+                };
+                if refused {
+                    return Err(SchemaError::unsupported(format!(
+                        "`{}.{}`: a `{}` does not take `width = {w}`",
+                        l.name, f.name, f.ty
+                    )));
+                }
+            }
             if l.phoenix {
                 f.mode = f.mode.with_phoenix();
                 f.placed = f.mode;
