@@ -245,8 +245,8 @@ extern crate std;
 pub use rowkey_core::{
     DecodeError, DecodeErrorKind, DecodeField, DecodeKey, DecodeSaltedKey, EncodeError,
     EncodeErrorKind, Encoding, FieldMode, FieldShape, HashPrefix, HashPrefixHasher, Hashed,
-    KeyField, Layout, Order, Prefix, RowKey, Salt, SaltHash, SaltHasher, SaltedKey, Segment, Tag,
-    TextRule, TimeUnit, ValueSink, WidthRule,
+    KeyField, KeyFormat, Layout, Order, Prefix, RowKey, Salt, SaltHash, SaltHasher, SaltedKey,
+    Segment, Tag, TextRule, TimeUnit, ValueSink, WidthRule,
 };
 /// Derives [`RowKey`](trait@RowKey), [`DecodeKey`], [`KeyField`] and [`DecodeField`] for a struct
 /// with named fields or a fieldless enum, plus `K::scan()`, `K::LAYOUT`, `K::explain`, and for

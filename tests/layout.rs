@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use rowkey::{Order, Prefix, RowKey};
+use rowkey::{KeyFormat, Order, Prefix, RowKey};
 
 #[derive(RowKey, Debug, Clone, Copy, PartialEq)]
 enum Kind {
@@ -26,7 +26,10 @@ struct Event {
 fn binary_layout_names_offsets_lengths_and_orders() {
     let l = Event::LAYOUT;
     assert_eq!(l.name, "Event");
-    assert_eq!((l.text, l.prefix, l.fixed_len), (None, Prefix::None, None));
+    assert_eq!(
+        (l.format, l.prefix, l.fixed_len),
+        (KeyFormat::Binary, Prefix::None, None)
+    );
     let rows: Vec<_> = l
         .segments
         .iter()
@@ -111,7 +114,7 @@ struct Text {
 #[test]
 fn text_layout_counts_digits_and_delimiters() {
     let l = Text::LAYOUT;
-    assert_eq!(l.text, Some(":"));
+    assert_eq!(l.format, KeyFormat::Text(":"));
     // "07:" then 10 digits, ":", 19 digits, ":".
     assert_eq!(
         l.segments.iter().map(|s| s.offset).collect::<Vec<_>>(),

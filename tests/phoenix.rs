@@ -347,6 +347,7 @@ mod lock {
             site: "a".into(),
             at: 1,
         }];
+        assert_eq!(Visit::LAYOUT.format, rowkey::KeyFormat::Phoenix);
         let text = lock::render(&samples).unwrap();
         assert!(
             text.contains(r#"layout name="Visit" format=phoenix "#),

@@ -390,7 +390,10 @@ macro_rules! scan_layout {
             type Query = $Q;
 
             $(const SALT_LEN: Option<usize> = Some($salt);)?
-            const DELIMITER: Option<&'static str> = $K::LAYOUT.text;
+            const DELIMITER: Option<&'static str> = match $K::LAYOUT.format {
+                rowkey::KeyFormat::Text(d) => Some(d),
+                _ => None,
+            };
 
             fn query(g: &mut $crate::Gen<'_>, values: &[Self]) -> $Q {
                 let mut q = $Q::default();

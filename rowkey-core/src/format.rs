@@ -1,6 +1,65 @@
-//! The bytes the format gives meaning to, named once. Codecs write and read them, the scan
-//! planner builds bounds from them, and field shapes place unstorable values with them; every one
-//! of those imports them from here.
+//! A key's byte format, chosen once per key ([`KeyFormat`]), and the bytes the formats give
+//! meaning to, named once. Codecs write and read them, the scan planner builds bounds from them,
+//! and field shapes place unstorable values with them; every one of those imports them from here.
+//! Each format's rules live in its folder under `codec/` (`binary/`, `text/`, `phoenix/`).
+
+/// The byte format of a key: how every field of it is written, and what stands between them.
+/// A key has one, chosen once on the key type (`#[rowkey(text)]`, `#[rowkey(phoenix)]`, or
+/// neither); each field of it is written in it ([`FieldMode::key_format`](crate::FieldMode::key_format)).
+///
+/// ```
+/// use rowkey::{FieldMode, KeyFormat};
+/// assert_eq!(FieldMode::LAST.key_format(), KeyFormat::Binary);
+/// assert_eq!(FieldMode::LAST.with_text(":").key_format(), KeyFormat::Text(":"));
+/// assert_eq!(KeyFormat::Text("#").delimiter(), "#");
+/// assert_eq!(KeyFormat::Binary.delimiter(), "");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum KeyFormat {
+    /// rowkey's order-preserving bytes: big-endian integers with the sign bit flipped, escaped
+    /// variable-length content, `None` tagged (the default).
+    Binary,
+    /// Human-readable text (`#[rowkey(text, delimiter = "...")]`): zero-padded numbers, raw
+    /// strings, the segments joined by this delimiter (empty: simply concatenated).
+    Text(&'static str),
+    /// Apache Phoenix's primary key of the fields' columns (`#[rowkey(phoenix)]`): Phoenix's
+    /// encodings, its separators after variable-length columns, NULL as no bytes.
+    Phoenix,
+}
+
+impl KeyFormat {
+    /// The delimiter between the segments of a text key; empty in every other format.
+    #[inline]
+    #[must_use]
+    pub const fn delimiter(self) -> &'static str {
+        match self {
+            KeyFormat::Text(d) => d,
+            _ => "",
+        }
+    }
+
+    /// The text format's delimiter, `None` in every other format.
+    #[inline]
+    pub(crate) const fn text(self) -> Option<&'static str> {
+        match self {
+            KeyFormat::Text(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// Whether this is the text format.
+    #[inline]
+    pub(crate) const fn is_text(self) -> bool {
+        matches!(self, KeyFormat::Text(_))
+    }
+
+    /// Whether this is Apache Phoenix's format.
+    #[inline]
+    pub(crate) const fn is_phoenix(self) -> bool {
+        matches!(self, KeyFormat::Phoenix)
+    }
+}
 
 /// In the escaped form of variable-length content (a string or bytes field that another field
 /// follows), the byte that starts an escape sequence.

@@ -96,6 +96,7 @@ pub use describe::explain::{Explained, ExplainedSegment};
 pub use describe::layout::{Layout, Order, Segment};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 pub use field::{DecodeField, FieldMode, FieldShape, KeyField, TextRule, WidthRule};
+pub use format::KeyFormat;
 pub use hashed::Hashed;
 pub use key::{DecodeKey, DecodeSaltedKey, RowKey, SaltedKey};
 pub use prefix::{HashPrefix, HashPrefixHasher, Prefix, Salt, SaltHash, SaltHasher};

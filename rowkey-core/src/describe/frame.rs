@@ -3,6 +3,7 @@
 //! key's [`Layout`] is one; a schema's description of a key is another.
 
 use crate::describe::layout::Layout;
+use crate::format::KeyFormat;
 use crate::prefix::Prefix;
 use crate::tag::Tag;
 
@@ -19,8 +20,13 @@ pub(crate) trait Frame {
     fn prefix_len(&self) -> usize {
         self.prefix().encoded_len()
     }
+    /// The key's byte format.
+    fn format(&self) -> KeyFormat;
     /// A text layout's delimiter.
-    fn text(&self) -> Option<&'static str>;
+    #[inline(always)]
+    fn text(&self) -> Option<&'static str> {
+        self.format().text()
+    }
     /// Whether the salt is computed from the key's bytes after it, not from its sources' values.
     fn whole_key_salt(&self) -> bool;
 }
@@ -39,8 +45,8 @@ impl Frame for Layout {
         self.prefix
     }
     #[inline(always)]
-    fn text(&self) -> Option<&'static str> {
-        self.text
+    fn format(&self) -> KeyFormat {
+        self.format
     }
     #[inline(always)]
     fn whole_key_salt(&self) -> bool {

@@ -5,6 +5,7 @@
 use core::fmt;
 
 use crate::describe::encoding::Encoding;
+use crate::format::KeyFormat;
 use crate::prefix::{HashPrefix, Prefix, Salt};
 use crate::tag::Tag;
 use crate::words::Count;
@@ -121,8 +122,8 @@ impl Segment {
 pub struct Layout {
     /// The key type's name (`Enum::Variant` for a variant of an enum key).
     pub name: &'static str,
-    /// The delimiter of a text layout; `None` for the binary format.
-    pub text: Option<&'static str>,
+    /// The key's byte format: binary, text (with its delimiter) or Apache Phoenix's.
+    pub format: KeyFormat,
     /// The constant bytes before everything else (the struct's `tag`, or the variant's).
     pub tag: Tag,
     /// The prefix component.
@@ -133,9 +134,6 @@ pub struct Layout {
     /// field (`#[rowkey(salt(buckets = N))]` on the struct), rather than from the value bytes of
     /// `prefix_sources` (`salt` on fields).
     pub whole_key_salt: bool,
-    /// Whether the key is Apache Phoenix's primary key of its fields' columns
-    /// (`#[rowkey(phoenix)]`): Phoenix's separators, NULLs and encodings.
-    pub phoenix: bool,
     /// The fields, in key order.
     pub segments: &'static [Segment],
     /// The length of every key, when it is fixed.
@@ -153,12 +151,11 @@ impl Layout {
     pub(crate) const fn new(name: &'static str) -> Layout {
         Layout {
             name,
-            text: None,
+            format: KeyFormat::Binary,
             tag: Tag::NONE,
             prefix: Prefix::None,
             prefix_sources: &[],
             whole_key_salt: false,
-            phoenix: false,
             segments: &[],
             fixed_len: None,
             variants: &[],
@@ -166,22 +163,10 @@ impl Layout {
         }
     }
 
-    /// The same layout in the text format, segments joined by `delimiter`.
+    /// The same layout in the byte format `format`.
     #[must_use]
-    pub(crate) const fn with_text(self, delimiter: &'static str) -> Layout {
-        Layout {
-            text: Some(delimiter),
-            ..self
-        }
-    }
-
-    /// The same layout as Apache Phoenix's primary key.
-    #[must_use]
-    pub(crate) const fn with_phoenix(self) -> Layout {
-        Layout {
-            phoenix: true,
-            ..self
-        }
+    pub(crate) const fn in_format(self, format: KeyFormat) -> Layout {
+        Layout { format, ..self }
     }
 
     /// The same layout behind `tag`.
@@ -335,7 +320,7 @@ impl Layout {
     /// home of the delimiter rule, for every walk through a key.
     #[inline(always)]
     pub(crate) const fn delimiter_before(&self, i: usize) -> Option<&'static str> {
-        delimiter_before(self.text, self.prefix.encoded_len(), i)
+        delimiter_before(self.format.text(), self.prefix.encoded_len(), i)
     }
 
     /// The same layout, every key `len` bytes long (`None`: keys of varying length).
@@ -389,14 +374,14 @@ impl Layout {
 
     /// The line that names the key, its format and length, then the table's header.
     fn fmt_heading(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let format = match self.text {
-            None if self.phoenix => "Apache Phoenix primary key",
-            None => "binary",
-            Some("") => "text, no delimiter",
-            Some(_) => "text",
+        let format = match self.format {
+            KeyFormat::Phoenix => "Apache Phoenix primary key",
+            KeyFormat::Text("") => "text, no delimiter",
+            KeyFormat::Text(_) => "text",
+            _ => "binary",
         };
         write!(f, "`{}` row key ({format}", self.name)?;
-        if let Some(d) = self.text.filter(|d| !d.is_empty()) {
+        if let Some(d) = self.format.text().filter(|d| !d.is_empty()) {
             write!(f, ", segments joined by {d:?}")?;
         }
         match self.fixed_len {

@@ -2,6 +2,7 @@
 //! against. The derive names each field's mode as a constant, so after inlining every mode check
 //! folds away.
 
+use crate::format::KeyFormat;
 use crate::time::unit::TimeUnit;
 
 /// Where and how a field is written: its declared `width`, `desc`, `reverse`, and whether another
@@ -22,13 +23,11 @@ pub struct FieldMode {
     reverse: bool,
     delimited: bool,
     salt: SaltChoice,
-    /// The text format (`#[rowkey(text)]`), and the delimiter between its segments.
-    text: Option<&'static str>,
+    /// The key's byte format, chosen once per key: every field of a key is written in it.
+    key_format: KeyFormat,
     unit: TimeUnit,
     /// A chrono time's `format` (strftime syntax), written instead of its count in text layouts.
     format: Option<&'static str>,
-    /// Apache Phoenix's bytes for the column type the field maps to (`#[rowkey(phoenix)]`).
-    phoenix: bool,
 }
 
 /// Who chooses the salt bucket of a key: the salt function, or the writer.
@@ -65,10 +64,9 @@ impl FieldMode {
         reverse: false,
         delimited: false,
         salt: SaltChoice::Computed,
-        text: None,
+        key_format: KeyFormat::Binary,
         unit: TimeUnit::Millis,
         format: None,
-        phoenix: false,
     };
 
     /// A field that other fields follow, ascending, natural width.
@@ -88,10 +86,9 @@ impl FieldMode {
         reverse: false,
         delimited: true,
         salt: SaltChoice::Computed,
-        text: None,
+        key_format: KeyFormat::Binary,
         unit: TimeUnit::Millis,
         format: None,
-        phoenix: false,
     };
 
     /// The same mode with a fixed `width` (`0` means the natural width).
@@ -208,10 +205,35 @@ impl FieldMode {
     /// ```
     #[must_use]
     pub const fn with_text(self, delimiter: &'static str) -> Self {
-        FieldMode {
-            text: Some(delimiter),
-            ..self
-        }
+        self.in_format(KeyFormat::Text(delimiter))
+    }
+
+    /// The same mode in the byte format `key_format`: how a `KeyField` of your own can be tried
+    /// in any format (the derive writes every field of a key in the key's format).
+    ///
+    /// ```
+    /// use rowkey::{FieldMode, KeyField, KeyFormat};
+    /// let mut buf = [0u8; 8];
+    /// let n = (-1i32).encode(&mut buf, FieldMode::LAST.in_format(KeyFormat::Phoenix))?;
+    /// assert_eq!(&buf[..n], [0x7F, 0xFF, 0xFF, 0xFF]); // Phoenix's INTEGER -1
+    /// # Ok::<(), rowkey::EncodeError>(())
+    /// ```
+    #[inline]
+    #[must_use]
+    pub const fn in_format(self, key_format: KeyFormat) -> Self {
+        FieldMode { key_format, ..self }
+    }
+
+    /// The key's byte format, which this field is written in.
+    ///
+    /// ```
+    /// use rowkey::{FieldMode, KeyFormat};
+    /// assert_eq!(FieldMode::INNER.key_format(), KeyFormat::Binary);
+    /// assert_eq!(FieldMode::INNER.with_text("").key_format(), KeyFormat::Text(""));
+    /// ```
+    #[inline]
+    pub const fn key_format(self) -> KeyFormat {
+        self.key_format
     }
 
     /// Whether the field is written in the text format.
@@ -224,7 +246,7 @@ impl FieldMode {
     /// ```
     #[inline]
     pub const fn is_text(self) -> bool {
-        self.text.is_some()
+        self.key_format.is_text()
     }
 
     /// The text format's delimiter (empty in the binary format).
@@ -237,10 +259,7 @@ impl FieldMode {
     /// ```
     #[inline]
     pub const fn delimiter(self) -> &'static str {
-        match self.text {
-            Some(d) => d,
-            None => "",
-        }
+        self.key_format.delimiter()
     }
 
     /// For a salted key: write `bucket` as the salt byte instead of the computed one
@@ -316,10 +335,9 @@ impl FieldMode {
     #[must_use]
     pub const fn value_mode(self) -> FieldMode {
         FieldMode {
-            text: self.text,
+            key_format: self.key_format,
             unit: self.unit,
             format: self.format,
-            phoenix: self.phoenix,
             ..FieldMode::LAST.with_width(self.width)
         }
     }
@@ -393,17 +411,14 @@ impl FieldMode {
     /// ```
     #[inline]
     pub const fn escapes(self) -> bool {
-        self.width == 0 && self.is_delimited() && self.text.is_none() && !self.phoenix
+        self.width == 0 && self.is_delimited() && matches!(self.key_format, KeyFormat::Binary)
     }
 
     /// The same mode in Apache Phoenix's bytes (`#[rowkey(phoenix)]`): the generated code's.
     #[inline]
     #[must_use]
     pub(crate) const fn with_phoenix(self) -> Self {
-        FieldMode {
-            phoenix: true,
-            ..self
-        }
+        self.in_format(KeyFormat::Phoenix)
     }
 
     /// Whether the field is written as Apache Phoenix writes its column (`#[rowkey(phoenix)]`):
@@ -411,7 +426,7 @@ impl FieldMode {
     /// around it, and numbers in Phoenix's encodings.
     #[inline]
     pub(crate) const fn is_phoenix(self) -> bool {
-        self.phoenix
+        self.key_format.is_phoenix()
     }
 
     /// The mode of a field declared with `inner` inside a nested key placed with `self`.
@@ -427,10 +442,9 @@ impl FieldMode {
             reverse: inner.reverse,
             delimited: inner.delimited || self.delimited || self.desc,
             salt: SaltChoice::Computed,
-            text: inner.text,
+            key_format: inner.key_format,
             unit: inner.unit,
             format: inner.format,
-            phoenix: inner.phoenix,
         }
     }
 
@@ -439,10 +453,9 @@ impl FieldMode {
     #[inline]
     pub(crate) const fn natural(self) -> FieldMode {
         FieldMode {
-            text: self.text,
+            key_format: self.key_format,
             unit: self.unit,
             format: self.format,
-            phoenix: self.phoenix,
             ..FieldMode::LAST
         }
     }

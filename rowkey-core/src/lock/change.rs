@@ -189,12 +189,8 @@ impl Cx {
     /// Two layouts at the same place; their names are compared by the caller (a key's, a
     /// variant's), or stand for a type name a segment already compares.
     fn layout(&mut self, path: &str, old: &LockedLayout, new: &LockedLayout) {
-        if (&old.text, old.phoenix) != (&new.text, new.phoenix) {
-            let words = |l: &LockedLayout| match &l.text {
-                None if l.phoenix => String::from("Apache Phoenix's primary key"),
-                None => String::from("binary"),
-                Some(d) => format!("text joined by {d:?}"),
-            };
+        if old.format != new.format {
+            let words = |l: &LockedLayout| l.format.words();
             self.push(
                 ChangeKind::FormatChanged,
                 path,

@@ -10,6 +10,7 @@ use core::fmt::{self, Write};
 
 use crate::describe::layout::{Layout, Order, Segment};
 use crate::field::{Form, TextRule, ValueKind};
+use crate::format::KeyFormat;
 use crate::prefix::Prefix;
 use crate::time::unit::TimeUnit;
 use crate::words::Count;
@@ -31,14 +32,56 @@ pub(crate) struct LockedKey {
     pub(crate) samples: Vec<Vec<u8>>,
 }
 
+/// A [`KeyFormat`] as owned data (a text key's delimiter read from a file).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum LockedFormat {
+    Binary,
+    Text(String),
+    Phoenix,
+}
+
+impl LockedFormat {
+    pub(crate) fn of(format: KeyFormat) -> LockedFormat {
+        match format {
+            KeyFormat::Text(d) => LockedFormat::Text(d.to_owned()),
+            KeyFormat::Phoenix => LockedFormat::Phoenix,
+            _ => LockedFormat::Binary,
+        }
+    }
+
+    /// The format, its delimiter kept by `keep` (the schema keeps it for the process).
+    pub(crate) fn key_format(&self, keep: impl FnOnce(&str) -> &'static str) -> KeyFormat {
+        match self {
+            LockedFormat::Binary => KeyFormat::Binary,
+            LockedFormat::Text(d) => KeyFormat::Text(keep(d)),
+            LockedFormat::Phoenix => KeyFormat::Phoenix,
+        }
+    }
+
+    /// The format's words in a lock file's `layout` line.
+    fn lock_words(&self) -> String {
+        match self {
+            LockedFormat::Binary => String::from("binary"),
+            LockedFormat::Text(d) => alloc::format!("text delimiter={d:?}"),
+            LockedFormat::Phoenix => String::from("phoenix"),
+        }
+    }
+
+    /// The format's words in a change report.
+    pub(crate) fn words(&self) -> String {
+        match self {
+            LockedFormat::Binary => String::from("binary"),
+            LockedFormat::Text(d) => alloc::format!("text joined by {d:?}"),
+            LockedFormat::Phoenix => String::from("Apache Phoenix's primary key"),
+        }
+    }
+}
+
 /// A [`Layout`] as owned data.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct LockedLayout {
     pub(crate) name: String,
-    /// The text format's delimiter; `None` for the binary format.
-    pub(crate) text: Option<String>,
-    /// Apache Phoenix's primary key (`format=phoenix`).
-    pub(crate) phoenix: bool,
+    pub(crate) format: LockedFormat,
     pub(crate) tag: Vec<u8>,
     pub(crate) tag_delimiter: String,
     pub(crate) prefix: Prefix,
@@ -101,8 +144,7 @@ impl LockedLayout {
     pub(crate) fn of(layout: &Layout) -> LockedLayout {
         LockedLayout {
             name: layout.name.to_owned(),
-            text: layout.text.map(ToOwned::to_owned),
-            phoenix: layout.phoenix,
+            format: LockedFormat::of(layout.format),
             tag: layout.tag.bytes().to_vec(),
             tag_delimiter: layout.tag.delimiter().to_owned(),
             prefix: layout.prefix,
@@ -283,11 +325,7 @@ impl<'a> Writer<'a> {
     }
 
     fn layout(&mut self, depth: usize, l: &LockedLayout) {
-        let format = match &l.text {
-            None if l.phoenix => String::from("phoenix"),
-            None => String::from("binary"),
-            Some(d) => alloc::format!("text delimiter={d:?}"),
-        };
+        let format = l.format.lock_words();
         self.line(
             depth,
             "layout",

@@ -7,7 +7,9 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::line::{error, Line, ReadError};
-use super::locked_key::{Codec, LockedKey, LockedLayout, LockedSegment, MAGIC, VERSION};
+use super::locked_key::{
+    Codec, LockedFormat, LockedKey, LockedLayout, LockedSegment, MAGIC, VERSION,
+};
 use crate::prefix::{HashPrefix, Prefix, Salt, SaltHash};
 
 /// Nested layouts deeper than this are refused: no key the derive accepts comes near it, and a
@@ -196,8 +198,7 @@ impl<'a> Reader<'a> {
         }
         Ok(LockedLayout {
             name: head.name,
-            text: head.text,
-            phoenix: head.phoenix,
+            format: head.format,
             tag,
             tag_delimiter,
             prefix,
@@ -220,10 +221,10 @@ impl<'a> Reader<'a> {
             ));
         }
         let name = l.text("name")?;
-        let (text, phoenix) = match l.word("format")? {
-            "binary" => (None, false),
-            "phoenix" => (None, true),
-            "text" => (Some(l.text("delimiter")?), false),
+        let format = match l.word("format")? {
+            "binary" => LockedFormat::Binary,
+            "phoenix" => LockedFormat::Phoenix,
+            "text" => LockedFormat::Text(l.text("delimiter")?),
             other => {
                 return Err(error(
                     l.line,
@@ -233,8 +234,7 @@ impl<'a> Reader<'a> {
         };
         let head = LayoutHead {
             name,
-            text,
-            phoenix,
+            format,
             fixed_len: l.opt_number("fixed_len")?,
             segments: l.number("segments")?,
             variants: l.number("variants")?,
@@ -363,8 +363,7 @@ struct KeyLine {
 /// A layout's first line.
 struct LayoutHead {
     name: String,
-    text: Option<String>,
-    phoenix: bool,
+    format: LockedFormat,
     fixed_len: Option<usize>,
     segments: usize,
     variants: usize,

@@ -13,7 +13,9 @@ use super::tokens::{DdlError, DdlWarning};
 use crate::describe::layout::Order;
 use crate::field::column_type::{column, Column, ColumnType};
 use crate::field::{FieldMode, FieldShape, KeyField};
-use crate::lock::locked_key::{LockedKey, LockedLayout, LockedSegment, Writer, MAGIC, VERSION};
+use crate::lock::locked_key::{
+    LockedFormat, LockedKey, LockedLayout, LockedSegment, Writer, MAGIC, VERSION,
+};
 use crate::prefix::{Prefix, Salt, SaltHash};
 use crate::time::unit::TimeUnit;
 
@@ -113,8 +115,7 @@ fn locked_key(table: &Table) -> Result<LockedKey, String> {
         samples: Vec::new(),
         layout: LockedLayout {
             name: table.name.clone(),
-            text: None,
-            phoenix: true,
+            format: LockedFormat::Phoenix,
             tag: Vec::new(),
             tag_delimiter: String::new(),
             prefix: salt.map_or(Prefix::None, Prefix::Salt),

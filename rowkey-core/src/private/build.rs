@@ -18,7 +18,7 @@ impl LayoutBuilder {
 
     /// In the text format, segments joined by `delimiter`.
     pub const fn with_text(self, delimiter: &'static str) -> Self {
-        LayoutBuilder(self.0.with_text(delimiter))
+        LayoutBuilder(self.0.in_format(crate::KeyFormat::Text(delimiter)))
     }
 
     /// Behind `tag`.
@@ -38,7 +38,7 @@ impl LayoutBuilder {
 
     /// As Apache Phoenix's primary key.
     pub const fn with_phoenix(self) -> Self {
-        LayoutBuilder(self.0.with_phoenix())
+        LayoutBuilder(self.0.in_format(crate::KeyFormat::Phoenix))
     }
 
     /// With its fields (last: the fixed length is computed from them and what stands before).

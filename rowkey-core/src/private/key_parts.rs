@@ -115,7 +115,7 @@ pub fn explain_record<const N: usize>(
     let mut columns = phoenix_columns::Columns::default();
     for (i, field) in shown.into_iter().enumerate() {
         let mode = layout.segments[i].encoding.mode();
-        let start = if layout.phoenix {
+        let start = if layout.format.is_phoenix() {
             match field.len {
                 0 => at,
                 _ => at.saturating_add(columns.held_len()),
@@ -124,7 +124,7 @@ pub fn explain_record<const N: usize>(
             let delimiter = layout.delimiter_before(i).map_or(0, str::len);
             at.saturating_add(delimiter)
         };
-        if field.len > 0 || !layout.phoenix {
+        if field.len > 0 || !layout.format.is_phoenix() {
             at = start.saturating_add(field.len);
         }
         columns.after(at, field.len, field.variable, mode);

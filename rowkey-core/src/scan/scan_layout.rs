@@ -36,7 +36,7 @@ impl ScanLayout {
             fields: layout.segments.len(),
             whole_key: layout.whole_key_salt,
             fixed: layout.fixed_len.is_some(),
-            text: layout.text,
+            text: layout.format.text(),
             tag: layout.tag,
         }
     }

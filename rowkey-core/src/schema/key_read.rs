@@ -163,7 +163,7 @@ fn read_fields<'s, const SHOW: bool>(
         if let Some(delimiter) = frame::delimiter_before(node, i) {
             r.delimiter(delimiter)?;
         }
-        if node.phoenix {
+        if node.format.is_phoenix() {
             phoenix_columns::read_separator(&columns, r).map_err(|e| e.in_key(key))?;
         }
         let at = r.pos();
@@ -188,7 +188,7 @@ fn read_fields<'s, const SHOW: bool>(
         .map_err(|e| e.in_field(key, field.name, at))?;
         // The reader moves past the field by taking the bytes it read.
         r.take(n)?;
-        if node.phoenix {
+        if node.format.is_phoenix() {
             columns.after_read(n, field.variable, field.placed);
         }
         if SHOW {
@@ -200,7 +200,7 @@ fn read_fields<'s, const SHOW: bool>(
             });
         }
     }
-    if node.phoenix {
+    if node.format.is_phoenix() {
         phoenix_columns::read_end(&columns, r).map_err(|e| e.in_key(key))?;
     }
     Ok(rows)

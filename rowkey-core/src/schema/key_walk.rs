@@ -23,6 +23,7 @@ use crate::cursor::KeyWriter;
 use crate::describe::frame::Frame;
 use crate::error::{EncodeError, EncodeErrorKind};
 use crate::field::{FieldMode, FieldShape, KeyField};
+use crate::format::KeyFormat;
 use crate::prefix::Prefix;
 use crate::sink::ValueSink;
 use crate::tag::Tag;
@@ -111,7 +112,7 @@ fn record_len(node: &Node, slots: &Slots<'_>, mode: FieldMode, placed: bool) -> 
         .filter_map(|i| frame::delimiter_before(node, i))
         .map(str::len)
         .sum::<usize>();
-    if node.phoenix {
+    if node.format.is_phoenix() {
         let mut columns = phoenix_columns::Columns::default();
         for field in &node.fields {
             if let Some(v) = value(field) {
@@ -307,7 +308,7 @@ pub(crate) fn encode_record(
     };
     let mut w = KeyWriter::new(out);
     frame::open(node, &mut w)?;
-    if node.phoenix {
+    if node.format.is_phoenix() {
         encode_columns(node, slots, &mut w, key)?;
     } else {
         encode_fields(node, slots, &mut w, mode, placed, key)?;
@@ -316,7 +317,7 @@ pub(crate) fn encode_record(
     Ok(w.written())
 }
 
-/// Writes the columns of a Phoenix key (`node.phoenix`, a struct of plain fields at the root),
+/// Writes the columns of a Phoenix key (`node.format.is_phoenix()`, a struct of plain fields at the root),
 /// each with the derived walk's step (`codec::phoenix::columns::write_column`), then ends the key as
 /// Phoenix does.
 fn encode_columns(
@@ -448,8 +449,8 @@ impl Frame for Node {
         self.prefix_len()
     }
     #[inline(always)]
-    fn text(&self) -> Option<&'static str> {
-        self.text
+    fn format(&self) -> KeyFormat {
+        self.format
     }
     #[inline(always)]
     fn whole_key_salt(&self) -> bool {

@@ -480,7 +480,7 @@ impl Schema {
     /// ```
     pub fn phoenix_ddl(&self, table: &str) -> Result<String, SchemaError> {
         let root = &self.root;
-        if !root.phoenix {
+        if !root.format.is_phoenix() {
             return Err(SchemaError::unsupported(format!(
                 "`{}` is not Apache Phoenix's primary key (its lock says format=binary or text, not phoenix)",
                 root.key_name()

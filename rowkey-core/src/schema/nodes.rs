@@ -15,6 +15,7 @@ use crate::cursor::KeyWriter;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::field::no_range::{NoRange, OrderFacts};
 use crate::field::{FieldMode, Form, ValueKind};
+use crate::format::KeyFormat;
 use crate::lock::locked_key::{LockedLayout, LockedSegment};
 use crate::prefix::Prefix;
 use crate::scan::ScanLayout;
@@ -35,7 +36,9 @@ pub(crate) struct Node {
     pub(crate) leaf: usize,
     /// The value slots of this node and everything in it.
     pub(crate) leaves: core::ops::Range<usize>,
-    pub(crate) text: Option<&'static str>,
+    /// The key's byte format (Apache Phoenix's: its columns walked with Phoenix's separators
+    /// and trailing NULLs, as a derived Phoenix key's are).
+    pub(crate) format: KeyFormat,
     pub(crate) tag: Tag,
     pub(crate) prefix: Prefix,
     /// The prefix's length in the key (`prefix.encoded_len()`, counted once).
@@ -50,9 +53,6 @@ pub(crate) struct Node {
     pub(crate) scan: &'static ScanLayout,
     /// Only fields one after another: no tag, prefix, delimiter, variant or nested key.
     pub(crate) plain: bool,
-    /// Apache Phoenix's primary key (`format=phoenix`): its columns walked with Phoenix's
-    /// separators and trailing NULLs (`codec/phoenix/columns.rs`), as a derived Phoenix key's are.
-    pub(crate) phoenix: bool,
 }
 
 /// One field: its name, the type it stands for, and how it is placed.
@@ -200,7 +200,7 @@ impl Node {
         enum_name: Option<&'static str>,
     ) -> Result<Node, SchemaError> {
         let name = intern::str(&l.name);
-        let text = l.text.as_deref().map(intern::str);
+        let format = l.format.key_format(intern::str);
         let tag = Tag::new(intern::bytes(&l.tag), intern::str(&l.tag_delimiter));
         if l.segments.len() > MAX_FIELDS {
             return Err(SchemaError::unsupported(format!(
@@ -211,14 +211,14 @@ impl Node {
         }
         let mut fields = Vec::with_capacity(l.segments.len());
         for s in &l.segments {
-            let mut f = Field::of(s, text, &l.name)?;
+            let f = Field::of(s, format, &l.name)?;
             // A width the type does not take is refused, as the derive refuses it: a binary
             // integer's is at most its size (FieldShape's rule), and no width is longer than a
             // key may be (a text number's counts digits). Taken as it is, a plan would set aside
             // that many bytes before the codec refused it.
             if let Some(w) = f.mode.width() {
                 let refused = match super::typed::shape_of(&f) {
-                    Some(shape) if text.is_none() => !shape.accepts_width(w),
+                    Some(shape) if !format.is_text() => !shape.accepts_width(w),
                     _ => w > crate::hbase::MAX_ROW_LENGTH,
                 };
                 if refused {
@@ -227,11 +227,6 @@ impl Node {
                         l.name, f.name, f.ty
                     )));
                 }
-            }
-            if l.phoenix {
-                f.mode = f.mode.with_phoenix();
-                f.placed = f.mode;
-                f.no_range = f.no_range();
             }
             fields.push(f);
         }
@@ -257,23 +252,29 @@ impl Node {
             .iter()
             .map(|v| Node::of(v, false, Some(name)))
             .collect::<Result<Vec<Node>, SchemaError>>()?;
-        let scan = scan_layout(l, text, tag, &fields, &sources, whole_key, &variants);
+        let scan = scan_layout(
+            l,
+            format.text(),
+            tag,
+            &fields,
+            &sources,
+            whole_key,
+            &variants,
+        );
         let plain = variants.is_empty()
             && enum_name.is_none()
             && tag.is_none()
-            && text.is_none()
+            && format == KeyFormat::Binary
             && matches!(l.prefix, Prefix::None)
-            && !l.phoenix
             && !fields.iter().any(|f| matches!(f.kind, Kind::Record(_)));
         Ok(Node {
             plain,
-            phoenix: l.phoenix,
+            format,
             name,
             key_name: enum_name.unwrap_or(name),
             is_variant: enum_name.is_some(),
             leaf: 0,
             leaves: 0..0,
-            text,
             tag,
             prefix: l.prefix,
             prefix_len: l.prefix.encoded_len(),
@@ -392,7 +393,7 @@ fn scan_layout(
 }
 
 impl Field {
-    fn of(s: &LockedSegment, text: Option<&'static str>, key: &str) -> Result<Field, SchemaError> {
+    fn of(s: &LockedSegment, format: KeyFormat, key: &str) -> Result<Field, SchemaError> {
         let c = &s.codec;
         if c.options > 1 {
             return Err(unsupported(
@@ -403,12 +404,12 @@ impl Field {
         }
         let optional = c.options == 1;
         let kind = kind_of(s, key, optional)?;
-        Field::new(s, text, kind, optional)
+        Field::new(s, format, kind, optional)
     }
 
     fn new(
         s: &LockedSegment,
-        text: Option<&'static str>,
+        format: KeyFormat,
         kind: Kind,
         optional: bool,
     ) -> Result<Field, SchemaError> {
@@ -418,9 +419,7 @@ impl Field {
         } else {
             FieldMode::LAST
         };
-        if let Some(d) = text {
-            mode = mode.with_text(d);
-        }
+        mode = mode.in_format(format);
         if let Some(w) = c.width {
             mode = mode.with_width(w);
         }

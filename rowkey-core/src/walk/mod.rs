@@ -156,7 +156,7 @@ pub fn encoded_len<F: Fields>(layout: &'static Layout, mode: FieldMode, fields: 
         #[inline(always)]
         fn field<T: KeyField + ?Sized>(&mut self, i: usize, value: &T) -> Result<(), Self::Error> {
             let mode = self.mode.nest(mode_of(self.layout, i));
-            if self.layout.phoenix {
+            if self.layout.format.is_phoenix() {
                 phoenix_columns::measure_column(&mut self.columns, &mut self.len, value, mode);
             } else {
                 self.len += value.field_len(mode);
@@ -171,7 +171,7 @@ pub fn encoded_len<F: Fields>(layout: &'static Layout, mode: FieldMode, fields: 
         columns: phoenix_columns::Columns::default(),
     };
     let Ok(()) = fields.visit(0, &mut len);
-    if layout.phoenix {
+    if layout.format.is_phoenix() {
         return len.columns.len().unwrap_or(len.len);
     }
     len.len
@@ -201,7 +201,7 @@ pub fn encode<F: Fields>(
             }
             let mode = self.mode.nest(mode_of(self.layout, i));
             let (key, field) = (self.layout.name, self.layout.segments[i].name);
-            if self.layout.phoenix {
+            if self.layout.format.is_phoenix() {
                 phoenix_columns::write_column(&mut self.columns, self.w, value, mode, key, field)
             } else {
                 self.w.field(value, mode, key, field)
@@ -217,7 +217,7 @@ pub fn encode<F: Fields>(
         columns: phoenix_columns::Columns::default(),
     };
     fields.visit(0, &mut write)?;
-    if layout.phoenix {
+    if layout.format.is_phoenix() {
         let columns = write.columns;
         phoenix_columns::finish(&columns, &mut w).map_err(|e| e.in_key(layout.name))?;
     }
@@ -247,7 +247,7 @@ pub fn decode<'k, F: DecodeFields<'k>>(
             }
             let mode = self.mode.nest(mode_of(self.layout, i));
             let (key, field) = (self.layout.name, self.layout.segments[i].name);
-            if self.layout.phoenix {
+            if self.layout.format.is_phoenix() {
                 phoenix_columns::read_column(&mut self.columns, self.r, mode, key, field)
             } else {
                 self.r.field(mode, key, field)
@@ -263,7 +263,7 @@ pub fn decode<'k, F: DecodeFields<'k>>(
         columns: phoenix_columns::Columns::default(),
     };
     let fields = F::read(0, &mut read)?;
-    if layout.phoenix {
+    if layout.format.is_phoenix() {
         let columns = read.columns;
         phoenix_columns::read_end(&columns, &mut r).map_err(|e| e.in_key(layout.name))?;
     }
