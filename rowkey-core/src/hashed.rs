@@ -17,7 +17,8 @@ use core::fmt;
 
 use md5::{Digest, Md5};
 
-use crate::codec::{hex, out_prefix, put, take, take_into, unsupported_width};
+use crate::codec::text::hex;
+use crate::codec::{out_prefix, put, take, take_into, unsupported_width};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::field::{DecodeField, FieldMode, FieldShape, Form, KeyField};
 use crate::prefix::HashPrefix;

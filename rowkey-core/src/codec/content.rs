@@ -10,6 +10,31 @@ use crate::error::DecodeErrorKind;
 #[cfg(feature = "alloc")]
 use crate::format::{invert, strip_padding};
 
+/// Content to write: a string's (UTF-8, which text keys write character by character) or a byte
+/// string's.
+#[derive(Clone, Copy)]
+pub(crate) enum Content<'a> {
+    Str(&'a str),
+    Bytes(&'a [u8]),
+}
+
+impl<'a> Content<'a> {
+    /// The content's bytes.
+    #[inline(always)]
+    pub(crate) fn bytes(self) -> &'a [u8] {
+        match self {
+            Content::Str(s) => s.as_bytes(),
+            Content::Bytes(b) => b,
+        }
+    }
+
+    /// Whether the content is a string's.
+    #[inline(always)]
+    pub(crate) fn is_str(self) -> bool {
+        matches!(self, Content::Str(_))
+    }
+}
+
 /// Decoded content: borrowed from the key when the stored bytes are the content itself.
 pub(crate) enum Bytes<'k> {
     Borrowed(&'k [u8]),

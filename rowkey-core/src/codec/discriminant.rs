@@ -1,6 +1,6 @@
 //! Fieldless enums: one byte, the discriminant (three decimal digits in text layouts).
 
-use super::text::{decode_int, encode_int, int_len, Number};
+use super::text::number::{decode_int, encode_int, int_len, Number};
 use crate::error::{DecodeError, EncodeError};
 use crate::field::{FieldMode, FieldShape, Form};
 

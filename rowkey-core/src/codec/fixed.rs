@@ -1,7 +1,8 @@
 //! Fixed-width types: integers (big-endian, sign bit flipped for signed ones, optionally narrowed to
 //! `width` bytes), floats (the `total_cmp` order), `bool`, `char` and byte arrays.
 
-use super::{put, put_int, take_int, take_into, text, unsupported_text, unsupported_width};
+use super::text::number as text;
+use super::{put, put_int, take_int, take_into, unsupported_text, unsupported_width};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::field::{DecodeField, FieldMode, FieldShape, Form, KeyField};
 

@@ -1,30 +1,191 @@
-//! Field codecs: the order-preserving encoding of every built-in field type, one family per file.
+//! Field codecs: how every built-in field type is written in each byte format.
+//!
+//! # The formats, and how to add one
+//!
+//! A key's byte format is one value, [`KeyFormat`], chosen once on the key type and carried by
+//! every field's [`FieldMode`]. Each format is a folder here, holding every rule that is the
+//! format's alone, and a zero-sized type implementing [`Format`]:
+//!
+//! | folder | type | its rules |
+//! |---|---|---|
+//! | `binary/` | `Binary` | escaped and `00`-padded content (`escape.rs`, `pad.rs`, `content.rs`) |
+//! | `text/` | `Text` | zero-padded decimal numbers (`number.rs`), strings padded with spaces and ended by the delimiter (`content.rs`, `delimit.rs`), hex digests (`hex.rs`) |
+//! | `phoenix/` | `Phoenix` | Apache Phoenix's column content (`content.rs`) and what stands between its columns, with the planner's stand-ins for it (`columns.rs`) |
+//!
+//! Shared code never matches on a format: it asks the format through [`with_format!`], the one
+//! `match` over [`KeyFormat`], which names the format's type for an expression. The walk through
+//! a key asks through `columns.rs` (what stands between two fields); the type families (`bytes.rs`
+//! for strings and byte strings) through `with_format!` in their impls. A derived key names its
+//! format's type to the walk ([`FormatType`]), so the question is answered when the program
+//! compiles and a key carries no other format's code.
+//!
+//! A new format (Bigtable's structured row keys, say) is:
+//!
+//! 1. a variant of [`KeyFormat`] (in `format.rs`, with the bytes it gives meaning to);
+//! 2. a folder here with its type and `impl Format` (the methods whose default, nothing between
+//!    the columns, does not hold for it overridden);
+//! 3. one arm in [`with_format!`] and one line in `format_types!`, and the derive's
+//!    `expand/layout.rs` naming the type for the attribute that chooses it.
+//!
+//! The compiler then names every family and walk that needs the format's answer. The type
+//! families not yet moved behind `Format` still ask the mode (`fixed.rs`, `option.rs`,
+//! `decimal.rs`, `discriminant.rs`, `time/`): a new format adds its case there too.
 //!
 //! Every codec is written once against [`FieldMode`]; `desc` and `reverse` are byte
 //! transforms applied here, so the fixed-width families share [`put`] and [`take`].
-//!
-//! A byte format's own rules have a folder: `phoenix/` holds Apache Phoenix's (a column's
-//! content, and the separators and NULLs between columns, with the planner's stand-ins for
-//! them); its module docs list the Phoenix rules still asked of the mode in the family files.
 
+pub(crate) mod binary;
 mod bytes;
-mod content;
+pub(crate) mod columns;
+pub(crate) mod content;
 #[cfg(feature = "decimal")]
 mod decimal;
-pub(crate) mod delimit;
 pub(crate) mod discriminant;
-pub(crate) mod escape;
 pub(crate) mod fixed;
-pub(crate) mod hex;
 pub(crate) mod option;
-pub(crate) mod pad;
 pub(crate) mod phoenix;
 pub(crate) mod text;
 #[cfg(feature = "uuid")]
 mod uuid;
 
-use crate::error::{DecodeError, EncodeError, EncodeErrorKind};
-use crate::field::FieldMode;
+use crate::cursor::{KeyReader, KeyWriter};
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::field::{DecodeField, FieldMode, KeyField};
+use crate::format::KeyFormat;
+use content::{Bytes, Content};
+use phoenix::columns::Columns;
+
+/// Evaluates `$body` with `$f` naming the codec type of the format `$format` (a [`KeyFormat`]):
+/// the one `match` over the formats. A new format is one arm here.
+macro_rules! with_format {
+    ($format:expr, $f:ident => $body:expr) => {
+        match $format {
+            $crate::format::KeyFormat::Binary => {
+                type $f = $crate::codec::binary::Binary;
+                $body
+            }
+            $crate::format::KeyFormat::Text(_) => {
+                type $f = $crate::codec::text::Text;
+                $body
+            }
+            $crate::format::KeyFormat::Phoenix => {
+                type $f = $crate::codec::phoenix::Phoenix;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use with_format;
+
+/// A byte format named by its codec type: how a derived key tells the walk its format, so that
+/// the walk's every question to the format is answered when the program compiles (a format read
+/// from the layout at run time is only known once the walk is inlined, too late for the
+/// compiler to drop the other formats' code before it weighs what to inline). Sealed: the
+/// formats are this crate's, and the text delimiter is the layout's.
+pub trait FormatType: sealed::Sealed {
+    /// The format.
+    const FORMAT: KeyFormat;
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+macro_rules! format_types {
+    ($($ty:ty => $format:expr),*) => {$(
+        impl sealed::Sealed for $ty {}
+        impl FormatType for $ty {
+            const FORMAT: KeyFormat = $format;
+        }
+    )*};
+}
+
+format_types!(
+    binary::Binary => KeyFormat::Binary,
+    text::Text => KeyFormat::Text(""),
+    phoenix::Phoenix => KeyFormat::Phoenix
+);
+
+/// A byte format: what its folder answers for the shared code. Its methods take the field's
+/// [`FieldMode`] (the field's own `desc`, `width`, `reverse` and position) and hold the format's
+/// rules; the methods with a body are what a format without rules of its own there does.
+pub(crate) trait Format {
+    /// The bytes a string's or byte string's `content` takes in `mode`.
+    fn content_len(content: Content<'_>, mode: FieldMode) -> usize;
+
+    /// Writes a string's or byte string's `content` at the start of `out`.
+    fn encode_content(
+        content: Content<'_>,
+        out: &mut [u8],
+        mode: FieldMode,
+    ) -> Result<usize, EncodeError>;
+
+    /// The content of a string or byte string at the start of `input` when it can be borrowed
+    /// without a copy, and the bytes it takes: the decoders' inline path (`None`: the general one).
+    fn borrow_content(input: &[u8], mode: FieldMode) -> Option<(&[u8], usize)>;
+
+    /// Reads the content of a string (`string`) or byte string at the start of `input`, and the
+    /// bytes it took.
+    fn decode_content(
+        input: &[u8],
+        string: bool,
+        mode: FieldMode,
+    ) -> Result<(Bytes<'_>, usize), DecodeError>;
+
+    /// Adds the bytes of a field and what stands before it to a key's length `len`.
+    #[inline(always)]
+    fn measure_column<T: KeyField + ?Sized>(
+        _columns: &mut Columns,
+        len: &mut usize,
+        value: &T,
+        mode: FieldMode,
+    ) {
+        *len += value.field_len(mode);
+    }
+
+    /// Writes a field, and what stands before it, for the key `key`.
+    #[inline(always)]
+    fn write_column<T: KeyField + ?Sized>(
+        _columns: &mut Columns,
+        w: &mut KeyWriter<'_>,
+        value: &T,
+        mode: FieldMode,
+        key: &'static str,
+        field: &'static str,
+    ) -> Result<(), EncodeError> {
+        w.field(value, mode, key, field)
+    }
+
+    /// Reads a field, and what stands before it.
+    #[inline(always)]
+    fn read_column<'k, T: DecodeField<'k>>(
+        _columns: &mut Columns,
+        r: &mut KeyReader<'k>,
+        mode: FieldMode,
+        key: &'static str,
+        field: &'static str,
+    ) -> Result<T, DecodeError> {
+        r.field(mode, key, field)
+    }
+
+    /// The length of a key whose fields measured `len`.
+    #[inline(always)]
+    fn key_len(_columns: &Columns, len: usize) -> usize {
+        len
+    }
+
+    /// Ends a key written after its last field.
+    #[inline(always)]
+    fn finish_columns(_columns: &Columns, _w: &mut KeyWriter<'_>) -> Result<(), EncodeError> {
+        Ok(())
+    }
+
+    /// Reads what ends a key after its last field.
+    #[inline(always)]
+    fn read_columns_end(_columns: &Columns, _r: &mut KeyReader<'_>) -> Result<(), DecodeError> {
+        Ok(())
+    }
+}
 
 pub(crate) use crate::buf::{out_prefix, take};
 pub(crate) use crate::format::invert;
@@ -105,4 +266,10 @@ pub(crate) fn unsupported_width() -> EncodeError {
 #[cold]
 pub(crate) fn unsupported_text() -> EncodeError {
     EncodeError::new(EncodeErrorKind::Unsupported("this type has no text format"))
+}
+
+/// [`core::str::from_utf8`] with the error's offset.
+pub(crate) fn utf8(bytes: &[u8]) -> Result<&str, DecodeError> {
+    core::str::from_utf8(bytes)
+        .map_err(|e| DecodeError::new(DecodeErrorKind::InvalidUtf8, e.valid_up_to()))
 }

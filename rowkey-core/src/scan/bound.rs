@@ -7,10 +7,10 @@
 use core::ops::Bound;
 
 use super::keybuf::{KeyBuf, INLINE};
-use crate::codec::escape::escape_prefix;
-use crate::codec::pad::PAD;
+use crate::codec::binary::escape::escape_prefix;
 use crate::codec::phoenix::columns::{plan_separator, Held};
 use crate::field::{column_type, FieldMode, KeyField};
+use crate::format::PAD;
 use crate::format::{PHOENIX_CHAR_PAD, PHOENIX_SEPARATOR};
 
 /// How a range on the next field's bytes ends on one side.

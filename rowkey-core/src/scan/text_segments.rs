@@ -7,9 +7,9 @@ use core::ops::Bound;
 
 use super::bound::EncodedRange;
 use super::keybuf::KeyBuf;
-use crate::codec::delimit::{find, runs_into};
-use crate::codec::pad::{strip, TEXT_PAD};
+use crate::codec::text::delimit::{find, runs_into};
 use crate::field::{FieldMode, KeyField, TextRule};
+use crate::format::{strip_padding as strip, TEXT_PAD};
 use crate::sink::ValueSink;
 
 /// A condition on a text segment's content.

@@ -6,7 +6,10 @@
 //! the schema's walk (`rowkey::schema`, fields known at run time) takes too, so a layout rule
 //! lives here once.
 
-use crate::codec::phoenix::columns as phoenix_columns;
+use core::marker::PhantomData;
+
+use crate::codec::columns::{self, Columns};
+use crate::codec::FormatType;
 use crate::cursor::{KeyReader, KeyWriter};
 use crate::describe::layout::Layout;
 use crate::error::{DecodeError, EncodeError};
@@ -144,23 +147,24 @@ const _: () = assert!(MAX_FIELDS <= TUPLE_MAX * TUPLE_MAX && MAX_FIELDS <= u128:
 
 /// The length of the key of `layout` whose fields are `fields`, placed in `mode`.
 #[inline(always)]
-pub fn encoded_len<F: Fields>(layout: &'static Layout, mode: FieldMode, fields: &F) -> usize {
-    struct Len {
+pub fn encoded_len<Fm: FormatType, F: Fields>(
+    layout: &'static Layout,
+    mode: FieldMode,
+    fields: &F,
+) -> usize {
+    struct Len<Fm> {
         layout: &'static Layout,
         mode: FieldMode,
         len: usize,
-        columns: phoenix_columns::Columns,
+        columns: Columns,
+        format: PhantomData<Fm>,
     }
-    impl Visit for Len {
+    impl<Fm: FormatType> Visit for Len<Fm> {
         type Error = core::convert::Infallible;
         #[inline(always)]
         fn field<T: KeyField + ?Sized>(&mut self, i: usize, value: &T) -> Result<(), Self::Error> {
             let mode = self.mode.nest(mode_of(self.layout, i));
-            if self.layout.format.is_phoenix() {
-                phoenix_columns::measure_column(&mut self.columns, &mut self.len, value, mode);
-            } else {
-                self.len += value.field_len(mode);
-            }
+            columns::measure(Fm::FORMAT, &mut self.columns, &mut self.len, value, mode);
             Ok(())
         }
     }
@@ -168,31 +172,30 @@ pub fn encoded_len<F: Fields>(layout: &'static Layout, mode: FieldMode, fields: 
         layout,
         mode,
         len: layout.around_fields(),
-        columns: phoenix_columns::Columns::default(),
+        columns: Columns::default(),
+        format: PhantomData::<Fm>,
     };
     let Ok(()) = fields.visit(0, &mut len);
-    if layout.format.is_phoenix() {
-        return len.columns.len().unwrap_or(len.len);
-    }
-    len.len
+    columns::key_len(Fm::FORMAT, &len.columns, len.len)
 }
 
 /// Writes the key of `layout` whose fields are `fields`, placed in `mode`, at the start of `out`:
 /// the tag, the fields with their delimiters, then the prefix over what they wrote.
 #[inline(always)]
-pub fn encode<F: Fields>(
+pub fn encode<Fm: FormatType, F: Fields>(
     layout: &'static Layout,
     out: &mut [u8],
     mode: FieldMode,
     fields: &F,
 ) -> Result<usize, EncodeError> {
-    struct Write<'w, 'o> {
+    struct Write<'w, 'o, Fm> {
         w: &'w mut KeyWriter<'o>,
         layout: &'static Layout,
         mode: FieldMode,
-        columns: phoenix_columns::Columns,
+        columns: Columns,
+        format: PhantomData<Fm>,
     }
-    impl Visit for Write<'_, '_> {
+    impl<Fm: FormatType> Visit for Write<'_, '_, Fm> {
         type Error = EncodeError;
         #[inline(always)]
         fn field<T: KeyField + ?Sized>(&mut self, i: usize, value: &T) -> Result<(), EncodeError> {
@@ -201,11 +204,15 @@ pub fn encode<F: Fields>(
             }
             let mode = self.mode.nest(mode_of(self.layout, i));
             let (key, field) = (self.layout.name, self.layout.segments[i].name);
-            if self.layout.format.is_phoenix() {
-                phoenix_columns::write_column(&mut self.columns, self.w, value, mode, key, field)
-            } else {
-                self.w.field(value, mode, key, field)
-            }
+            columns::write(
+                Fm::FORMAT,
+                &mut self.columns,
+                self.w,
+                value,
+                mode,
+                key,
+                field,
+            )
         }
     }
     let mut w = KeyWriter::new(out);
@@ -214,13 +221,12 @@ pub fn encode<F: Fields>(
         w: &mut w,
         layout,
         mode,
-        columns: phoenix_columns::Columns::default(),
+        columns: Columns::default(),
+        format: PhantomData::<Fm>,
     };
     fields.visit(0, &mut write)?;
-    if layout.format.is_phoenix() {
-        let columns = write.columns;
-        phoenix_columns::finish(&columns, &mut w).map_err(|e| e.in_key(layout.name))?;
-    }
+    let written = write.columns;
+    columns::finish(Fm::FORMAT, &written, &mut w).map_err(|e| e.in_key(layout.name))?;
     frame::close(layout, &mut w, mode, &SourcesOf { layout, fields })?;
     Ok(w.written())
 }
@@ -228,18 +234,19 @@ pub fn encode<F: Fields>(
 /// Reads the fields of a key of `layout` placed in `mode` from the start of `input`, checking
 /// its tag and prefix: the fields and the bytes read.
 #[inline(always)]
-pub fn decode<'k, F: DecodeFields<'k>>(
+pub fn decode<'k, Fm: FormatType, F: DecodeFields<'k>>(
     layout: &'static Layout,
     input: &'k [u8],
     mode: FieldMode,
 ) -> Result<(F, usize), DecodeError> {
-    struct ReadFields<'r, 'k> {
+    struct ReadFields<'r, 'k, Fm> {
         r: &'r mut KeyReader<'k>,
         layout: &'static Layout,
         mode: FieldMode,
-        columns: phoenix_columns::Columns,
+        columns: Columns,
+        format: PhantomData<Fm>,
     }
-    impl<'k> Read<'k> for ReadFields<'_, 'k> {
+    impl<'k, Fm: FormatType> Read<'k> for ReadFields<'_, 'k, Fm> {
         #[inline(always)]
         fn field<T: DecodeField<'k>>(&mut self, i: usize) -> Result<T, DecodeError> {
             if let Some(d) = frame::delimiter_before(self.layout, i) {
@@ -247,11 +254,7 @@ pub fn decode<'k, F: DecodeFields<'k>>(
             }
             let mode = self.mode.nest(mode_of(self.layout, i));
             let (key, field) = (self.layout.name, self.layout.segments[i].name);
-            if self.layout.format.is_phoenix() {
-                phoenix_columns::read_column(&mut self.columns, self.r, mode, key, field)
-            } else {
-                self.r.field(mode, key, field)
-            }
+            columns::read(Fm::FORMAT, &mut self.columns, self.r, mode, key, field)
         }
     }
     let mut r = KeyReader::new(input);
@@ -260,13 +263,12 @@ pub fn decode<'k, F: DecodeFields<'k>>(
         r: &mut r,
         layout,
         mode,
-        columns: phoenix_columns::Columns::default(),
+        columns: Columns::default(),
+        format: PhantomData::<Fm>,
     };
     let fields = F::read(0, &mut read)?;
-    if layout.format.is_phoenix() {
-        let columns = read.columns;
-        phoenix_columns::read_end(&columns, &mut r).map_err(|e| e.in_key(layout.name))?;
-    }
+    let read_columns = read.columns;
+    columns::read_end(Fm::FORMAT, &read_columns, &mut r).map_err(|e| e.in_key(layout.name))?;
     let sources = SourcesOf {
         layout,
         fields: &fields,

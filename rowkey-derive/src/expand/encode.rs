@@ -23,8 +23,8 @@ pub fn expand(s: &Struct, p: &syn::Ident) -> TokenStream {
         s.original,
         p,
         shape,
-        len_expr(&layout, p, &values),
-        write_key(&layout, p, &values),
+        len_expr(s, &layout, p, &values),
+        write_key(s, &layout, p, &values),
     )
 }
 
@@ -76,13 +76,25 @@ pub fn fields_tuple(items: &[TokenStream], p: &syn::Ident) -> TokenStream {
 }
 /// The length of the key of `layout` (a `&'static Layout` expression) whose fields are `values`
 /// (references), placed with `__rowkey_mode`.
-pub fn len_expr(layout: &TokenStream, p: &syn::Ident, values: &[TokenStream]) -> TokenStream {
+pub fn len_expr(
+    s: &Struct,
+    layout: &TokenStream,
+    p: &syn::Ident,
+    values: &[TokenStream],
+) -> TokenStream {
     let fields = fields_tuple(values, p);
-    quote!(#p::walk::encoded_len(#layout, __rowkey_mode, &#fields))
+    let format = super::layout::format_type(s, p);
+    quote!(#p::walk::encoded_len::<#format, _>(#layout, __rowkey_mode, &#fields))
 }
 
 /// Writes the key of `layout` whose fields are `values` (references) into `__rowkey_out`.
-pub fn write_key(layout: &TokenStream, p: &syn::Ident, values: &[TokenStream]) -> TokenStream {
+pub fn write_key(
+    s: &Struct,
+    layout: &TokenStream,
+    p: &syn::Ident,
+    values: &[TokenStream],
+) -> TokenStream {
     let fields = fields_tuple(values, p);
-    quote!(#p::walk::encode(#layout, __rowkey_out, __rowkey_mode, &#fields))
+    let format = super::layout::format_type(s, p);
+    quote!(#p::walk::encode::<#format, _>(#layout, __rowkey_out, __rowkey_mode, &#fields))
 }

@@ -68,8 +68,10 @@ impl Arms {
             arms.patterns
                 .push(quote!(#ident::#vident { #(#members: #values),* }));
             let layout = variant_layout(i);
-            arms.lens.push(encode::len_expr(&layout, p, &values));
-            arms.writes.push(encode::write_key(&layout, p, &values));
+            arms.lens
+                .push(encode::len_expr(&v.key, &layout, p, &values));
+            arms.writes
+                .push(encode::write_key(&v.key, &layout, p, &values));
             arms.reads.push(decode::read_fields(
                 &v.key,
                 p,

@@ -96,6 +96,17 @@ fn lead(s: &Struct) -> usize {
     }
 }
 
+/// The type that names the byte format of `s` to the walk (the format its `Layout` holds).
+pub fn format_type(s: &Struct, p: &syn::Ident) -> TokenStream {
+    if s.text().is_some() {
+        quote!(#p::walk::Text)
+    } else if s.attrs.phoenix.is_some() {
+        quote!(#p::walk::Phoenix)
+    } else {
+        quote!(#p::walk::Binary)
+    }
+}
+
 /// The `Layout` of `s` as a constant expression named `name`.
 pub fn layout_value(s: &Struct, p: &syn::Ident, name: &str) -> TokenStream {
     let text = s.text().map(|d| quote!(.with_text(#d)));

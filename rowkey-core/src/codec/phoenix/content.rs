@@ -6,10 +6,10 @@
 //! (`fixed.rs`): integers as in the binary format, `UNSIGNED_*` limited to the signed range,
 //! `FLOAT` and `DOUBLE` plus one.
 
+use crate::codec::binary::escape::first_zero;
 #[cfg(feature = "alloc")]
 use crate::codec::content::BufExt;
 use crate::codec::content::{owned, Buf, Bytes};
-use crate::codec::escape::first_zero;
 use crate::codec::{invert, out_prefix, take};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::field::FieldMode;

@@ -1,11 +1,11 @@
-//! Content padded to a fixed `width`: with `00` in binary keys, with spaces in text keys. Content
-//! must not end in its padding byte, so the padding is stripped unambiguously. The padding bytes
-//! are named in `format.rs`.
+//! Content padded to a fixed `width` with `00` (a text key pads a string with spaces, in
+//! `text/content.rs`). Content must not end in its padding byte, so the padding is stripped
+//! unambiguously. The padding bytes are named in `format.rs`.
 
-use super::out_prefix;
+use crate::codec::out_prefix;
 use crate::error::{EncodeError, EncodeErrorKind};
 
-pub(crate) use crate::format::{strip_padding as strip, PAD, TEXT_PAD};
+pub(crate) use crate::format::{strip_padding as strip, PAD};
 
 pub(crate) fn encode_padded(
     content: &[u8],

@@ -4,9 +4,9 @@
 //! are named in `format.rs`.
 
 #[cfg(feature = "alloc")]
-use super::content::BufExt;
-use super::content::{owned, Buf, Bytes};
-use super::out_prefix;
+use crate::codec::content::BufExt;
+use crate::codec::content::{owned, Buf, Bytes};
+use crate::codec::out_prefix;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::field::FieldMode;
 

@@ -2,7 +2,7 @@
 //! type's MAX's digits or `width`. `desc` writes MAX - v (Java's `Long.MAX_VALUE - ts` for i64),
 //! `reverse` writes the digits backwards. Numbers are unsigned: a negative value is an error.
 
-use super::{out_prefix, take};
+use crate::codec::{out_prefix, take};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::field::FieldMode;
 use crate::num::{digits_of, MAX_DIGITS, POW10};
