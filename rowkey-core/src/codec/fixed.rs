@@ -1,18 +1,53 @@
-//! Fixed-width types: integers (big-endian, sign bit flipped for signed ones, optionally narrowed to
-//! `width` bytes), floats (the `total_cmp` order), `bool`, `char` and byte arrays.
+//! Fixed-width types: integers, floats, `bool`, `char` and byte arrays. Each asks the key's
+//! format how it is written ([`Format`]); what the type itself knows is here: an integer's
+//! big-endian image (sign bit flipped for signed ones, optionally narrowed to `width` bytes) and
+//! a float's in the `total_cmp` order, which the binary and Phoenix formats write.
 
-use super::text::number as text;
-use super::{put, put_int, take_int, take_into, unsupported_text, unsupported_width};
+use super::text::number::{self as text, Number};
+use super::{put, put_int, take_int, take_into, unsupported_width, with_format, Format};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::field::{DecodeField, FieldMode, FieldShape, Form, KeyField};
 
-/// A fixed-width type of its own length and no text form (floats, `bool`, `char`, byte arrays):
-/// `Ok` in a binary layout without `width`.
+/// An integer type, as the formats write it: its size, its largest value as text counts digits,
+/// and its binary image.
+pub(crate) trait Int: Copy {
+    /// The bytes of the type.
+    const SIZE: usize;
+    /// The type's largest value, and its digits.
+    const NUMBER: Number;
+    /// Writes the binary image in `mode`: big-endian (sign bit flipped), narrowed to `width`,
+    /// `desc` and `reverse` applied.
+    fn put_image(self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError>;
+    /// Reads the binary image written by [`Int::put_image`].
+    fn take_image(input: &[u8], mode: FieldMode) -> Result<(Self, usize), DecodeError>;
+    /// The value as an unsigned number: an error for a negative one.
+    fn unsigned(self) -> Result<u128, EncodeError>;
+    /// The value of an unsigned number read back (at most [`Int::NUMBER`]'s largest value).
+    fn of_unsigned(v: u128) -> Self;
+    /// Whether the value is above the largest of the signed type of its size (never, for a
+    /// signed type).
+    fn above_signed_max(self) -> bool;
+}
+
+/// A float type, as the formats write it.
+pub(crate) trait Float: Copy {
+    /// Java's one NaN of the type: `Float.floatToIntBits(NaN)`, `Double.doubleToLongBits(NaN)`.
+    fn java_nan() -> Self;
+    /// Whether the value is a NaN.
+    fn nan(self) -> bool;
+    /// Whether the value has the bits of `other`.
+    fn same_bits(self, other: Self) -> bool;
+    /// Writes the value's bits in the `total_cmp` order plus `bias` (wrapping), big-endian,
+    /// `desc` and `reverse` applied.
+    fn put_ordered(self, bias: u8, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError>;
+    /// Reads a value written by [`Float::put_ordered`] with the same `bias`.
+    fn take_ordered(input: &[u8], bias: u8, mode: FieldMode) -> Result<(Self, usize), DecodeError>;
+}
+
+/// A fixed-width type of its own length written as its bytes (floats, `bool`, `char`, byte
+/// arrays): `Ok` without `width`.
 #[inline(always)]
-fn binary_only(mode: FieldMode) -> Result<(), EncodeError> {
-    if mode.is_text() {
-        return Err(unsupported_text());
-    }
+pub(crate) fn natural_width(mode: FieldMode) -> Result<(), EncodeError> {
     if mode.width().is_some() {
         return Err(unsupported_width());
     }
@@ -36,19 +71,6 @@ fn too_wide(width: usize) -> EncodeError {
     EncodeError::new(EncodeErrorKind::TooWide { width })
 }
 
-/// The length of an integer of `size` bytes (at most `max`) in `mode`: its text digits, its
-/// `width`, or its size. The same for signed and unsigned integers.
-#[inline(always)]
-fn int_len(size: usize, max: text::Number, mode: FieldMode) -> usize {
-    if mode.is_text() {
-        return text::int_len(max, mode);
-    }
-    match mode.width() {
-        Some(w) => w,
-        None => size,
-    }
-}
-
 /// The bytes a binary integer of `size` bytes is stored in under `mode`: its `width`, or its size.
 #[inline(always)]
 fn stored_width(size: usize, mode: FieldMode) -> Result<usize, DecodeError> {
@@ -62,43 +84,28 @@ fn stored_width(size: usize, mode: FieldMode) -> Result<usize, DecodeError> {
     }
 }
 
-/// Every integer type, signed or unsigned: one macro, so that the text form, the width checks
-/// and the byte order are written once. `$t => $u, $sign`: the type, the unsigned type of its
-/// size its bytes are read as (itself when unsigned), and `signed` or `unsigned`, which picks the
-/// three rules that differ (the shape, the stored bits, and reading them back).
+/// Every integer type, signed or unsigned: one macro, so that the width checks and the byte
+/// order are written once. `$t => $u, $sign`: the type, the unsigned type of its size its bytes
+/// are read as (itself when unsigned), and `signed` or `unsigned`, which picks the rules that
+/// differ (the shape, the stored bits, reading them back, and the sign).
 macro_rules! integer {
     ($($t:ty => $u:ty, $sign:ident);* $(;)?) => {$(
-        impl KeyField for $t {
-            const SHAPE: FieldShape = integer!(@shape $sign, core::mem::size_of::<$t>())
-                .with_text_digits(crate::num::digits_of(<$t>::MAX as u128));
+        impl Int for $t {
+            const SIZE: usize = core::mem::size_of::<$t>();
+            const NUMBER: Number = Number::of(<$t>::MAX as u128);
 
             #[inline(always)]
-            fn field_len(&self, mode: FieldMode) -> usize {
-                int_len(core::mem::size_of::<$t>(), const { text::Number::of(<$t>::MAX as u128) }, mode)
-            }
-
-            #[inline(always)]
-            fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+            fn put_image(self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
                 const SIZE: usize = core::mem::size_of::<$t>();
-                if mode.is_text() {
-                    integer!(@text_sign $sign, *self);
-                    return text::encode_int(*self as u128, const { text::Number::of(<$t>::MAX as u128) }, out, mode);
-                }
                 let w = int_width(SIZE, mode)?;
-                let bits: $u = integer!(@bits $sign, $t, $u, *self, SIZE, w, mode);
+                let bits: $u = integer!(@bits $sign, $t, $u, self, SIZE, w);
                 let v = if mode.is_desc() { !bits } else { bits };
                 put_int(v.to_be_bytes(), v.to_le_bytes(), w, out, mode)
             }
-        }
 
-        impl<'k> DecodeField<'k> for $t {
             #[inline(always)]
-            fn decode_field(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+            fn take_image(input: &[u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
                 const SIZE: usize = core::mem::size_of::<$t>();
-                if mode.is_text() {
-                    let (v, n) = text::decode_int(input, const { text::Number::of(<$t>::MAX as u128) }, mode)?;
-                    return Ok((v as $t, n));
-                }
                 let w = stored_width(SIZE, mode)?;
                 let stored = match input.first_chunk::<SIZE>() {
                     Some(whole) if w == SIZE && !mode.is_reverse() => <$u>::from_be_bytes(*whole),
@@ -106,34 +113,68 @@ macro_rules! integer {
                 };
                 Ok((integer!(@value $sign, $t, stored, SIZE, w, mode), w))
             }
+
+            #[inline(always)]
+            fn unsigned(self) -> Result<u128, EncodeError> {
+                integer!(@unsigned $sign, self);
+                Ok(self as u128)
+            }
+
+            #[inline(always)]
+            fn of_unsigned(v: u128) -> Self {
+                v as $t
+            }
+
+            #[inline(always)]
+            fn above_signed_max(self) -> bool {
+                integer!(@above $sign, $t, self)
+            }
+        }
+
+        impl KeyField for $t {
+            const SHAPE: FieldShape = integer!(@shape $sign, core::mem::size_of::<$t>())
+                .with_text_digits(crate::num::digits_of(<$t>::MAX as u128));
+
+            #[inline(always)]
+            fn field_len(&self, mode: FieldMode) -> usize {
+                with_format!(mode.key_format(), F => F::int_len::<$t>(mode))
+            }
+
+            #[inline(always)]
+            fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+                with_format!(mode.key_format(), F => F::encode_int(*self, out, mode))
+            }
+        }
+
+        impl<'k> DecodeField<'k> for $t {
+            #[inline(always)]
+            fn decode_field(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+                with_format!(mode.key_format(), F => F::decode_int::<$t>(input, mode))
+            }
         }
     )*};
 
     (@shape unsigned, $size:expr) => { FieldShape::integer($size) };
     (@shape signed, $size:expr) => { FieldShape::signed_integer($size) };
 
-    // Text writes no sign: a negative value has no text form.
-    (@text_sign unsigned, $v:expr) => {};
-    (@text_sign signed, $v:expr) => {
+    (@unsigned unsigned, $v:expr) => {};
+    (@unsigned signed, $v:expr) => {
         if $v < 0 {
             return Err(text::negative());
         }
     };
 
+    (@above unsigned, $t:ty, $v:expr) => { $v > <$t>::MAX >> 1 };
+    (@above signed, $t:ty, $v:expr) => { false };
+
     // The bits stored in `w` bytes, before `desc`; an error when the value does not fit them.
-    (@bits unsigned, $t:ty, $u:ty, $v:expr, $size:expr, $w:expr, $mode:expr) => {{
+    (@bits unsigned, $t:ty, $u:ty, $v:expr, $size:expr, $w:expr) => {{
         if $w < $size && ($v >> (8 * $w)) != 0 {
             return Err(too_wide($w));
         }
-        // Phoenix's UNSIGNED_* types hold the values of the signed type of their size.
-        if $mode.is_phoenix() && $v > <$t>::MAX >> 1 {
-            return Err(super::phoenix::content::not_in_phoenix(
-                "Phoenix's UNSIGNED_TINYINT, UNSIGNED_SMALLINT, UNSIGNED_INT and UNSIGNED_LONG hold 0 up to the signed maximum of their size (i32::MAX for UNSIGNED_INT)",
-            ));
-        }
         $v
     }};
-    (@bits signed, $t:ty, $u:ty, $v:expr, $size:expr, $w:expr, $mode:expr) => {{
+    (@bits signed, $t:ty, $u:ty, $v:expr, $size:expr, $w:expr) => {{
         // In w bytes a value fits when every bit above the w-byte sign bit copies it.
         let high = $v >> (8 * $w - 1);
         if $w < $size && high != 0 && high != -1 {
@@ -146,14 +187,7 @@ macro_rules! integer {
     // The value of the bits read from `w` bytes (`desc` still applied).
     (@value unsigned, $t:ty, $stored:expr, $size:expr, $w:expr, $mode:expr) => {{
         // `desc` stored the complement of the low w bytes.
-        let v = if $mode.is_desc() { !$stored & (<$t>::MAX >> (8 * ($size - $w))) } else { $stored };
-        if $mode.is_phoenix() && v > <$t>::MAX >> 1 {
-            return Err(DecodeError::new(
-                DecodeErrorKind::Invalid("a Phoenix UNSIGNED value above the signed maximum of its size"),
-                0,
-            ));
-        }
-        v
+        if $mode.is_desc() { !$stored & (<$t>::MAX >> (8 * ($size - $w))) } else { $stored }
     }};
     (@value signed, $t:ty, $stored:expr, $size:expr, $w:expr, $mode:expr) => {{
         let biased = if $mode.is_desc() { !$stored } else { $stored };
@@ -207,6 +241,48 @@ pointer_sized!(usize => u64, isize => i64);
 
 macro_rules! float {
     ($($t:ty => $bits:ty, $nan:expr),*) => {$(
+        impl Float for $t {
+            #[inline(always)]
+            fn java_nan() -> Self {
+                <$t>::from_bits($nan)
+            }
+
+            #[inline(always)]
+            fn nan(self) -> bool {
+                self.is_nan()
+            }
+
+            #[inline(always)]
+            fn same_bits(self, other: Self) -> bool {
+                self.to_bits() == other.to_bits()
+            }
+
+            #[inline(always)]
+            fn put_ordered(self, bias: u8, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+                const SIGN: $bits = 1 << (<$bits>::BITS - 1);
+                let bits = self.to_bits();
+                // Negative values: flip every bit (larger magnitudes sort first); others: the sign bit.
+                let ordered = if bits & SIGN != 0 { !bits } else { bits | SIGN };
+                let ordered = ordered.wrapping_add(<$bits>::from(bias));
+                let v = if mode.is_desc() { !ordered } else { ordered };
+                put_int(v.to_be_bytes(), v.to_le_bytes(), core::mem::size_of::<$t>(), out, mode)
+            }
+
+            #[inline(always)]
+            fn take_ordered(input: &[u8], bias: u8, mode: FieldMode) -> Result<(Self, usize), DecodeError> {
+                const SIGN: $bits = 1 << (<$bits>::BITS - 1);
+                const SIZE: usize = core::mem::size_of::<$t>();
+                let stored = match input.first_chunk::<SIZE>() {
+                    Some(whole) if !mode.is_reverse() => <$bits>::from_be_bytes(*whole),
+                    _ => <$bits>::from_be_bytes(take_int(input, SIZE, mode)?),
+                };
+                let ordered = if mode.is_desc() { !stored } else { stored };
+                let ordered = ordered.wrapping_sub(<$bits>::from(bias));
+                let bits = if ordered & SIGN != 0 { ordered ^ SIGN } else { !ordered };
+                Ok((<$t>::from_bits(bits), SIZE))
+            }
+        }
+
         impl KeyField for $t {
             const SHAPE: FieldShape = FieldShape::fixed(core::mem::size_of::<$t>()).reversible().with_form(Form::Float);
 
@@ -217,36 +293,14 @@ macro_rules! float {
 
             #[inline(always)]
             fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
-                binary_only(mode)?;
-                const SIGN: $bits = 1 << (<$bits>::BITS - 1);
-                // Phoenix writes Java's `doubleToLongBits`, whose NaN is the one canonical NaN.
-                let bits = if mode.is_phoenix() && self.is_nan() { $nan } else { self.to_bits() };
-                // Negative values: flip every bit (larger magnitudes sort first); others: the sign bit.
-                let ordered = if bits & SIGN != 0 { !bits } else { bits | SIGN };
-                // Phoenix's FLOAT and DOUBLE add one to that (PDouble.encodeDouble).
-                let ordered = if mode.is_phoenix() { ordered.wrapping_add(1) } else { ordered };
-                let v = if mode.is_desc() { !ordered } else { ordered };
-                put_int(v.to_be_bytes(), v.to_le_bytes(), core::mem::size_of::<$t>(), out, mode)
+                with_format!(mode.key_format(), F => F::encode_float(*self, out, mode))
             }
         }
 
         impl<'k> DecodeField<'k> for $t {
             #[inline(always)]
             fn decode_field(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
-                const SIGN: $bits = 1 << (<$bits>::BITS - 1);
-                const SIZE: usize = core::mem::size_of::<$t>();
-                let stored = match input.first_chunk::<SIZE>() {
-                    Some(whole) if !mode.is_reverse() => <$bits>::from_be_bytes(*whole),
-                    _ => <$bits>::from_be_bytes(take_int(input, SIZE, mode)?),
-                };
-                let ordered = if mode.is_desc() { !stored } else { stored };
-                let ordered = if mode.is_phoenix() { ordered.wrapping_sub(1) } else { ordered };
-                let bits = if ordered & SIGN != 0 { ordered ^ SIGN } else { !ordered };
-                // Phoenix writes Java's one NaN: another is no value it wrote.
-                if mode.is_phoenix() && <$t>::from_bits(bits).is_nan() && bits != $nan {
-                    return Err(DecodeError::new(DecodeErrorKind::Invalid("a NaN other than Java's, which Phoenix writes"), 0));
-                }
-                Ok((<$t>::from_bits(bits), SIZE))
+                with_format!(mode.key_format(), F => F::decode_float::<$t>(input, mode))
             }
         }
     )*};
@@ -265,7 +319,7 @@ impl KeyField for bool {
 
     #[inline(always)]
     fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
-        binary_only(mode)?;
+        with_format!(mode.key_format(), F => F::fixed_bytes(mode))?;
         put(&[u8::from(*self)], out, mode)
     }
 }
@@ -293,7 +347,7 @@ impl KeyField for char {
 
     #[inline(always)]
     fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
-        binary_only(mode)?;
+        with_format!(mode.key_format(), F => F::fixed_bytes(mode))?;
         put(&u32::from(*self).to_be_bytes(), out, mode)
     }
 }
@@ -325,7 +379,7 @@ impl<const N: usize> KeyField for [u8; N] {
 
     #[inline(always)]
     fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
-        binary_only(mode)?;
+        with_format!(mode.key_format(), F => F::fixed_bytes(mode))?;
         put(self, out, mode)
     }
 }

@@ -53,6 +53,7 @@ use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::field::{DecodeField, FieldMode, KeyField};
 use crate::format::KeyFormat;
 use content::{Bytes, Content};
+use fixed::{Float, Int};
 use phoenix::columns::Columns;
 
 /// Evaluates `$body` with `$f` naming the codec type of the format `$format` (a [`KeyFormat`]):
@@ -131,6 +132,70 @@ pub(crate) trait Format {
         string: bool,
         mode: FieldMode,
     ) -> Result<(Bytes<'_>, usize), DecodeError>;
+
+    /// The bytes an integer of type `I` takes in `mode`.
+    fn int_len<I: Int>(mode: FieldMode) -> usize;
+
+    /// Writes an integer at the start of `out`.
+    fn encode_int<I: Int>(v: I, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError>;
+
+    /// Reads an integer at the start of `input`, and the bytes it took.
+    fn decode_int<I: Int>(input: &[u8], mode: FieldMode) -> Result<(I, usize), DecodeError>;
+
+    /// Whether a fixed-width type written as its own bytes (a float, `bool`, `char`, a byte
+    /// array) can be in `mode`: `Err` says why not.
+    fn fixed_bytes(mode: FieldMode) -> Result<(), EncodeError>;
+
+    /// Writes a float at the start of `out`.
+    fn encode_float<F: Float>(v: F, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError>;
+
+    /// Reads a float at the start of `input`, and the bytes it took.
+    fn decode_float<F: Float>(input: &[u8], mode: FieldMode) -> Result<(F, usize), DecodeError>;
+
+    /// The bytes an `Option` takes (`v`: its value, if any).
+    fn option_len<T: KeyField>(v: Option<&T>, mode: FieldMode) -> usize;
+
+    /// Writes an `Option` (`v`: its value, if any) at the start of `out`.
+    fn encode_option<T: KeyField>(
+        v: Option<&T>,
+        out: &mut [u8],
+        mode: FieldMode,
+    ) -> Result<usize, EncodeError>;
+
+    /// Reads an `Option` at the start of `input`, its value with `decode`.
+    fn decode_option<'k, T>(
+        input: &'k [u8],
+        mode: FieldMode,
+        decode: impl FnOnce(&'k [u8], FieldMode) -> Result<(T, usize), DecodeError>,
+    ) -> Result<(Option<T>, usize), DecodeError>;
+
+    /// The bytes a `Decimal` takes.
+    #[cfg(feature = "decimal")]
+    fn decimal_len(v: &rust_decimal::Decimal, mode: FieldMode) -> usize;
+
+    /// Writes a `Decimal` at the start of `out` (`mode` has no `width`).
+    #[cfg(feature = "decimal")]
+    fn encode_decimal(
+        v: &rust_decimal::Decimal,
+        out: &mut [u8],
+        mode: FieldMode,
+    ) -> Result<usize, EncodeError>;
+
+    /// Reads a `Decimal`, and the bytes it took.
+    #[cfg(feature = "decimal")]
+    fn decode_decimal(
+        input: &[u8],
+        mode: FieldMode,
+    ) -> Result<(rust_decimal::Decimal, usize), DecodeError>;
+
+    /// The bytes a fieldless enum's discriminant takes.
+    fn discriminant_len(mode: FieldMode) -> usize;
+
+    /// Writes a fieldless enum's discriminant at the start of `out`.
+    fn encode_discriminant(d: u8, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError>;
+
+    /// Reads a fieldless enum's discriminant, and the bytes it took.
+    fn decode_discriminant(input: &[u8], mode: FieldMode) -> Result<(u8, usize), DecodeError>;
 
     /// Adds the bytes of a field and what stands before it to a key's length `len`.
     #[inline(always)]

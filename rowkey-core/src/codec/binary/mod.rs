@@ -5,13 +5,17 @@
 //! in `fixed.rs` for every format that shares them.
 
 pub(crate) mod content;
+#[cfg(feature = "decimal")]
+pub(crate) mod decimal;
 pub(crate) mod escape;
+pub(crate) mod option;
 pub(crate) mod pad;
 
 use super::content::{Bytes, Content};
-use super::Format;
+use super::fixed::{natural_width, Float, Int};
+use super::{put, take_into, Format};
 use crate::error::{DecodeError, EncodeError};
-use crate::field::FieldMode;
+use crate::field::{FieldMode, KeyField};
 
 /// The binary format's codec.
 #[derive(Debug)]
@@ -44,5 +48,104 @@ impl Format for Binary {
         mode: FieldMode,
     ) -> Result<(Bytes<'_>, usize), DecodeError> {
         content::decode_content(input, mode)
+    }
+
+    #[inline(always)]
+    fn int_len<I: Int>(mode: FieldMode) -> usize {
+        match mode.width() {
+            Some(w) => w,
+            None => I::SIZE,
+        }
+    }
+
+    #[inline(always)]
+    fn encode_int<I: Int>(v: I, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+        v.put_image(out, mode)
+    }
+
+    #[inline(always)]
+    fn decode_int<I: Int>(input: &[u8], mode: FieldMode) -> Result<(I, usize), DecodeError> {
+        I::take_image(input, mode)
+    }
+
+    #[inline(always)]
+    fn fixed_bytes(mode: FieldMode) -> Result<(), EncodeError> {
+        natural_width(mode)
+    }
+
+    #[inline(always)]
+    fn encode_float<F: Float>(v: F, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+        natural_width(mode)?;
+        v.put_ordered(0, out, mode)
+    }
+
+    #[inline(always)]
+    fn decode_float<F: Float>(input: &[u8], mode: FieldMode) -> Result<(F, usize), DecodeError> {
+        F::take_ordered(input, 0, mode)
+    }
+
+    #[inline(always)]
+    fn option_len<T: KeyField>(v: Option<&T>, mode: FieldMode) -> usize {
+        option::option_len(v, mode)
+    }
+
+    #[inline(always)]
+    fn encode_option<T: KeyField>(
+        v: Option<&T>,
+        out: &mut [u8],
+        mode: FieldMode,
+    ) -> Result<usize, EncodeError> {
+        option::encode_option(v, out, mode)
+    }
+
+    #[inline(always)]
+    fn decode_option<'k, T>(
+        input: &'k [u8],
+        mode: FieldMode,
+        decode: impl FnOnce(&'k [u8], FieldMode) -> Result<(T, usize), DecodeError>,
+    ) -> Result<(Option<T>, usize), DecodeError> {
+        option::decode_option(input, mode, decode)
+    }
+
+    /// One byte.
+    #[inline(always)]
+    fn discriminant_len(_mode: FieldMode) -> usize {
+        1
+    }
+
+    #[inline(always)]
+    fn encode_discriminant(d: u8, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+        put(&[d], out, mode)
+    }
+
+    #[inline(always)]
+    fn decode_discriminant(input: &[u8], mode: FieldMode) -> Result<(u8, usize), DecodeError> {
+        let mut b = [0u8];
+        take_into(input, &mut b, mode)?;
+        Ok((b[0], 1))
+    }
+
+    #[cfg(feature = "decimal")]
+    #[inline]
+    fn decimal_len(v: &rust_decimal::Decimal, _mode: FieldMode) -> usize {
+        decimal::write(v).1
+    }
+
+    #[cfg(feature = "decimal")]
+    fn encode_decimal(
+        v: &rust_decimal::Decimal,
+        out: &mut [u8],
+        mode: FieldMode,
+    ) -> Result<usize, EncodeError> {
+        let (key, n) = decimal::write(v);
+        put(&key[..n], out, mode)
+    }
+
+    #[cfg(feature = "decimal")]
+    fn decode_decimal(
+        input: &[u8],
+        mode: FieldMode,
+    ) -> Result<(rust_decimal::Decimal, usize), DecodeError> {
+        decimal::read(input, mode)
     }
 }

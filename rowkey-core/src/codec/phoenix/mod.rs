@@ -14,11 +14,15 @@
 
 pub(crate) mod columns;
 pub(crate) mod content;
+#[cfg(feature = "decimal")]
+pub(crate) mod decimal;
+pub(crate) mod option;
 
 use super::content::{Bytes, Content};
-use super::Format;
+use super::fixed::{natural_width, Float, Int};
+use super::{put, take_into, Format};
 use crate::cursor::{KeyReader, KeyWriter};
-use crate::error::{DecodeError, EncodeError};
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::field::{DecodeField, FieldMode, KeyField};
 use columns::Columns;
 
@@ -53,6 +57,64 @@ impl Format for Phoenix {
         mode: FieldMode,
     ) -> Result<(Bytes<'_>, usize), DecodeError> {
         content::decode_content(input, string, mode)
+    }
+
+    #[inline(always)]
+    fn int_len<I: Int>(mode: FieldMode) -> usize {
+        super::binary::Binary::int_len::<I>(mode)
+    }
+
+    /// Integers as the binary format writes them; Phoenix's `UNSIGNED_*` types hold the values
+    /// of the signed type of their size.
+    #[inline(always)]
+    fn encode_int<I: Int>(v: I, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+        if v.above_signed_max() {
+            return Err(content::not_in_phoenix(
+                "Phoenix's UNSIGNED_TINYINT, UNSIGNED_SMALLINT, UNSIGNED_INT and UNSIGNED_LONG hold 0 up to the signed maximum of their size (i32::MAX for UNSIGNED_INT)",
+            ));
+        }
+        v.put_image(out, mode)
+    }
+
+    #[inline(always)]
+    fn decode_int<I: Int>(input: &[u8], mode: FieldMode) -> Result<(I, usize), DecodeError> {
+        let (v, n) = I::take_image(input, mode)?;
+        if v.above_signed_max() {
+            return Err(DecodeError::new(
+                DecodeErrorKind::Invalid(
+                    "a Phoenix UNSIGNED value above the signed maximum of its size",
+                ),
+                0,
+            ));
+        }
+        Ok((v, n))
+    }
+
+    #[inline(always)]
+    fn fixed_bytes(mode: FieldMode) -> Result<(), EncodeError> {
+        natural_width(mode)
+    }
+
+    /// `FLOAT` and `DOUBLE`: Java's `floatToIntBits` and `doubleToLongBits`, whose NaN is the one
+    /// canonical NaN, in the order of `total_cmp`, plus one (`PDouble.encodeDouble`).
+    #[inline(always)]
+    fn encode_float<F: Float>(v: F, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+        natural_width(mode)?;
+        let v = if v.nan() { F::java_nan() } else { v };
+        v.put_ordered(1, out, mode)
+    }
+
+    /// Phoenix writes Java's one NaN: another is no value it wrote.
+    #[inline(always)]
+    fn decode_float<F: Float>(input: &[u8], mode: FieldMode) -> Result<(F, usize), DecodeError> {
+        let (v, n) = F::take_ordered(input, 1, mode)?;
+        if v.nan() && !v.same_bits(F::java_nan()) {
+            return Err(DecodeError::new(
+                DecodeErrorKind::Invalid("a NaN other than Java's, which Phoenix writes"),
+                0,
+            ));
+        }
+        Ok((v, n))
     }
 
     #[inline(always)]
@@ -102,5 +164,70 @@ impl Format for Phoenix {
     #[inline(always)]
     fn read_columns_end(columns: &Columns, r: &mut KeyReader<'_>) -> Result<(), DecodeError> {
         columns::read_end(columns, r)
+    }
+
+    #[inline(always)]
+    fn option_len<T: KeyField>(v: Option<&T>, mode: FieldMode) -> usize {
+        option::option_len(v, mode)
+    }
+
+    #[inline(always)]
+    fn encode_option<T: KeyField>(
+        v: Option<&T>,
+        out: &mut [u8],
+        mode: FieldMode,
+    ) -> Result<usize, EncodeError> {
+        option::encode_option(v, out, mode)
+    }
+
+    #[inline(always)]
+    fn decode_option<'k, T>(
+        input: &'k [u8],
+        mode: FieldMode,
+        decode: impl FnOnce(&'k [u8], FieldMode) -> Result<(T, usize), DecodeError>,
+    ) -> Result<(Option<T>, usize), DecodeError> {
+        option::decode_option(input, mode, decode)
+    }
+
+    /// One byte, as in the binary format.
+    #[inline(always)]
+    fn discriminant_len(_mode: FieldMode) -> usize {
+        1
+    }
+
+    #[inline(always)]
+    fn encode_discriminant(d: u8, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+        put(&[d], out, mode)
+    }
+
+    #[inline(always)]
+    fn decode_discriminant(input: &[u8], mode: FieldMode) -> Result<(u8, usize), DecodeError> {
+        let mut b = [0u8];
+        take_into(input, &mut b, mode)?;
+        Ok((b[0], 1))
+    }
+
+    #[cfg(feature = "decimal")]
+    #[inline]
+    fn decimal_len(v: &rust_decimal::Decimal, _mode: FieldMode) -> usize {
+        decimal::write(v).1
+    }
+
+    #[cfg(feature = "decimal")]
+    fn encode_decimal(
+        v: &rust_decimal::Decimal,
+        out: &mut [u8],
+        mode: FieldMode,
+    ) -> Result<usize, EncodeError> {
+        let (key, n) = decimal::write(v);
+        put(&key[..n], out, mode)
+    }
+
+    #[cfg(feature = "decimal")]
+    fn decode_decimal(
+        input: &[u8],
+        mode: FieldMode,
+    ) -> Result<(rust_decimal::Decimal, usize), DecodeError> {
+        decimal::read(input, mode)
     }
 }

@@ -10,9 +10,10 @@ pub(crate) mod hex;
 pub(crate) mod number;
 
 use super::content::{Bytes, Content};
-use super::Format;
+use super::fixed::{Float, Int};
+use super::{unsupported_text, Format};
 use crate::error::{DecodeError, EncodeError};
-use crate::field::FieldMode;
+use crate::field::{FieldMode, KeyField};
 
 /// The text format's codec.
 #[derive(Debug)]
@@ -52,5 +53,112 @@ impl Format for Text {
             // binary format's bytes.
             super::binary::content::decode_content(input, mode)
         }
+    }
+
+    #[inline(always)]
+    fn int_len<I: Int>(mode: FieldMode) -> usize {
+        number::int_len(I::NUMBER, mode)
+    }
+
+    #[inline(always)]
+    fn encode_int<I: Int>(v: I, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+        number::encode_int(v.unsigned()?, I::NUMBER, out, mode)
+    }
+
+    #[inline(always)]
+    fn decode_int<I: Int>(input: &[u8], mode: FieldMode) -> Result<(I, usize), DecodeError> {
+        let (v, n) = number::decode_int(input, I::NUMBER, mode)?;
+        Ok((I::of_unsigned(v), n))
+    }
+
+    /// Floats, `bool`, `char` and byte arrays have no text form.
+    #[inline(always)]
+    fn fixed_bytes(_mode: FieldMode) -> Result<(), EncodeError> {
+        Err(unsupported_text())
+    }
+
+    #[inline(always)]
+    fn encode_float<F: Float>(
+        _v: F,
+        _out: &mut [u8],
+        _mode: FieldMode,
+    ) -> Result<usize, EncodeError> {
+        Err(unsupported_text())
+    }
+
+    /// A float has no text form (encoding refuses one); its decoder reads the binary format's
+    /// bytes.
+    #[inline(always)]
+    fn decode_float<F: Float>(input: &[u8], mode: FieldMode) -> Result<(F, usize), DecodeError> {
+        F::take_ordered(input, 0, mode)
+    }
+
+    /// Tagged as in the binary format.
+    #[inline(always)]
+    fn option_len<T: KeyField>(v: Option<&T>, mode: FieldMode) -> usize {
+        super::binary::option::option_len(v, mode)
+    }
+
+    #[inline(always)]
+    fn encode_option<T: KeyField>(
+        v: Option<&T>,
+        out: &mut [u8],
+        mode: FieldMode,
+    ) -> Result<usize, EncodeError> {
+        super::binary::option::encode_option(v, out, mode)
+    }
+
+    #[inline(always)]
+    fn decode_option<'k, T>(
+        input: &'k [u8],
+        mode: FieldMode,
+        decode: impl FnOnce(&'k [u8], FieldMode) -> Result<(T, usize), DecodeError>,
+    ) -> Result<(Option<T>, usize), DecodeError> {
+        super::binary::option::decode_option(input, mode, decode)
+    }
+
+    /// Three decimal digits.
+    #[inline(always)]
+    fn discriminant_len(mode: FieldMode) -> usize {
+        number::int_len(number::DISCRIMINANT, mode)
+    }
+
+    #[inline(always)]
+    fn encode_discriminant(d: u8, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+        number::encode_int(u128::from(d), number::DISCRIMINANT, out, mode)
+    }
+
+    #[inline(always)]
+    fn decode_discriminant(input: &[u8], mode: FieldMode) -> Result<(u8, usize), DecodeError> {
+        let (d, n) = number::decode_int(input, number::DISCRIMINANT, mode)?;
+        Ok((d as u8, n))
+    }
+
+    #[cfg(feature = "decimal")]
+    #[inline]
+    fn decimal_len(v: &rust_decimal::Decimal, _mode: FieldMode) -> usize {
+        super::binary::decimal::write(v).1
+    }
+
+    #[cfg(feature = "decimal")]
+    fn encode_decimal(
+        v: &rust_decimal::Decimal,
+        out: &mut [u8],
+        mode: FieldMode,
+    ) -> Result<usize, EncodeError> {
+        let _ = (v, out, mode);
+        Err(EncodeError::new(
+            crate::error::EncodeErrorKind::Unsupported("a Decimal in a text layout"),
+        ))
+    }
+
+    #[cfg(feature = "decimal")]
+    fn decode_decimal(
+        input: &[u8],
+        mode: FieldMode,
+    ) -> Result<(rust_decimal::Decimal, usize), DecodeError> {
+        // A decimal has no text form (encoding refuses one); its decoder reads the binary
+        // format's bytes.
+        super::binary::decimal::read(input, mode)
     }
 }

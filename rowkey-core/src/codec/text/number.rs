@@ -24,6 +24,9 @@ impl Number {
     }
 }
 
+/// A fieldless enum's discriminant: at most 255, one byte in binary keys.
+pub(crate) const DISCRIMINANT: Number = Number::of(255);
+
 /// The digits a field takes, and the largest value they hold (`desc` subtracts from it).
 #[inline]
 fn layout(number: Number, mode: FieldMode) -> (usize, u128) {
