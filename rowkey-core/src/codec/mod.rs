@@ -45,6 +45,8 @@ pub(crate) mod fixed;
 pub(crate) mod option;
 pub(crate) mod phoenix;
 pub(crate) mod text;
+#[cfg(any(feature = "std", feature = "chrono"))]
+pub(crate) mod time;
 #[cfg(feature = "uuid")]
 mod uuid;
 
@@ -52,6 +54,8 @@ use crate::cursor::{KeyReader, KeyWriter};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::field::{DecodeField, FieldMode, KeyField};
 use crate::format::KeyFormat;
+#[cfg(any(feature = "std", feature = "chrono"))]
+use crate::time::TimeValue;
 use content::{Bytes, Content};
 use fixed::{Float, Int};
 use phoenix::columns::Columns;
@@ -187,6 +191,27 @@ pub(crate) trait Format {
         input: &[u8],
         mode: FieldMode,
     ) -> Result<(rust_decimal::Decimal, usize), DecodeError>;
+
+    /// The bytes a time takes (one without a `format`).
+    #[cfg(any(feature = "std", feature = "chrono"))]
+    fn time_len(mode: FieldMode) -> usize;
+
+    /// Writes a time (one without `width` or `format`) at the start of `out`.
+    #[cfg(any(feature = "std", feature = "chrono"))]
+    fn encode_time<T: TimeValue>(
+        t: &T,
+        out: &mut [u8],
+        mode: FieldMode,
+    ) -> Result<usize, EncodeError>;
+
+    /// Reads a time (one without a `format`), and the bytes it took.
+    #[cfg(any(feature = "std", feature = "chrono"))]
+    fn decode_time<T: TimeValue>(input: &[u8], mode: FieldMode) -> Result<(T, usize), DecodeError>;
+
+    /// Whether `t` is stored as it is (a time the format refuses counts as exact: it is refused
+    /// rather than stored).
+    #[cfg(any(feature = "std", feature = "chrono"))]
+    fn time_stores_exactly<T: TimeValue>(t: &T, mode: FieldMode) -> bool;
 
     /// The bytes a fieldless enum's discriminant takes.
     fn discriminant_len(mode: FieldMode) -> usize;

@@ -10,12 +10,16 @@ pub(crate) mod decimal;
 pub(crate) mod escape;
 pub(crate) mod option;
 pub(crate) mod pad;
+#[cfg(any(feature = "std", feature = "chrono"))]
+pub(crate) mod time;
 
 use super::content::{Bytes, Content};
 use super::fixed::{natural_width, Float, Int};
 use super::{put, take_into, Format};
 use crate::error::{DecodeError, EncodeError};
 use crate::field::{FieldMode, KeyField};
+#[cfg(any(feature = "std", feature = "chrono"))]
+use crate::time::TimeValue;
 
 /// The binary format's codec.
 #[derive(Debug)]
@@ -147,5 +151,30 @@ impl Format for Binary {
         mode: FieldMode,
     ) -> Result<(rust_decimal::Decimal, usize), DecodeError> {
         decimal::read(input, mode)
+    }
+
+    #[cfg(any(feature = "std", feature = "chrono"))]
+    #[inline]
+    fn time_len(_mode: FieldMode) -> usize {
+        time::LEN
+    }
+
+    #[cfg(any(feature = "std", feature = "chrono"))]
+    fn encode_time<T: TimeValue>(
+        t: &T,
+        out: &mut [u8],
+        mode: FieldMode,
+    ) -> Result<usize, EncodeError> {
+        time::encode(t, out, mode)
+    }
+
+    #[cfg(any(feature = "std", feature = "chrono"))]
+    fn decode_time<T: TimeValue>(input: &[u8], mode: FieldMode) -> Result<(T, usize), DecodeError> {
+        time::decode(input, mode)
+    }
+
+    #[cfg(any(feature = "std", feature = "chrono"))]
+    fn time_stores_exactly<T: TimeValue>(t: &T, mode: FieldMode) -> bool {
+        crate::time::count::exact_count(t, mode.unit())
     }
 }

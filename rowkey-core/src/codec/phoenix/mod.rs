@@ -17,6 +17,8 @@ pub(crate) mod content;
 #[cfg(feature = "decimal")]
 pub(crate) mod decimal;
 pub(crate) mod option;
+#[cfg(any(feature = "std", feature = "chrono"))]
+pub(crate) mod time;
 
 use super::content::{Bytes, Content};
 use super::fixed::{natural_width, Float, Int};
@@ -24,6 +26,8 @@ use super::{put, take_into, Format};
 use crate::cursor::{KeyReader, KeyWriter};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::field::{DecodeField, FieldMode, KeyField};
+#[cfg(any(feature = "std", feature = "chrono"))]
+use crate::time::TimeValue;
 use columns::Columns;
 
 /// Apache Phoenix's codec.
@@ -229,5 +233,30 @@ impl Format for Phoenix {
         mode: FieldMode,
     ) -> Result<(rust_decimal::Decimal, usize), DecodeError> {
         decimal::read(input, mode)
+    }
+
+    #[cfg(any(feature = "std", feature = "chrono"))]
+    #[inline]
+    fn time_len(mode: FieldMode) -> usize {
+        mode.unit().phoenix_len()
+    }
+
+    #[cfg(any(feature = "std", feature = "chrono"))]
+    fn encode_time<T: TimeValue>(
+        t: &T,
+        out: &mut [u8],
+        mode: FieldMode,
+    ) -> Result<usize, EncodeError> {
+        time::encode(t, out, mode)
+    }
+
+    #[cfg(any(feature = "std", feature = "chrono"))]
+    fn decode_time<T: TimeValue>(input: &[u8], mode: FieldMode) -> Result<(T, usize), DecodeError> {
+        time::decode(input, mode)
+    }
+
+    #[cfg(any(feature = "std", feature = "chrono"))]
+    fn time_stores_exactly<T: TimeValue>(t: &T, mode: FieldMode) -> bool {
+        time::stores_exactly(t, mode)
     }
 }

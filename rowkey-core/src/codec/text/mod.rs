@@ -8,12 +8,16 @@ pub(crate) mod content;
 pub(crate) mod delimit;
 pub(crate) mod hex;
 pub(crate) mod number;
+#[cfg(any(feature = "std", feature = "chrono"))]
+pub(crate) mod time;
 
 use super::content::{Bytes, Content};
 use super::fixed::{Float, Int};
 use super::{unsupported_text, Format};
 use crate::error::{DecodeError, EncodeError};
 use crate::field::{FieldMode, KeyField};
+#[cfg(any(feature = "std", feature = "chrono"))]
+use crate::time::TimeValue;
 
 /// The text format's codec.
 #[derive(Debug)]
@@ -160,5 +164,30 @@ impl Format for Text {
         // A decimal has no text form (encoding refuses one); its decoder reads the binary
         // format's bytes.
         super::binary::decimal::read(input, mode)
+    }
+
+    #[cfg(any(feature = "std", feature = "chrono"))]
+    #[inline]
+    fn time_len(_mode: FieldMode) -> usize {
+        time::LEN
+    }
+
+    #[cfg(any(feature = "std", feature = "chrono"))]
+    fn encode_time<T: TimeValue>(
+        t: &T,
+        out: &mut [u8],
+        mode: FieldMode,
+    ) -> Result<usize, EncodeError> {
+        time::encode(t, out, mode)
+    }
+
+    #[cfg(any(feature = "std", feature = "chrono"))]
+    fn decode_time<T: TimeValue>(input: &[u8], mode: FieldMode) -> Result<(T, usize), DecodeError> {
+        time::decode(input, mode)
+    }
+
+    #[cfg(any(feature = "std", feature = "chrono"))]
+    fn time_stores_exactly<T: TimeValue>(t: &T, mode: FieldMode) -> bool {
+        crate::time::count::exact_count(t, mode.unit())
     }
 }
