@@ -87,7 +87,9 @@ pub(crate) use with_format;
 /// from the layout at run time is only known once the walk is inlined, too late for the
 /// compiler to drop the other formats' code before it weighs what to inline). Sealed: the
 /// formats are this crate's, and the text delimiter is the layout's.
-pub trait FormatType: sealed::Sealed {
+// The codec behind it is crate-private: a type outside names a format, never calls it.
+#[allow(private_bounds)]
+pub trait FormatType: sealed::Sealed + Format {
     /// The format.
     const FORMAT: KeyFormat;
 }
@@ -156,22 +158,15 @@ pub(crate) trait Format {
     /// Reads a float at the start of `input`, and the bytes it took.
     fn decode_float<F: Float>(input: &[u8], mode: FieldMode) -> Result<(F, usize), DecodeError>;
 
-    /// The bytes an `Option` takes (`v`: its value, if any).
-    fn option_len<T: KeyField>(v: Option<&T>, mode: FieldMode) -> usize;
+    /// The bytes that mark whether an `Option` holds a value.
+    fn option_tag_len(mode: FieldMode) -> usize;
 
-    /// Writes an `Option` (`v`: its value, if any) at the start of `out`.
-    fn encode_option<T: KeyField>(
-        v: Option<&T>,
-        out: &mut [u8],
-        mode: FieldMode,
-    ) -> Result<usize, EncodeError>;
+    /// Writes what marks whether an `Option` holds a value (`some`) at the start of `out`.
+    fn encode_option_tag(some: bool, out: &mut [u8], mode: FieldMode)
+        -> Result<usize, EncodeError>;
 
-    /// Reads an `Option` at the start of `input`, its value with `decode`.
-    fn decode_option<'k, T>(
-        input: &'k [u8],
-        mode: FieldMode,
-        decode: impl FnOnce(&'k [u8], FieldMode) -> Result<(T, usize), DecodeError>,
-    ) -> Result<(Option<T>, usize), DecodeError>;
+    /// Reads what marks whether an `Option` holds a value: whether it does, and the bytes taken.
+    fn decode_option_tag(input: &[u8], mode: FieldMode) -> Result<(bool, usize), DecodeError>;
 
     /// The bytes a `Decimal` takes.
     #[cfg(feature = "decimal")]

@@ -14,12 +14,21 @@ impl<T: KeyField> KeyField for Option<T> {
 
     #[inline]
     fn field_len(&self, mode: FieldMode) -> usize {
-        with_format!(mode.key_format(), F => F::option_len(self.as_ref(), mode))
+        let tag = with_format!(mode.key_format(), F => F::option_tag_len(mode));
+        match self {
+            None => tag,
+            Some(v) => tag + v.field_len(mode),
+        }
     }
 
     #[inline(always)]
     fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
-        with_format!(mode.key_format(), F => F::encode_option(self.as_ref(), out, mode))
+        let some = self.is_some();
+        let n = with_format!(mode.key_format(), F => F::encode_option_tag(some, out, mode))?;
+        match self {
+            None => Ok(n),
+            Some(v) => Ok(n + v.encode(&mut out[n..], mode)?),
+        }
     }
 
     #[inline]
@@ -62,5 +71,10 @@ pub(crate) fn decode_option<'k, T>(
     mode: FieldMode,
     decode: impl FnOnce(&'k [u8], FieldMode) -> Result<(T, usize), DecodeError>,
 ) -> Result<(Option<T>, usize), DecodeError> {
-    with_format!(mode.key_format(), F => F::decode_option(input, mode, decode))
+    let (some, n) = with_format!(mode.key_format(), F => F::decode_option_tag(input, mode))?;
+    if !some {
+        return Ok((None, n));
+    }
+    let (v, m) = decode(&input[n..], mode).map_err(|e| e.in_field("", "", n))?;
+    Ok((Some(v), n + m))
 }

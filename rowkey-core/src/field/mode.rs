@@ -205,7 +205,10 @@ impl FieldMode {
     /// ```
     #[must_use]
     pub const fn with_text(self, delimiter: &'static str) -> Self {
-        self.in_format(KeyFormat::Text(delimiter))
+        FieldMode {
+            key_format: KeyFormat::Text(delimiter),
+            ..self
+        }
     }
 
     /// The same mode in the byte format `key_format`: how a `KeyField` of your own can be tried
@@ -246,7 +249,9 @@ impl FieldMode {
     /// ```
     #[inline]
     pub const fn is_text(self) -> bool {
-        self.key_format.is_text()
+        // A match here rather than a call: layouts evaluate this at compile time, where every
+        // call is a frame of the interpreter.
+        matches!(self.key_format, KeyFormat::Text(_))
     }
 
     /// The text format's delimiter (empty in the binary format).
@@ -259,7 +264,10 @@ impl FieldMode {
     /// ```
     #[inline]
     pub const fn delimiter(self) -> &'static str {
-        self.key_format.delimiter()
+        match self.key_format {
+            KeyFormat::Text(d) => d,
+            _ => "",
+        }
     }
 
     /// For a salted key: write `bucket` as the salt byte instead of the computed one
@@ -418,7 +426,10 @@ impl FieldMode {
     #[inline]
     #[must_use]
     pub(crate) const fn with_phoenix(self) -> Self {
-        self.in_format(KeyFormat::Phoenix)
+        FieldMode {
+            key_format: KeyFormat::Phoenix,
+            ..self
+        }
     }
 
     /// Whether the field is written as Apache Phoenix writes its column (`#[rowkey(phoenix)]`):
@@ -426,7 +437,7 @@ impl FieldMode {
     /// around it, and numbers in Phoenix's encodings.
     #[inline]
     pub(crate) const fn is_phoenix(self) -> bool {
-        self.key_format.is_phoenix()
+        matches!(self.key_format, KeyFormat::Phoenix)
     }
 
     /// The mode of a field declared with `inner` inside a nested key placed with `self`.

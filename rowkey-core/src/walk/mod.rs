@@ -8,7 +8,7 @@
 
 use core::marker::PhantomData;
 
-use crate::codec::columns::{self, Columns};
+use crate::codec::columns::Columns;
 use crate::codec::FormatType;
 use crate::cursor::{KeyReader, KeyWriter};
 use crate::describe::layout::Layout;
@@ -164,7 +164,7 @@ pub fn encoded_len<Fm: FormatType, F: Fields>(
         #[inline(always)]
         fn field<T: KeyField + ?Sized>(&mut self, i: usize, value: &T) -> Result<(), Self::Error> {
             let mode = self.mode.nest(mode_of(self.layout, i));
-            columns::measure(Fm::FORMAT, &mut self.columns, &mut self.len, value, mode);
+            Fm::measure_column(&mut self.columns, &mut self.len, value, mode);
             Ok(())
         }
     }
@@ -176,7 +176,7 @@ pub fn encoded_len<Fm: FormatType, F: Fields>(
         format: PhantomData::<Fm>,
     };
     let Ok(()) = fields.visit(0, &mut len);
-    columns::key_len(Fm::FORMAT, &len.columns, len.len)
+    Fm::key_len(&len.columns, len.len)
 }
 
 /// Writes the key of `layout` whose fields are `fields`, placed in `mode`, at the start of `out`:
@@ -204,15 +204,7 @@ pub fn encode<Fm: FormatType, F: Fields>(
             }
             let mode = self.mode.nest(mode_of(self.layout, i));
             let (key, field) = (self.layout.name, self.layout.segments[i].name);
-            columns::write(
-                Fm::FORMAT,
-                &mut self.columns,
-                self.w,
-                value,
-                mode,
-                key,
-                field,
-            )
+            Fm::write_column(&mut self.columns, self.w, value, mode, key, field)
         }
     }
     let mut w = KeyWriter::new(out);
@@ -226,7 +218,7 @@ pub fn encode<Fm: FormatType, F: Fields>(
     };
     fields.visit(0, &mut write)?;
     let written = write.columns;
-    columns::finish(Fm::FORMAT, &written, &mut w).map_err(|e| e.in_key(layout.name))?;
+    Fm::finish_columns(&written, &mut w).map_err(|e| e.in_key(layout.name))?;
     frame::close(layout, &mut w, mode, &SourcesOf { layout, fields })?;
     Ok(w.written())
 }
@@ -254,7 +246,7 @@ pub fn decode<'k, Fm: FormatType, F: DecodeFields<'k>>(
             }
             let mode = self.mode.nest(mode_of(self.layout, i));
             let (key, field) = (self.layout.name, self.layout.segments[i].name);
-            columns::read(Fm::FORMAT, &mut self.columns, self.r, mode, key, field)
+            Fm::read_column(&mut self.columns, self.r, mode, key, field)
         }
     }
     let mut r = KeyReader::new(input);
@@ -268,7 +260,7 @@ pub fn decode<'k, Fm: FormatType, F: DecodeFields<'k>>(
     };
     let fields = F::read(0, &mut read)?;
     let read_columns = read.columns;
-    columns::read_end(Fm::FORMAT, &read_columns, &mut r).map_err(|e| e.in_key(layout.name))?;
+    Fm::read_columns_end(&read_columns, &mut r).map_err(|e| e.in_key(layout.name))?;
     let sources = SourcesOf {
         layout,
         fields: &fields,

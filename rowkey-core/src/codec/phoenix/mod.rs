@@ -4,13 +4,16 @@
 //! |---|---|
 //! | `content.rs` | a VARCHAR, CHAR(n), VARBINARY or BINARY(n) column's content: bare, NUL refused, `CHAR` padded with spaces, `DESC` inverted; read back up to its separator |
 //! | `columns.rs` | between the columns: the `00`/`FF` separator after a variable-length column, trailing NULLs dropped, the `FF` after a last `DESC` column; and the planner's stand-ins for them (`plan_separator`, `Held`) |
+//! | `mod.rs` | the numbers: integers as the binary format writes them, `UNSIGNED_*` up to the signed maximum of their size; `FLOAT` and `DOUBLE` as Java's bits of one canonical NaN, plus one |
+//! | `option.rs` | a nullable column: NULL is no bytes |
+//! | `decimal.rs` | `DECIMAL` (`PDecimal`), feature `decimal` |
+//! | `time.rs` | `DATE`, `TIME` (milliseconds) and `TIMESTAMP` (and its nanoseconds), before 1970 too |
 //!
-//! Still asked by the shared codecs through `FieldMode::is_phoenix` (to move here as those
-//! families go behind [`Format`]): the UNSIGNED types' range (`codec/fixed.rs`), FLOAT and DOUBLE's
-//! `+1` and canonical NaN (`codec/fixed.rs`), NULL as no bytes (`codec/option.rs`), DECIMAL
-//! (`codec/decimal.rs`), DATE, TIME and TIMESTAMP (`time/mod.rs`). The mapping of field types to
-//! Phoenix's column types is `field/column_type.rs`; the DDL, its parser and the lock from it
-//! are `phoenix/`.
+//! Elsewhere, and why: the mapping of field types to Phoenix's column types is
+//! `field/column_type.rs` (the derive's check, the DDL and the lock read it, as they read a field's
+//! shape); the DDL, its parser and the lock from it are `phoenix/` (a Phoenix table is a key
+//! layout, not a codec); the planner asks `columns.rs` for its stand-ins from
+//! `scan/bound.rs` and `scan/alts.rs`; a schema's key walks the columns through `columns.rs`.
 
 pub(crate) mod columns;
 pub(crate) mod content;
@@ -171,26 +174,22 @@ impl Format for Phoenix {
     }
 
     #[inline(always)]
-    fn option_len<T: KeyField>(v: Option<&T>, mode: FieldMode) -> usize {
-        option::option_len(v, mode)
+    fn option_tag_len(_mode: FieldMode) -> usize {
+        0
     }
 
     #[inline(always)]
-    fn encode_option<T: KeyField>(
-        v: Option<&T>,
+    fn encode_option_tag(
+        some: bool,
         out: &mut [u8],
         mode: FieldMode,
     ) -> Result<usize, EncodeError> {
-        option::encode_option(v, out, mode)
+        option::encode_tag(some, out, mode)
     }
 
     #[inline(always)]
-    fn decode_option<'k, T>(
-        input: &'k [u8],
-        mode: FieldMode,
-        decode: impl FnOnce(&'k [u8], FieldMode) -> Result<(T, usize), DecodeError>,
-    ) -> Result<(Option<T>, usize), DecodeError> {
-        option::decode_option(input, mode, decode)
+    fn decode_option_tag(input: &[u8], mode: FieldMode) -> Result<(bool, usize), DecodeError> {
+        option::decode_tag(input, mode)
     }
 
     /// One byte, as in the binary format.

@@ -3,7 +3,7 @@
 //! non-empty (an empty string is refused), so `None` and `Some` stay apart.
 
 use crate::error::{DecodeError, EncodeError};
-use crate::field::{FieldMode, KeyField};
+use crate::field::FieldMode;
 use crate::format::PHOENIX_SEPARATOR;
 
 /// Whether a Phoenix column starts NULL at `input`: nothing, then the separator (`00` even when
@@ -16,30 +16,18 @@ fn null(input: &[u8], mode: FieldMode) -> bool {
     }
 }
 
+/// Writes nothing: a value is itself, and NULL no bytes.
 #[inline(always)]
-pub(crate) fn option_len<T: KeyField>(v: Option<&T>, mode: FieldMode) -> usize {
-    v.map_or(0, |v| v.field_len(mode))
-}
-
-#[inline(always)]
-pub(crate) fn encode_option<T: KeyField>(
-    v: Option<&T>,
-    out: &mut [u8],
-    mode: FieldMode,
+pub(crate) fn encode_tag(
+    _some: bool,
+    _out: &mut [u8],
+    _mode: FieldMode,
 ) -> Result<usize, EncodeError> {
-    v.map_or(Ok(0), |v| v.encode(out, mode))
+    Ok(0)
 }
 
-// Inlined whole, with the value's decoder: called out of line, the value's decoder was a sixth
-// of decoding a Phoenix key.
+/// Whether a value starts at `input` (not NULL); no bytes taken.
 #[inline(always)]
-pub(crate) fn decode_option<'k, T>(
-    input: &'k [u8],
-    mode: FieldMode,
-    decode: impl FnOnce(&'k [u8], FieldMode) -> Result<(T, usize), DecodeError>,
-) -> Result<(Option<T>, usize), DecodeError> {
-    if null(input, mode) {
-        return Ok((None, 0));
-    }
-    decode(input, mode).map(|(v, n)| (Some(v), n))
+pub(crate) fn decode_tag(input: &[u8], mode: FieldMode) -> Result<(bool, usize), DecodeError> {
+    Ok((!null(input, mode), 0))
 }

@@ -15,7 +15,7 @@ use super::content::{Bytes, Content};
 use super::fixed::{Float, Int};
 use super::{unsupported_text, Format};
 use crate::error::{DecodeError, EncodeError};
-use crate::field::{FieldMode, KeyField};
+use crate::field::FieldMode;
 #[cfg(any(feature = "std", feature = "chrono"))]
 use crate::time::TimeValue;
 
@@ -99,26 +99,22 @@ impl Format for Text {
 
     /// Tagged as in the binary format.
     #[inline(always)]
-    fn option_len<T: KeyField>(v: Option<&T>, mode: FieldMode) -> usize {
-        super::binary::option::option_len(v, mode)
+    fn option_tag_len(_mode: FieldMode) -> usize {
+        1
     }
 
     #[inline(always)]
-    fn encode_option<T: KeyField>(
-        v: Option<&T>,
+    fn encode_option_tag(
+        some: bool,
         out: &mut [u8],
         mode: FieldMode,
     ) -> Result<usize, EncodeError> {
-        super::binary::option::encode_option(v, out, mode)
+        super::binary::option::encode_tag(some, out, mode)
     }
 
     #[inline(always)]
-    fn decode_option<'k, T>(
-        input: &'k [u8],
-        mode: FieldMode,
-        decode: impl FnOnce(&'k [u8], FieldMode) -> Result<(T, usize), DecodeError>,
-    ) -> Result<(Option<T>, usize), DecodeError> {
-        super::binary::option::decode_option(input, mode, decode)
+    fn decode_option_tag(input: &[u8], mode: FieldMode) -> Result<(bool, usize), DecodeError> {
+        super::binary::option::decode_tag(input, mode)
     }
 
     /// Three decimal digits.
