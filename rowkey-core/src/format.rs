@@ -47,18 +47,6 @@ impl KeyFormat {
             _ => None,
         }
     }
-
-    /// Whether this is the text format.
-    #[inline]
-    pub(crate) const fn is_text(self) -> bool {
-        matches!(self, KeyFormat::Text(_))
-    }
-
-    /// Whether this is Apache Phoenix's format.
-    #[inline]
-    pub(crate) const fn is_phoenix(self) -> bool {
-        matches!(self, KeyFormat::Phoenix)
-    }
 }
 
 /// In the escaped form of variable-length content (a string or bytes field that another field

@@ -15,17 +15,14 @@
 //! Shared code never matches on a format: it asks the format through [`with_format!`], the one
 //! `match` over [`KeyFormat`], which names the format's type for an expression. The walk through
 //! a key asks through `columns.rs` (what stands between two fields); the type families (`bytes.rs`
-//! for strings and byte strings) through `with_format!` in their impls. A derived key names its
-//! format's type to the walk ([`FormatType`]), so the question is answered when the program
-//! compiles and a key carries no other format's code.
+//! for strings and byte strings) through `with_format!` in their impls.
 //!
 //! A new format (Bigtable's structured row keys, say) is:
 //!
 //! 1. a variant of [`KeyFormat`] (in `format.rs`, with the bytes it gives meaning to);
 //! 2. a folder here with its type and `impl Format` (the methods whose default, nothing between
 //!    the columns, does not hold for it overridden);
-//! 3. one arm in [`with_format!`] and one line in `format_types!`, and the derive's
-//!    `expand/layout.rs` naming the type for the attribute that chooses it.
+//! 3. one arm in [`with_format!`], and the derive's attribute that chooses it.
 //!
 //! The compiler then names every family and walk that needs the format's answer. The type
 //! families not yet moved behind `Format` still ask the mode (`fixed.rs`, `option.rs`,
@@ -216,6 +213,11 @@ pub(crate) trait Format {
 
     /// Reads a fieldless enum's discriminant, and the bytes it took.
     fn decode_discriminant(input: &[u8], mode: FieldMode) -> Result<(u8, usize), DecodeError>;
+
+    /// Whether nothing stands between the fields of a key (a field writes itself, as the
+    /// column methods' defaults below say): what the walks that learn a key's format at run time
+    /// (a schema's, the explainer's) ask before they keep track of columns.
+    const PLAIN_COLUMNS: bool = true;
 
     /// Adds the bytes of a field and what stands before it to a key's length `len`.
     #[inline(always)]

@@ -56,7 +56,7 @@ impl<T: KeyField> KeyField for Option<T> {
 }
 
 impl<'k, T: DecodeField<'k>> DecodeField<'k> for Option<T> {
-    #[inline]
+    #[inline(always)]
     fn decode_field(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
         decode_option(input, mode, T::decode_field)
     }

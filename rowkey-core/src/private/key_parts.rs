@@ -1,5 +1,6 @@
 //! `K::explain`: a stored key shown part by part, each part's bytes beside its value.
 
+use crate::codec::columns;
 use crate::codec::phoenix::columns as phoenix_columns;
 use crate::describe::explain::Explained;
 use crate::describe::layout::Layout;
@@ -115,7 +116,7 @@ pub fn explain_record<const N: usize>(
     let mut columns = phoenix_columns::Columns::default();
     for (i, field) in shown.into_iter().enumerate() {
         let mode = layout.segments[i].encoding.mode();
-        let start = if layout.format.is_phoenix() {
+        let start = if !columns::plain(layout.format) {
             match field.len {
                 0 => at,
                 _ => at.saturating_add(columns.held_len()),
@@ -124,7 +125,7 @@ pub fn explain_record<const N: usize>(
             let delimiter = layout.delimiter_before(i).map_or(0, str::len);
             at.saturating_add(delimiter)
         };
-        if field.len > 0 || !layout.format.is_phoenix() {
+        if field.len > 0 || columns::plain(layout.format) {
             at = start.saturating_add(field.len);
         }
         columns.after(at, field.len, field.variable, mode);

@@ -54,11 +54,12 @@ pub use crate::tag::{byte_tag, prefix_clash, ByteTag, Tag};
 pub use crate::time::unit::TimeUnit;
 /// The walk through a key that every derived key's encode and decode take.
 pub mod walk {
-    pub use crate::codec::binary::Binary;
     pub use crate::codec::phoenix::Phoenix;
-    pub use crate::codec::text::Text;
     pub use crate::codec::FormatType;
-    pub use crate::walk::{decode, encode, encoded_len, opens, Chunks, MAX_FIELDS, TUPLE_MAX};
+    pub use crate::walk::{
+        decode, decode_in, encode, encode_in, encoded_len, encoded_len_in, opens, Chunks,
+        MAX_FIELDS, TUPLE_MAX,
+    };
 }
 
 /// The rules of time formats (`format = "..."`), which the derive checks attributes against.

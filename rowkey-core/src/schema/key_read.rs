@@ -13,6 +13,7 @@ use super::nodes::{Field, Kind, Node};
 use super::stand_ins::Shown;
 use super::typed::decode_inline;
 use super::value::Value;
+use crate::codec::columns;
 use crate::codec::phoenix::columns as phoenix_columns;
 use crate::cursor::KeyReader;
 use crate::describe::explain::Explained;
@@ -163,7 +164,7 @@ fn read_fields<'s, const SHOW: bool>(
         if let Some(delimiter) = frame::delimiter_before(node, i) {
             r.delimiter(delimiter)?;
         }
-        if node.format.is_phoenix() {
+        if !columns::plain(node.format) {
             phoenix_columns::read_separator(&columns, r).map_err(|e| e.in_key(key))?;
         }
         let at = r.pos();
@@ -188,7 +189,7 @@ fn read_fields<'s, const SHOW: bool>(
         .map_err(|e| e.in_field(key, field.name, at))?;
         // The reader moves past the field by taking the bytes it read.
         r.take(n)?;
-        if node.format.is_phoenix() {
+        if !columns::plain(node.format) {
             columns.after_read(n, field.variable, field.placed);
         }
         if SHOW {
@@ -200,7 +201,7 @@ fn read_fields<'s, const SHOW: bool>(
             });
         }
     }
-    if node.format.is_phoenix() {
+    if !columns::plain(node.format) {
         phoenix_columns::read_end(&columns, r).map_err(|e| e.in_key(key))?;
     }
     Ok(rows)

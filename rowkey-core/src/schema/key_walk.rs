@@ -18,6 +18,7 @@ use super::convert::Run;
 use super::nodes::{Field, Kind, Node};
 use super::typed::{encode_inline, with_typed};
 use super::value::Value;
+use crate::codec::columns;
 use crate::codec::phoenix::columns as phoenix_columns;
 use crate::cursor::KeyWriter;
 use crate::describe::frame::Frame;
@@ -112,7 +113,7 @@ fn record_len(node: &Node, slots: &Slots<'_>, mode: FieldMode, placed: bool) -> 
         .filter_map(|i| frame::delimiter_before(node, i))
         .map(str::len)
         .sum::<usize>();
-    if node.format.is_phoenix() {
+    if !columns::plain(node.format) {
         let mut columns = phoenix_columns::Columns::default();
         for field in &node.fields {
             if let Some(v) = value(field) {
@@ -308,7 +309,7 @@ pub(crate) fn encode_record(
     };
     let mut w = KeyWriter::new(out);
     frame::open(node, &mut w)?;
-    if node.format.is_phoenix() {
+    if !columns::plain(node.format) {
         encode_columns(node, slots, &mut w, key)?;
     } else {
         encode_fields(node, slots, &mut w, mode, placed, key)?;
@@ -317,7 +318,7 @@ pub(crate) fn encode_record(
     Ok(w.written())
 }
 
-/// Writes the columns of a Phoenix key (`node.format.is_phoenix()`, a struct of plain fields at the root),
+/// Writes the columns of a key whose format keeps its columns (Phoenix's: a struct of plain fields at the root),
 /// each with the derived walk's step (`codec::phoenix::columns::write_column`), then ends the key as
 /// Phoenix does.
 fn encode_columns(

@@ -82,6 +82,7 @@ use std::path::Path;
 pub use query::Condition;
 pub use value::Value;
 
+use crate::codec::columns;
 use crate::describe::explain::Explained;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::field::FieldMode;
@@ -480,7 +481,7 @@ impl Schema {
     /// ```
     pub fn phoenix_ddl(&self, table: &str) -> Result<String, SchemaError> {
         let root = &self.root;
-        if !root.format.is_phoenix() {
+        if columns::plain(root.format) {
             return Err(SchemaError::unsupported(format!(
                 "`{}` is not Apache Phoenix's primary key (its lock says format=binary or text, not phoenix)",
                 root.key_name()

@@ -218,7 +218,7 @@ impl Node {
             // that many bytes before the codec refused it.
             if let Some(w) = f.mode.width() {
                 let refused = match super::typed::shape_of(&f) {
-                    Some(shape) if !format.is_text() => !shape.accepts_width(w),
+                    Some(shape) if format.text().is_none() => !shape.accepts_width(w),
                     _ => w > crate::hbase::MAX_ROW_LENGTH,
                 };
                 if refused {

@@ -8,6 +8,7 @@
 
 use core::marker::PhantomData;
 
+use crate::codec::binary::Binary;
 use crate::codec::columns::Columns;
 use crate::codec::FormatType;
 use crate::cursor::{KeyReader, KeyWriter};
@@ -147,7 +148,7 @@ const _: () = assert!(MAX_FIELDS <= TUPLE_MAX * TUPLE_MAX && MAX_FIELDS <= u128:
 
 /// The length of the key of `layout` whose fields are `fields`, placed in `mode`.
 #[inline(always)]
-pub fn encoded_len<Fm: FormatType, F: Fields>(
+pub fn encoded_len_in<Fm: FormatType, F: Fields>(
     layout: &'static Layout,
     mode: FieldMode,
     fields: &F,
@@ -182,7 +183,7 @@ pub fn encoded_len<Fm: FormatType, F: Fields>(
 /// Writes the key of `layout` whose fields are `fields`, placed in `mode`, at the start of `out`:
 /// the tag, the fields with their delimiters, then the prefix over what they wrote.
 #[inline(always)]
-pub fn encode<Fm: FormatType, F: Fields>(
+pub fn encode_in<Fm: FormatType, F: Fields>(
     layout: &'static Layout,
     out: &mut [u8],
     mode: FieldMode,
@@ -226,7 +227,7 @@ pub fn encode<Fm: FormatType, F: Fields>(
 /// Reads the fields of a key of `layout` placed in `mode` from the start of `input`, checking
 /// its tag and prefix: the fields and the bytes read.
 #[inline(always)]
-pub fn decode<'k, Fm: FormatType, F: DecodeFields<'k>>(
+pub fn decode_in<'k, Fm: FormatType, F: DecodeFields<'k>>(
     layout: &'static Layout,
     input: &'k [u8],
     mode: FieldMode,
@@ -267,6 +268,34 @@ pub fn decode<'k, Fm: FormatType, F: DecodeFields<'k>>(
     };
     frame::check(layout, prefix, &r, mode, &sources)?;
     Ok((fields, r.pos()))
+}
+
+/// [`encoded_len_in`] for a key whose format writes nothing between its fields (binary, text):
+/// what every key but a Phoenix key's calls, so that its code names no format.
+#[inline(always)]
+pub fn encoded_len<F: Fields>(layout: &'static Layout, mode: FieldMode, fields: &F) -> usize {
+    encoded_len_in::<Binary, F>(layout, mode, fields)
+}
+
+/// [`encode_in`] for a key whose format writes nothing between its fields (binary, text).
+#[inline(always)]
+pub fn encode<F: Fields>(
+    layout: &'static Layout,
+    out: &mut [u8],
+    mode: FieldMode,
+    fields: &F,
+) -> Result<usize, EncodeError> {
+    encode_in::<Binary, F>(layout, out, mode, fields)
+}
+
+/// [`decode_in`] for a key whose format writes nothing between its fields (binary, text).
+#[inline(always)]
+pub fn decode<'k, F: DecodeFields<'k>>(
+    layout: &'static Layout,
+    input: &'k [u8],
+    mode: FieldMode,
+) -> Result<(F, usize), DecodeError> {
+    decode_in::<Binary, F>(layout, input, mode)
 }
 
 /// Whether `input` starts with the tag of `layout`: how an enum key finds its variant.

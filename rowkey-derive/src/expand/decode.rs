@@ -65,10 +65,9 @@ pub fn read_fields(
         })
         .collect();
     let pattern = fields_tuple(&vars, p);
-    let format = super::layout::format_type(s, p);
+    let walk = super::layout::walk_fn(s, p, "decode");
     quote! {
-        let (#pattern, __rowkey_n) =
-            #p::walk::decode::<#format, _>(#layout, __rowkey_input, __rowkey_mode)?;
+        let (#pattern, __rowkey_n) = #walk(#layout, __rowkey_input, __rowkey_mode)?;
         let __rowkey_v = #path { #(#members: #vars),* };
     }
 }

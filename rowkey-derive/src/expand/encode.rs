@@ -83,8 +83,8 @@ pub fn len_expr(
     values: &[TokenStream],
 ) -> TokenStream {
     let fields = fields_tuple(values, p);
-    let format = super::layout::format_type(s, p);
-    quote!(#p::walk::encoded_len::<#format, _>(#layout, __rowkey_mode, &#fields))
+    let walk = super::layout::walk_fn(s, p, "encoded_len");
+    quote!(#walk(#layout, __rowkey_mode, &#fields))
 }
 
 /// Writes the key of `layout` whose fields are `values` (references) into `__rowkey_out`.
@@ -95,6 +95,6 @@ pub fn write_key(
     values: &[TokenStream],
 ) -> TokenStream {
     let fields = fields_tuple(values, p);
-    let format = super::layout::format_type(s, p);
-    quote!(#p::walk::encode::<#format, _>(#layout, __rowkey_out, __rowkey_mode, &#fields))
+    let walk = super::layout::walk_fn(s, p, "encode");
+    quote!(#walk(#layout, __rowkey_out, __rowkey_mode, &#fields))
 }

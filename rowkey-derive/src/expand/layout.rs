@@ -96,14 +96,15 @@ fn lead(s: &Struct) -> usize {
     }
 }
 
-/// The type that names the byte format of `s` to the walk (the format its `Layout` holds).
-pub fn format_type(s: &Struct, p: &syn::Ident) -> TokenStream {
-    if s.text().is_some() {
-        quote!(#p::walk::Text)
-    } else if s.attrs.phoenix.is_some() {
-        quote!(#p::walk::Phoenix)
+/// The walk's function `name` for the key `s`: as it is for a key whose format writes nothing
+/// between its fields (binary, text), `name_in::<Phoenix, _>` for a Phoenix key's columns.
+pub fn walk_fn(s: &Struct, p: &syn::Ident, name: &str) -> TokenStream {
+    let name = syn::Ident::new(name, proc_macro2::Span::call_site());
+    if s.attrs.phoenix.is_some() {
+        let name_in = quote::format_ident!("{}_in", name);
+        quote!(#p::walk::#name_in::<#p::walk::Phoenix, _>)
     } else {
-        quote!(#p::walk::Binary)
+        quote!(#p::walk::#name)
     }
 }
 

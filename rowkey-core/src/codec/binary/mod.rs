@@ -23,7 +23,7 @@ use crate::time::TimeValue;
 
 /// The binary format's codec.
 #[derive(Debug)]
-pub enum Binary {}
+pub(crate) enum Binary {}
 
 impl Format for Binary {
     #[inline(always)]

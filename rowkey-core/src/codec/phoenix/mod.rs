@@ -124,6 +124,8 @@ impl Format for Phoenix {
         Ok((v, n))
     }
 
+    const PLAIN_COLUMNS: bool = false;
+
     #[inline(always)]
     fn measure_column<T: KeyField + ?Sized>(
         columns: &mut Columns,

@@ -21,7 +21,7 @@ use crate::time::TimeValue;
 
 /// The text format's codec.
 #[derive(Debug)]
-pub enum Text {}
+pub(crate) enum Text {}
 
 impl Format for Text {
     #[inline(always)]
