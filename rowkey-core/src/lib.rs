@@ -8,6 +8,7 @@
 //! |---|---|
 //! | [`RowKey`], [`DecodeKey`] | a whole key, encoded and decoded |
 //! | [`KeyField`], [`DecodeField`], [`FieldMode`] | one field in one position of a key |
+//! | [`KeyFormat`] | a key's byte format: binary, text, or Apache Phoenix's |
 //! | [`Salt`], [`HashPrefix`], [`Prefix`] | the prefix component that spreads keys over regions |
 //! | [`EncodeError`], [`DecodeError`] | what went wrong, and in which field |
 //! | [`Scan`], [`KeyRange`] | scan plans: the ranges that hold the rows a query asks for |
@@ -17,18 +18,20 @@
 //! | [`hbase`] | HBase's row limit, `toStringBinary`, and shell commands |
 //! | [`Layout`], [`Encoding`] | a key's layout as data, each segment described from its shape |
 //!
-//! Inside, one concept a file and no import circles: `format.rs` names the bytes the format gives
-//! meaning to; `buf.rs` the bounds-checked views of the bytes a codec writes and reads; `codec/`
-//! writes each type family; `field/` is the field contract (the traits, which name a nested key's
-//! `Layout`) over its modes and shapes (which the layout's encodings name, so they import nothing
-//! of the contract); `prefix/` the salt and the hash prefix; `time/` time fields, their units and
-//! chrono formats; `describe/` a key's layout, its segments' encodings and explained keys;
-//! `walk/` the one walk through a key: `frame.rs` what stands around the fields (tag, prefix,
-//! delimiters), for derived keys and the schema's alike, `mod.rs` a derived key's fields; `key/`
-//! the whole key's traits and, in `io.rs`, a whole key written and read as its own last field;
-//! `scan/` planning (its `mod.rs` lists its files); `words.rs` the words messages share (a count
-//! and its noun, the nearest known name); `private/` is what generated code calls, and nothing
-//! else imports it.
+//! Inside, one concept a file and no import circles: `format.rs` is a key's byte format
+//! ([`KeyFormat`]) and names the bytes the formats give meaning to; `buf.rs` the bounds-checked
+//! views of the bytes a codec writes and reads; `codec/` writes each type family, asking the key's
+//! format, whose rules each have a folder (`codec/binary/`, `codec/text/`, `codec/phoenix/`;
+//! `codec/mod.rs` says how to add one); `field/` is the field contract (the traits, which name a
+//! nested key's `Layout`) over its modes and shapes (which the layout's encodings name, so they
+//! import nothing of the contract); `prefix/` the salt and the hash prefix; `time/` what a time is
+//! (its count since the epoch, its units, chrono formats); `describe/` a key's layout, its
+//! segments' encodings and explained keys; `walk/` the one walk through a key: `frame.rs` what
+//! stands around the fields (tag, prefix, delimiters), for derived keys and the schema's alike,
+//! `mod.rs` a derived key's fields; `key/` the whole key's traits and, in `io.rs`, a whole key
+//! written and read as its own last field; `scan/` planning (its `mod.rs` lists its files);
+//! `words.rs` the words messages share (a count and its noun, the nearest known name); `private/`
+//! is what generated code calls, and nothing else imports it.
 //!
 //! Every field type writes itself in its position of a key, as the generated code does it:
 //!

@@ -4,29 +4,33 @@
 //!
 //! A key's byte format is one value, [`KeyFormat`], chosen once on the key type and carried by
 //! every field's [`FieldMode`]. Each format is a folder here, holding every rule that is the
-//! format's alone, and a zero-sized type implementing [`Format`]:
+//! format's alone, and a zero-sized type implementing [`Format`], the trait of what a format
+//! answers (strings and byte strings, integers, floats and other fixed-width types, `Option`,
+//! `Decimal`, times, fieldless enums, and what stands between two fields):
 //!
 //! | folder | type | its rules |
 //! |---|---|---|
-//! | `binary/` | `Binary` | escaped and `00`-padded content (`escape.rs`, `pad.rs`, `content.rs`) |
-//! | `text/` | `Text` | zero-padded decimal numbers (`number.rs`), strings padded with spaces and ended by the delimiter (`content.rs`, `delimit.rs`), hex digests (`hex.rs`) |
-//! | `phoenix/` | `Phoenix` | Apache Phoenix's column content (`content.rs`) and what stands between its columns, with the planner's stand-ins for it (`columns.rs`) |
+//! | `binary/` | `Binary` | escaped and `00`-padded content (`escape.rs`, `pad.rs`, `content.rs`), integers and floats as their ordered big-endian images (`mod.rs`, from `fixed.rs`'s images), the `Option` tag (`option.rs`), `Decimal` (`decimal.rs`), times as Java's `long` (`time.rs`) |
+//! | `text/` | `Text` | zero-padded decimal numbers (`number.rs`), strings padded with spaces and ended by the delimiter (`content.rs`, `delimit.rs`), hex digests (`hex.rs`), times as digits or chrono formats (`time.rs`); no floats, bytes or decimals |
+//! | `phoenix/` | `Phoenix` | Apache Phoenix's column content (`content.rs`), what stands between its columns with the planner's stand-ins for it (`columns.rs`), its numbers (`mod.rs`), NULL (`option.rs`), `DECIMAL` (`decimal.rs`), `DATE`, `TIME` and `TIMESTAMP` (`time.rs`) |
 //!
 //! Shared code never matches on a format: it asks the format through [`with_format!`], the one
-//! `match` over [`KeyFormat`], which names the format's type for an expression. The walk through
-//! a key asks through `columns.rs` (what stands between two fields); the type families (`bytes.rs`
-//! for strings and byte strings) through `with_format!` in their impls.
+//! `match` over [`KeyFormat`], which names the format's type for an expression. The type families
+//! (`bytes.rs`, `fixed.rs`, `option.rs`, `decimal.rs`, `time.rs`, `discriminant.rs`) ask it in
+//! their `KeyField` and `DecodeField` impls; what stands between two fields is asked by the walk
+//! of the format the key names ([`FormatType`]: a Phoenix key's derive names `Phoenix`, every
+//! other key walks with nothing between its fields), and by the walks that learn a format at run
+//! time (a schema's, the explainer's) through `columns.rs`.
 //!
 //! A new format (Bigtable's structured row keys, say) is:
 //!
 //! 1. a variant of [`KeyFormat`] (in `format.rs`, with the bytes it gives meaning to);
-//! 2. a folder here with its type and `impl Format` (the methods whose default, nothing between
-//!    the columns, does not hold for it overridden);
-//! 3. one arm in [`with_format!`], and the derive's attribute that chooses it.
+//! 2. a folder here with its type and `impl Format` (every method without a default; the column
+//!    methods' defaults say that nothing stands between the fields);
+//! 3. one arm in [`with_format!`] and a line in `format_types!`;
+//! 4. the derive's attribute that chooses it (`rowkey-derive`'s `attr/` and `expand/layout.rs`).
 //!
-//! The compiler then names every family and walk that needs the format's answer. The type
-//! families not yet moved behind `Format` still ask the mode (`fixed.rs`, `option.rs`,
-//! `decimal.rs`, `discriminant.rs`, `time/`): a new format adds its case there too.
+//! The compiler then names every family that needs the format's answer.
 //!
 //! Every codec is written once against [`FieldMode`]; `desc` and `reverse` are byte
 //! transforms applied here, so the fixed-width families share [`put`] and [`take`].
