@@ -115,63 +115,113 @@ format_types!(
 );
 
 /// A byte format: what its folder answers for the shared code. Its methods take the field's
-/// [`FieldMode`] (the field's own `desc`, `width`, `reverse` and position) and hold the format's
-/// rules; the methods with a body are what a format without rules of its own there does.
+/// [`FieldMode`] (the field's own `desc`, `width`, `reverse` and position). Each method's default
+/// is the binary format's rule, which lives in `binary/` (the binary format overrides nothing);
+/// another format overrides what its folder says otherwise.
 pub(crate) trait Format {
     /// The bytes a string's or byte string's `content` takes in `mode`.
-    fn content_len(content: Content<'_>, mode: FieldMode) -> usize;
+    #[inline(always)]
+    fn content_len(content: Content<'_>, mode: FieldMode) -> usize {
+        binary::content::content_len(content.bytes(), mode)
+    }
 
     /// Writes a string's or byte string's `content` at the start of `out`.
+    #[inline(always)]
     fn encode_content(
         content: Content<'_>,
         out: &mut [u8],
         mode: FieldMode,
-    ) -> Result<usize, EncodeError>;
+    ) -> Result<usize, EncodeError> {
+        binary::content::encode_content(content, out, mode)
+    }
 
     /// The content of a string or byte string at the start of `input` when it can be borrowed
     /// without a copy, and the bytes it takes: the decoders' inline path (`None`: the general one).
-    fn borrow_content(input: &[u8], mode: FieldMode) -> Option<(&[u8], usize)>;
+    #[inline(always)]
+    fn borrow_content(input: &[u8], mode: FieldMode) -> Option<(&[u8], usize)> {
+        binary::content::borrow_content(input, mode)
+    }
 
     /// Reads the content of a string (`string`) or byte string at the start of `input`, and the
     /// bytes it took.
+    #[inline(always)]
     fn decode_content(
         input: &[u8],
-        string: bool,
+        _string: bool,
         mode: FieldMode,
-    ) -> Result<(Bytes<'_>, usize), DecodeError>;
+    ) -> Result<(Bytes<'_>, usize), DecodeError> {
+        binary::content::decode_content(input, mode)
+    }
 
     /// The bytes an integer of type `I` takes in `mode`.
-    fn int_len<I: Int>(mode: FieldMode) -> usize;
+    #[inline(always)]
+    fn int_len<I: Int>(mode: FieldMode) -> usize {
+        match mode.width() {
+            Some(w) => w,
+            None => I::SIZE,
+        }
+    }
 
     /// Writes an integer at the start of `out`.
-    fn encode_int<I: Int>(v: I, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError>;
+    #[inline(always)]
+    fn encode_int<I: Int>(v: I, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+        v.put_image(out, mode)
+    }
 
     /// Reads an integer at the start of `input`, and the bytes it took.
-    fn decode_int<I: Int>(input: &[u8], mode: FieldMode) -> Result<(I, usize), DecodeError>;
+    #[inline(always)]
+    fn decode_int<I: Int>(input: &[u8], mode: FieldMode) -> Result<(I, usize), DecodeError> {
+        I::take_image(input, mode)
+    }
 
     /// Whether a fixed-width type written as its own bytes (a float, `bool`, `char`, a byte
     /// array) can be in `mode`: `Err` says why not.
-    fn fixed_bytes(mode: FieldMode) -> Result<(), EncodeError>;
+    #[inline(always)]
+    fn fixed_bytes(mode: FieldMode) -> Result<(), EncodeError> {
+        fixed::natural_width(mode)
+    }
 
     /// Writes a float at the start of `out`.
-    fn encode_float<F: Float>(v: F, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError>;
+    #[inline(always)]
+    fn encode_float<F: Float>(v: F, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+        fixed::natural_width(mode)?;
+        v.put_ordered(0, out, mode)
+    }
 
     /// Reads a float at the start of `input`, and the bytes it took.
-    fn decode_float<F: Float>(input: &[u8], mode: FieldMode) -> Result<(F, usize), DecodeError>;
+    #[inline(always)]
+    fn decode_float<F: Float>(input: &[u8], mode: FieldMode) -> Result<(F, usize), DecodeError> {
+        F::take_ordered(input, 0, mode)
+    }
 
     /// The bytes that mark whether an `Option` holds a value.
-    fn option_tag_len(mode: FieldMode) -> usize;
+    #[inline(always)]
+    fn option_tag_len(_mode: FieldMode) -> usize {
+        1
+    }
 
     /// Writes what marks whether an `Option` holds a value (`some`) at the start of `out`.
-    fn encode_option_tag(some: bool, out: &mut [u8], mode: FieldMode)
-        -> Result<usize, EncodeError>;
+    #[inline(always)]
+    fn encode_option_tag(
+        some: bool,
+        out: &mut [u8],
+        mode: FieldMode,
+    ) -> Result<usize, EncodeError> {
+        binary::option::encode_tag(some, out, mode)
+    }
 
     /// Reads what marks whether an `Option` holds a value: whether it does, and the bytes taken.
-    fn decode_option_tag(input: &[u8], mode: FieldMode) -> Result<(bool, usize), DecodeError>;
+    #[inline(always)]
+    fn decode_option_tag(input: &[u8], mode: FieldMode) -> Result<(bool, usize), DecodeError> {
+        binary::option::decode_tag(input, mode)
+    }
 
     /// The bytes a `Decimal` takes.
     #[cfg(feature = "decimal")]
-    fn decimal_len(v: &rust_decimal::Decimal, mode: FieldMode) -> usize;
+    #[inline]
+    fn decimal_len(v: &rust_decimal::Decimal, _mode: FieldMode) -> usize {
+        binary::decimal::write(v).1
+    }
 
     /// Writes a `Decimal` at the start of `out` (`mode` has no `width`).
     #[cfg(feature = "decimal")]
@@ -179,18 +229,26 @@ pub(crate) trait Format {
         v: &rust_decimal::Decimal,
         out: &mut [u8],
         mode: FieldMode,
-    ) -> Result<usize, EncodeError>;
+    ) -> Result<usize, EncodeError> {
+        let (key, n) = binary::decimal::write(v);
+        put(&key[..n], out, mode)
+    }
 
     /// Reads a `Decimal`, and the bytes it took.
     #[cfg(feature = "decimal")]
     fn decode_decimal(
         input: &[u8],
         mode: FieldMode,
-    ) -> Result<(rust_decimal::Decimal, usize), DecodeError>;
+    ) -> Result<(rust_decimal::Decimal, usize), DecodeError> {
+        binary::decimal::read(input, mode)
+    }
 
     /// The bytes a time takes (one without a `format`).
     #[cfg(any(feature = "std", feature = "chrono"))]
-    fn time_len(mode: FieldMode) -> usize;
+    #[inline]
+    fn time_len(_mode: FieldMode) -> usize {
+        binary::time::LEN
+    }
 
     /// Writes a time (one without `width` or `format`) at the start of `out`.
     #[cfg(any(feature = "std", feature = "chrono"))]
@@ -198,25 +256,42 @@ pub(crate) trait Format {
         t: &T,
         out: &mut [u8],
         mode: FieldMode,
-    ) -> Result<usize, EncodeError>;
+    ) -> Result<usize, EncodeError> {
+        binary::time::encode(t, out, mode)
+    }
 
     /// Reads a time (one without a `format`), and the bytes it took.
     #[cfg(any(feature = "std", feature = "chrono"))]
-    fn decode_time<T: TimeValue>(input: &[u8], mode: FieldMode) -> Result<(T, usize), DecodeError>;
+    fn decode_time<T: TimeValue>(input: &[u8], mode: FieldMode) -> Result<(T, usize), DecodeError> {
+        binary::time::decode(input, mode)
+    }
 
     /// Whether `t` is stored as it is (a time the format refuses counts as exact: it is refused
     /// rather than stored).
     #[cfg(any(feature = "std", feature = "chrono"))]
-    fn time_stores_exactly<T: TimeValue>(t: &T, mode: FieldMode) -> bool;
+    fn time_stores_exactly<T: TimeValue>(t: &T, mode: FieldMode) -> bool {
+        crate::time::count::exact_count(t, mode.unit())
+    }
 
     /// The bytes a fieldless enum's discriminant takes.
-    fn discriminant_len(mode: FieldMode) -> usize;
+    #[inline(always)]
+    fn discriminant_len(_mode: FieldMode) -> usize {
+        1
+    }
 
     /// Writes a fieldless enum's discriminant at the start of `out`.
-    fn encode_discriminant(d: u8, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError>;
+    #[inline(always)]
+    fn encode_discriminant(d: u8, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+        put(&[d], out, mode)
+    }
 
     /// Reads a fieldless enum's discriminant, and the bytes it took.
-    fn decode_discriminant(input: &[u8], mode: FieldMode) -> Result<(u8, usize), DecodeError>;
+    #[inline(always)]
+    fn decode_discriminant(input: &[u8], mode: FieldMode) -> Result<(u8, usize), DecodeError> {
+        let mut b = [0u8];
+        take_into(input, &mut b, mode)?;
+        Ok((b[0], 1))
+    }
 
     /// Whether nothing stands between the fields of a key (a field writes itself, as the
     /// column methods' defaults below say): what the walks that learn a key's format at run time

@@ -25,7 +25,7 @@ pub(crate) mod time;
 
 use super::content::{Bytes, Content};
 use super::fixed::{natural_width, Float, Int};
-use super::{put, take_into, Format};
+use super::Format;
 use crate::cursor::{KeyReader, KeyWriter};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::field::{DecodeField, FieldMode, KeyField};
@@ -66,11 +66,6 @@ impl Format for Phoenix {
         content::decode_content(input, string, mode)
     }
 
-    #[inline(always)]
-    fn int_len<I: Int>(mode: FieldMode) -> usize {
-        super::binary::Binary::int_len::<I>(mode)
-    }
-
     /// Integers as the binary format writes them; Phoenix's `UNSIGNED_*` types hold the values
     /// of the signed type of their size.
     #[inline(always)]
@@ -95,11 +90,6 @@ impl Format for Phoenix {
             ));
         }
         Ok((v, n))
-    }
-
-    #[inline(always)]
-    fn fixed_bytes(mode: FieldMode) -> Result<(), EncodeError> {
-        natural_width(mode)
     }
 
     /// `FLOAT` and `DOUBLE`: Java's `floatToIntBits` and `doubleToLongBits`, whose NaN is the one
@@ -194,24 +184,6 @@ impl Format for Phoenix {
         option::decode_tag(input, mode)
     }
 
-    /// One byte, as in the binary format.
-    #[inline(always)]
-    fn discriminant_len(_mode: FieldMode) -> usize {
-        1
-    }
-
-    #[inline(always)]
-    fn encode_discriminant(d: u8, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
-        put(&[d], out, mode)
-    }
-
-    #[inline(always)]
-    fn decode_discriminant(input: &[u8], mode: FieldMode) -> Result<(u8, usize), DecodeError> {
-        let mut b = [0u8];
-        take_into(input, &mut b, mode)?;
-        Ok((b[0], 1))
-    }
-
     #[cfg(feature = "decimal")]
     #[inline]
     fn decimal_len(v: &rust_decimal::Decimal, _mode: FieldMode) -> usize {
@@ -225,7 +197,7 @@ impl Format for Phoenix {
         mode: FieldMode,
     ) -> Result<usize, EncodeError> {
         let (key, n) = decimal::write(v);
-        put(&key[..n], out, mode)
+        super::put(&key[..n], out, mode)
     }
 
     #[cfg(feature = "decimal")]

@@ -1,8 +1,11 @@
 //! The text format ([`KeyFormat::Text`](crate::KeyFormat::Text), `#[rowkey(text)]`): numbers as
 //! zero-padded decimal (`number.rs`), strings as themselves padded with spaces (`content.rs`),
 //! segments ended by the delimiter (`delimit.rs`, which the planner's text filters read too),
-//! digests in hex (`hex.rs`). The delimiter between two fields is written by the walk from the
-//! layout (`walk/frame.rs`), which says where it stands.
+//! digests in hex (`hex.rs`), times as digits or chrono formats (`time.rs`). The delimiter between
+//! two fields is written by the walk from the layout (`walk/frame.rs`), which says where it
+//! stands. What a text key writes as a binary key does ([`Format`]'s defaults): the `Option` tag;
+//! and floats, byte strings, `bool`, `char`, byte arrays and decimals have no text form, their
+//! encoders refuse them here and their decoders are the binary format's.
 
 pub(crate) mod content;
 pub(crate) mod delimit;
@@ -90,33 +93,6 @@ impl Format for Text {
         Err(unsupported_text())
     }
 
-    /// A float has no text form (encoding refuses one); its decoder reads the binary format's
-    /// bytes.
-    #[inline(always)]
-    fn decode_float<F: Float>(input: &[u8], mode: FieldMode) -> Result<(F, usize), DecodeError> {
-        F::take_ordered(input, 0, mode)
-    }
-
-    /// Tagged as in the binary format.
-    #[inline(always)]
-    fn option_tag_len(_mode: FieldMode) -> usize {
-        1
-    }
-
-    #[inline(always)]
-    fn encode_option_tag(
-        some: bool,
-        out: &mut [u8],
-        mode: FieldMode,
-    ) -> Result<usize, EncodeError> {
-        super::binary::option::encode_tag(some, out, mode)
-    }
-
-    #[inline(always)]
-    fn decode_option_tag(input: &[u8], mode: FieldMode) -> Result<(bool, usize), DecodeError> {
-        super::binary::option::decode_tag(input, mode)
-    }
-
     /// Three decimal digits.
     #[inline(always)]
     fn discriminant_len(mode: FieldMode) -> usize {
@@ -135,12 +111,6 @@ impl Format for Text {
     }
 
     #[cfg(feature = "decimal")]
-    #[inline]
-    fn decimal_len(v: &rust_decimal::Decimal, _mode: FieldMode) -> usize {
-        super::binary::decimal::write(v).1
-    }
-
-    #[cfg(feature = "decimal")]
     fn encode_decimal(
         v: &rust_decimal::Decimal,
         out: &mut [u8],
@@ -150,16 +120,6 @@ impl Format for Text {
         Err(EncodeError::new(
             crate::error::EncodeErrorKind::Unsupported("a Decimal in a text layout"),
         ))
-    }
-
-    #[cfg(feature = "decimal")]
-    fn decode_decimal(
-        input: &[u8],
-        mode: FieldMode,
-    ) -> Result<(rust_decimal::Decimal, usize), DecodeError> {
-        // A decimal has no text form (encoding refuses one); its decoder reads the binary
-        // format's bytes.
-        super::binary::decimal::read(input, mode)
     }
 
     #[cfg(any(feature = "std", feature = "chrono"))]
@@ -180,10 +140,5 @@ impl Format for Text {
     #[cfg(any(feature = "std", feature = "chrono"))]
     fn decode_time<T: TimeValue>(input: &[u8], mode: FieldMode) -> Result<(T, usize), DecodeError> {
         time::decode(input, mode)
-    }
-
-    #[cfg(any(feature = "std", feature = "chrono"))]
-    fn time_stores_exactly<T: TimeValue>(t: &T, mode: FieldMode) -> bool {
-        crate::time::count::exact_count(t, mode.unit())
     }
 }
