@@ -39,12 +39,63 @@ impl KeyFormat {
         }
     }
 
+    /// Whether this is the text format.
+    #[inline(always)]
+    pub(crate) const fn is_text(self) -> bool {
+        matches!(self, KeyFormat::Text(_))
+    }
+
+    /// Whether this is Apache Phoenix's format.
+    #[inline(always)]
+    pub(crate) const fn is_phoenix(self) -> bool {
+        matches!(self, KeyFormat::Phoenix)
+    }
+
+    /// Whether variable-length content another field follows takes the escaped form
+    /// `... 00 01` (the binary format's; text ends it with the delimiter, Phoenix with its
+    /// separator).
+    #[inline(always)]
+    pub(crate) const fn escapes(self) -> bool {
+        matches!(self, KeyFormat::Binary)
+    }
+
     /// The text format's delimiter, `None` in every other format.
     #[inline]
     pub(crate) const fn text(self) -> Option<&'static str> {
         match self {
             KeyFormat::Text(d) => Some(d),
             _ => None,
+        }
+    }
+}
+
+/// A [`KeyFormat`] as owned data: the layout lock's, whose text delimiter is read from a file.
+/// Its conversions are here, beside the format; its words in a lock file are the lock's.
+#[cfg(feature = "lock")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum LockedFormat {
+    Binary,
+    Text(alloc::string::String),
+    Phoenix,
+}
+
+#[cfg(feature = "lock")]
+impl LockedFormat {
+    pub(crate) fn of(format: KeyFormat) -> LockedFormat {
+        match format {
+            KeyFormat::Text(d) => LockedFormat::Text(alloc::borrow::ToOwned::to_owned(d)),
+            KeyFormat::Phoenix => LockedFormat::Phoenix,
+            _ => LockedFormat::Binary,
+        }
+    }
+
+    #[cfg(feature = "schema")]
+    /// The format, its delimiter kept by `keep` (the schema keeps it for the process).
+    pub(crate) fn key_format(&self, keep: impl FnOnce(&str) -> &'static str) -> KeyFormat {
+        match self {
+            LockedFormat::Binary => KeyFormat::Binary,
+            LockedFormat::Text(d) => KeyFormat::Text(keep(d)),
+            LockedFormat::Phoenix => KeyFormat::Phoenix,
         }
     }
 }

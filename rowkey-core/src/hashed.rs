@@ -18,8 +18,8 @@ use core::fmt;
 use md5::{Digest, Md5};
 
 use crate::codec::text::hex;
-use crate::codec::{out_prefix, put, take, take_into, unsupported_width};
-use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
+use crate::codec::{unsupported_width, with_format, Format};
+use crate::error::{DecodeError, EncodeError};
 use crate::field::{DecodeField, FieldMode, FieldShape, Form, KeyField};
 use crate::prefix::HashPrefix;
 
@@ -103,11 +103,7 @@ impl<const N: usize> KeyField for Hashed<N> {
 
     #[inline]
     fn field_len(&self, mode: FieldMode) -> usize {
-        if mode.is_text() {
-            2 * N
-        } else {
-            N
-        }
+        with_format!(mode.key_format(), F => F::digest_len(N))
     }
 
     #[inline]
@@ -115,15 +111,7 @@ impl<const N: usize> KeyField for Hashed<N> {
         if mode.width().is_some() {
             return Err(unsupported_width());
         }
-        if !mode.is_text() {
-            return put(&self.0, out, mode);
-        }
-        let mut bytes = self.0;
-        if mode.is_desc() {
-            crate::format::invert(&mut bytes);
-        }
-        hex::write(&bytes, out_prefix(out, 2 * N)?, hex::LOWER);
-        Ok(2 * N)
+        with_format!(mode.key_format(), F => F::encode_digest(&self.0, out, mode))
     }
 }
 
@@ -131,17 +119,7 @@ impl<'k, const N: usize> DecodeField<'k> for Hashed<N> {
     #[inline]
     fn decode_field(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
         let mut bytes = [0u8; N];
-        if !mode.is_text() {
-            take_into(input, &mut bytes, mode)?;
-            return Ok((Hashed(bytes), N));
-        }
-        let text = take(input, 2 * N)?;
-        hex::read_lower(text, &mut bytes).ok_or_else(|| {
-            DecodeError::new(DecodeErrorKind::InvalidText("lowercase hex digits"), 0)
-        })?;
-        if mode.is_desc() {
-            crate::format::invert(&mut bytes);
-        }
-        Ok((Hashed(bytes), 2 * N))
+        let n = with_format!(mode.key_format(), F => F::decode_digest(input, &mut bytes, mode))?;
+        Ok((Hashed(bytes), n))
     }
 }

@@ -53,6 +53,9 @@ mod uuid;
 
 use crate::cursor::{KeyReader, KeyWriter};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use core::fmt;
+
+use crate::field::shape::FieldShape;
 use crate::field::{DecodeField, FieldMode, KeyField};
 use crate::format::KeyFormat;
 #[cfg(any(feature = "std", feature = "chrono"))]
@@ -291,6 +294,44 @@ pub(crate) trait Format {
         let mut b = [0u8];
         take_into(input, &mut b, mode)?;
         Ok((b[0], 1))
+    }
+
+    /// The bytes a digest of `n` bytes takes (`Hashed<N>`).
+    #[inline(always)]
+    fn digest_len(n: usize) -> usize {
+        n
+    }
+
+    /// Writes the digest `bytes` at the start of `out` (`mode` has no `width`).
+    #[inline(always)]
+    fn encode_digest(bytes: &[u8], out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+        put(bytes, out, mode)
+    }
+
+    /// Reads a digest into `bytes`, and the bytes it took.
+    #[inline(always)]
+    fn decode_digest(
+        input: &[u8],
+        bytes: &mut [u8],
+        mode: FieldMode,
+    ) -> Result<usize, DecodeError> {
+        take_into(input, bytes, mode)?;
+        Ok(bytes.len())
+    }
+
+    /// Names a key of this format (a text key's segments joined by `delimiter`) in the heading
+    /// of `K::LAYOUT`'s table (`words.rs` in each folder says a field's bytes in words).
+    fn describe_key(_delimiter: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("binary")
+    }
+
+    /// Describes a field of `shape` written with `mode`, for `K::LAYOUT`'s table.
+    fn describe_field(
+        shape: FieldShape,
+        mode: FieldMode,
+        f: &mut fmt::Formatter<'_>,
+    ) -> fmt::Result {
+        binary::words::describe(shape, mode, f)
     }
 
     /// Whether nothing stands between the fields of a key (a field writes itself, as the

@@ -4,10 +4,9 @@
 
 use core::fmt;
 
-use crate::field::column_type::column;
+use crate::codec::{with_format, Format};
 use crate::field::mode::FieldMode;
-use crate::field::shape::{FieldShape, Form, TextRule, WidthRule};
-use crate::words::Count;
+use crate::field::shape::FieldShape;
 
 /// How one segment of a key is written, as `K::LAYOUT` shows it: computed when the program
 /// compiles from the field type's [`FieldShape`] and its [`FieldMode`], shown in words by
@@ -59,160 +58,11 @@ impl Encoding {
     pub const fn mode(&self) -> FieldMode {
         self.mode
     }
-
-    fn binary(&self, f: &mut fmt::Formatter<'_>, tags: usize) -> fmt::Result {
-        let (shape, mode) = (self.shape, self.mode);
-        if tags > 0 {
-            f.write_str("00 for None, or 01 then ")?;
-            return self.binary(f, tags - 1);
-        }
-        match shape.form() {
-            Form::Int => {
-                f.write_str(if shape.is_signed() {
-                    "two's complement with the sign bit flipped, big-endian"
-                } else {
-                    "big-endian"
-                })?;
-                match (mode.width(), shape.width_rule()) {
-                    (Some(w), _) => write!(f, ", narrowed to {}", Count(w, "byte")),
-                    (None, WidthRule::Narrow { max }) => write!(f, ", {}", Count(max, "byte")),
-                    (None, _) => Ok(()),
-                }
-            }
-            Form::Float => {
-                f.write_str("IEEE bits big-endian: negatives all bits flipped, others the sign bit")
-            }
-            Form::Bool => f.write_str("00 or 01"),
-            Form::Char => f.write_str("its u32, big-endian"),
-            Form::ByteArray => f.write_str("the bytes"),
-            Form::Content => match mode.width() {
-                Some(w) => write!(f, "content padded with 00 to {}", Count(w, "byte")),
-                None if !mode.is_delimited() => f.write_str("raw content to the end of the key"),
-                None => f.write_str("content with 00 escaped as 00 FF, then 00 01"),
-            },
-            Form::Discriminant => f.write_str("the enum's discriminant, one byte"),
-            Form::Record => f.write_str("a nested key: its fields in place"),
-            Form::Time if self.mode.is_desc() => write!(
-                f,
-                "Long.MAX_VALUE - count of {} since the Unix epoch, 8 bytes big-endian",
-                self.mode.unit().name()
-            ),
-            Form::Time => write!(
-                f,
-                "count of {} since the Unix epoch, 8 bytes big-endian (Java's Bytes.toBytes(long))",
-                self.mode.unit().name()
-            ),
-            Form::Digest => write!(
-                f,
-                "the first {} of MD5 of the value",
-                Count(self.shape.fixed_len(self.mode).unwrap_or(0), "byte")
-            ),
-            #[cfg(feature = "decimal")]
-            Form::Decimal => f.write_str(
-                "sign, exponent and base-100 digits without trailing zeros: ordered by value, one key per value",
-            ),
-            Form::Custom => f.write_str("its own encoding (a custom field type)"),
-        }
-    }
-
-    fn text(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (shape, mode) = (self.shape, self.mode);
-        let digits = match (mode.width(), shape.text_rule()) {
-            (Some(w), _) => w,
-            (None, TextRule::Digits(d)) => d,
-            (None, _) => 0,
-        };
-        match shape.form() {
-            Form::Discriminant => {
-                write!(f, "the enum's discriminant, {}", Count(digits, "digit"))
-            }
-            Form::Content => match mode.width() {
-                Some(w) => write!(f, "text padded with spaces to {}", Count(w, "byte")),
-                None if !mode.is_delimited() => f.write_str("text to the end of the key"),
-                None => f.write_str("text up to the delimiter"),
-            },
-            Form::Record => f.write_str("a nested key: its segments in place"),
-            Form::Time if mode.format().is_some() => write!(
-                f,
-                "the time as chrono formats it with {:?}, {}",
-                mode.format().unwrap_or_default(),
-                Count(
-                    crate::time::strftime::len_of(mode.format().unwrap_or_default()),
-                    "character"
-                )
-            ),
-            Form::Time if mode.is_desc() => write!(
-                f,
-                "Long.MAX_VALUE - count of {} since the Unix epoch, 19 digits",
-                mode.unit().name()
-            ),
-            Form::Time => write!(
-                f,
-                "count of {} since the Unix epoch, 19 digits",
-                mode.unit().name()
-            ),
-            Form::Digest => {
-                let digits = shape.fixed_len(mode).unwrap_or(0);
-                let inverted = if mode.is_desc() { " inverted," } else { "" };
-                write!(
-                    f,
-                    "MD5 of the value, its first {}{inverted} as {}",
-                    Count(digits / 2, "byte"),
-                    Count(digits, "lowercase hex digit")
-                )
-            }
-            _ if matches!(shape.text_rule(), TextRule::Digits(_)) => {
-                let digits = Count(digits, "digit");
-                if mode.is_desc() {
-                    write!(f, "decimal MAX - v, zero-padded to {digits}")
-                } else {
-                    write!(f, "decimal, zero-padded to {digits}")
-                }
-            }
-            _ => f.write_str("its own text encoding (a custom field type)"),
-        }
-    }
-}
-
-impl Encoding {
-    /// A column of a Phoenix layout: its Phoenix type, as Phoenix writes it.
-    fn phoenix(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let Ok(column) = column(self.shape, self.mode) else {
-            return f.write_str("no Phoenix column type");
-        };
-        write!(f, "Phoenix {}", column.ty)?;
-        if column.nullable {
-            f.write_str(", nullable")?;
-        }
-        if self.mode.is_desc() {
-            f.write_str(", DESC (every byte inverted)")?;
-        }
-        Ok(())
-    }
 }
 
 impl fmt::Display for Encoding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.mode.is_phoenix() {
-            return self.phoenix(f);
-        }
-        if self.mode.is_text() {
-            self.text(f)?;
-        } else {
-            self.binary(f, self.shape.tags())?;
-            // A time writes `desc` as Long.MAX_VALUE - count, said above.
-            if self.mode.is_desc() && !matches!(self.shape.form(), Form::Time) {
-                f.write_str(", every byte inverted")?;
-            }
-        }
-        if self.mode.is_reverse() {
-            f.write_str(if self.mode.is_text() {
-                ", reversed"
-            } else {
-                ", bytes reversed"
-            })?;
-        }
-        Ok(())
+        with_format!(self.mode.key_format(), F => F::describe_field(self.shape, self.mode, f))
     }
 }
 

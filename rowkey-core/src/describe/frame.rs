@@ -22,11 +22,6 @@ pub(crate) trait Frame {
     }
     /// The key's byte format.
     fn format(&self) -> KeyFormat;
-    /// A text layout's delimiter.
-    #[inline(always)]
-    fn text(&self) -> Option<&'static str> {
-        self.format().text()
-    }
     /// Whether the salt is computed from the key's bytes after it, not from its sources' values.
     fn whole_key_salt(&self) -> bool;
 }

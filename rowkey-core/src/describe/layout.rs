@@ -4,6 +4,7 @@
 
 use core::fmt;
 
+use crate::codec::{with_format, Format};
 use crate::describe::encoding::Encoding;
 use crate::format::KeyFormat;
 use crate::prefix::{HashPrefix, Prefix, Salt};
@@ -320,7 +321,7 @@ impl Layout {
     /// home of the delimiter rule, for every walk through a key.
     #[inline(always)]
     pub(crate) const fn delimiter_before(&self, i: usize) -> Option<&'static str> {
-        delimiter_before(self.format.text(), self.prefix.encoded_len(), i)
+        delimiter_before(self.format.delimiter(), self.prefix.encoded_len(), i)
     }
 
     /// The same layout, every key `len` bytes long (`None`: keys of varying length).
@@ -374,16 +375,9 @@ impl Layout {
 
     /// The line that names the key, its format and length, then the table's header.
     fn fmt_heading(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let format = match self.format {
-            KeyFormat::Phoenix => "Apache Phoenix primary key",
-            KeyFormat::Text("") => "text, no delimiter",
-            KeyFormat::Text(_) => "text",
-            _ => "binary",
-        };
-        write!(f, "`{}` row key ({format}", self.name)?;
-        if let Some(d) = self.format.text().filter(|d| !d.is_empty()) {
-            write!(f, ", segments joined by {d:?}")?;
-        }
+        write!(f, "`{}` row key (", self.name)?;
+        let delimiter = self.format.delimiter();
+        with_format!(self.format, F => F::describe_key(delimiter, f))?;
         match self.fixed_len {
             Some(n) => writeln!(f, ", always {})", Count(n, "byte"))?,
             None => writeln!(f, ", variable length)")?,
@@ -561,18 +555,20 @@ const fn str_eq(a: &str, b: &str) -> bool {
     true
 }
 
-/// The text delimiter written before field `i` of a key in the text format `text` behind a prefix
-/// of `prefix_len` bytes: between two fields, and after a prefix. The one home of the rule, for
+/// The text delimiter written before field `i` of a key whose format has `delimiter` (empty in
+/// every format but text) behind a prefix of `prefix_len` bytes: between two fields, and after a
+/// prefix. The one home of the rule, for
 /// the key walk of derived keys and the schema's alike.
 #[inline(always)]
 pub(crate) const fn delimiter_before(
-    text: Option<&'static str>,
+    delimiter: &'static str,
     prefix_len: usize,
     i: usize,
 ) -> Option<&'static str> {
-    match text {
-        Some(d) if !d.is_empty() && (i > 0 || prefix_len > 0) => Some(d),
-        _ => None,
+    if !delimiter.is_empty() && (i > 0 || prefix_len > 0) {
+        Some(delimiter)
+    } else {
+        None
     }
 }
 

@@ -249,9 +249,7 @@ impl FieldMode {
     /// ```
     #[inline]
     pub const fn is_text(self) -> bool {
-        // A match here rather than a call: layouts evaluate this at compile time, where every
-        // call is a frame of the interpreter.
-        matches!(self.key_format, KeyFormat::Text(_))
+        self.key_format.is_text()
     }
 
     /// The text format's delimiter (empty in the binary format).
@@ -264,10 +262,7 @@ impl FieldMode {
     /// ```
     #[inline]
     pub const fn delimiter(self) -> &'static str {
-        match self.key_format {
-            KeyFormat::Text(d) => d,
-            _ => "",
-        }
+        self.key_format.delimiter()
     }
 
     /// For a salted key: write `bucket` as the salt byte instead of the computed one
@@ -419,7 +414,7 @@ impl FieldMode {
     /// ```
     #[inline]
     pub const fn escapes(self) -> bool {
-        self.width == 0 && self.is_delimited() && matches!(self.key_format, KeyFormat::Binary)
+        self.width == 0 && self.is_delimited() && self.key_format.escapes()
     }
 
     /// The same mode in Apache Phoenix's bytes (`#[rowkey(phoenix)]`): the generated code's.
@@ -437,7 +432,7 @@ impl FieldMode {
     /// around it, and numbers in Phoenix's encodings.
     #[inline]
     pub(crate) const fn is_phoenix(self) -> bool {
-        matches!(self.key_format, KeyFormat::Phoenix)
+        self.key_format.is_phoenix()
     }
 
     /// The mode of a field declared with `inner` inside a nested key placed with `self`.

@@ -10,7 +10,7 @@ use core::fmt::{self, Write};
 
 use crate::describe::layout::{Layout, Order, Segment};
 use crate::field::{Form, TextRule, ValueKind};
-use crate::format::KeyFormat;
+pub(crate) use crate::format::LockedFormat;
 use crate::prefix::Prefix;
 use crate::time::unit::TimeUnit;
 use crate::words::Count;
@@ -32,32 +32,7 @@ pub(crate) struct LockedKey {
     pub(crate) samples: Vec<Vec<u8>>,
 }
 
-/// A [`KeyFormat`] as owned data (a text key's delimiter read from a file).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum LockedFormat {
-    Binary,
-    Text(String),
-    Phoenix,
-}
-
 impl LockedFormat {
-    pub(crate) fn of(format: KeyFormat) -> LockedFormat {
-        match format {
-            KeyFormat::Text(d) => LockedFormat::Text(d.to_owned()),
-            KeyFormat::Phoenix => LockedFormat::Phoenix,
-            _ => LockedFormat::Binary,
-        }
-    }
-
-    /// The format, its delimiter kept by `keep` (the schema keeps it for the process).
-    pub(crate) fn key_format(&self, keep: impl FnOnce(&str) -> &'static str) -> KeyFormat {
-        match self {
-            LockedFormat::Binary => KeyFormat::Binary,
-            LockedFormat::Text(d) => KeyFormat::Text(keep(d)),
-            LockedFormat::Phoenix => KeyFormat::Phoenix,
-        }
-    }
-
     /// The format's words in a lock file's `layout` line.
     fn lock_words(&self) -> String {
         match self {

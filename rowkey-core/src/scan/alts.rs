@@ -108,18 +108,19 @@ pub(crate) fn append<T: KeyField + ?Sized>(
         alt.body.truncate(at);
         return Err(e);
     }
-    if mode.is_text() && mode.is_delimited() {
+    // What a key that goes on has after the field: the text format's delimiter (the other
+    // formats have none), or a Phoenix column's separator (none in other formats).
+    if mode.is_delimited() {
         alt.body.extend(mode.delimiter().as_bytes());
     }
-    if mode.is_phoenix() {
-        let (separator, held) = plan_separator::<T>(n, mode);
-        if let Some(b) = separator {
-            alt.body.push(b);
-        }
-        alt.held = held.after(alt.held);
+    let (separator, held) = plan_separator::<T>(n, mode);
+    if let Some(b) = separator {
+        alt.body.push(b);
     }
+    alt.held = held.after(alt.held);
     if source {
-        if alt.fed && mode.is_text() {
+        // Sources are joined as the key shows them: by the text format's delimiter.
+        if alt.fed {
             alt.sources.extend(mode.delimiter().as_bytes());
         }
         value.value_bytes(mode, &mut alt.sources)?;

@@ -22,7 +22,7 @@ pub(crate) trait Sources {
 /// The text delimiter before field `i` (the first comes after a prefix).
 #[inline(always)]
 pub(crate) fn delimiter_before<F: Frame + ?Sized>(frame: &F, i: usize) -> Option<&'static str> {
-    layout::delimiter_before(frame.text(), frame.prefix_len(), i)
+    layout::delimiter_before(frame.format().delimiter(), frame.prefix_len(), i)
 }
 
 /// Feeds what joins the value bytes of source `n` (counted from 0) to the source's before it: a
@@ -33,9 +33,10 @@ pub(crate) fn join_source<F: Frame + ?Sized, S: ValueSink + ?Sized>(
     n: usize,
     sink: &mut S,
 ) {
-    match frame.text() {
-        Some(d) if n > 0 && !d.is_empty() => sink.write(d.as_bytes()),
-        _ => {}
+    // The delimiter is empty in every other format.
+    let d = frame.format().delimiter();
+    if n > 0 && !d.is_empty() {
+        sink.write(d.as_bytes());
     }
 }
 
@@ -44,7 +45,7 @@ pub(crate) fn join_source<F: Frame + ?Sized, S: ValueSink + ?Sized>(
 fn body_start<F: Frame + ?Sized>(frame: &F) -> usize {
     match frame.prefix_len() {
         0 => 0,
-        n => n + frame.text().map_or(0, str::len),
+        n => n + frame.format().delimiter().len(),
     }
 }
 

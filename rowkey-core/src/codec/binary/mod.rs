@@ -12,6 +12,7 @@ pub(crate) mod option;
 pub(crate) mod pad;
 #[cfg(any(feature = "std", feature = "chrono"))]
 pub(crate) mod time;
+pub(crate) mod words;
 
 use super::Format;
 

@@ -22,22 +22,37 @@ pub(crate) mod decimal;
 pub(crate) mod option;
 #[cfg(any(feature = "std", feature = "chrono"))]
 pub(crate) mod time;
+pub(crate) mod words;
 
 use super::content::{Bytes, Content};
 use super::fixed::{natural_width, Float, Int};
 use super::Format;
 use crate::cursor::{KeyReader, KeyWriter};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
+use crate::field::shape::FieldShape;
 use crate::field::{DecodeField, FieldMode, KeyField};
 #[cfg(any(feature = "std", feature = "chrono"))]
 use crate::time::TimeValue;
 use columns::Columns;
+use core::fmt;
 
 /// Apache Phoenix's codec.
 #[derive(Debug)]
 pub enum Phoenix {}
 
 impl Format for Phoenix {
+    fn describe_key(_delimiter: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Apache Phoenix primary key")
+    }
+
+    fn describe_field(
+        shape: FieldShape,
+        mode: FieldMode,
+        f: &mut fmt::Formatter<'_>,
+    ) -> fmt::Result {
+        words::describe(shape, mode, f)
+    }
+
     #[inline(always)]
     fn content_len(content: Content<'_>, mode: FieldMode) -> usize {
         content::content_len(content.bytes(), mode)

@@ -13,20 +13,58 @@ pub(crate) mod hex;
 pub(crate) mod number;
 #[cfg(any(feature = "std", feature = "chrono"))]
 pub(crate) mod time;
+pub(crate) mod words;
 
 use super::content::{Bytes, Content};
 use super::fixed::{Float, Int};
 use super::{unsupported_text, Format};
 use crate::error::{DecodeError, EncodeError};
+use crate::field::shape::FieldShape;
 use crate::field::FieldMode;
 #[cfg(any(feature = "std", feature = "chrono"))]
 use crate::time::TimeValue;
+use core::fmt;
 
 /// The text format's codec.
 #[derive(Debug)]
 pub(crate) enum Text {}
 
 impl Format for Text {
+    fn describe_key(delimiter: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if delimiter.is_empty() {
+            f.write_str("text, no delimiter")
+        } else {
+            write!(f, "text, segments joined by {delimiter:?}")
+        }
+    }
+
+    fn describe_field(
+        shape: FieldShape,
+        mode: FieldMode,
+        f: &mut fmt::Formatter<'_>,
+    ) -> fmt::Result {
+        words::describe(shape, mode, f)
+    }
+
+    #[inline(always)]
+    fn digest_len(n: usize) -> usize {
+        2 * n
+    }
+
+    #[inline]
+    fn encode_digest(bytes: &[u8], out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
+        hex::encode_digest(bytes, out, mode)
+    }
+
+    #[inline]
+    fn decode_digest(
+        input: &[u8],
+        bytes: &mut [u8],
+        mode: FieldMode,
+    ) -> Result<usize, DecodeError> {
+        hex::decode_digest(input, bytes, mode)
+    }
+
     #[inline(always)]
     fn content_len(content: Content<'_>, mode: FieldMode) -> usize {
         content::content_len(content.bytes(), mode)
