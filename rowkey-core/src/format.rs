@@ -60,6 +60,7 @@ impl KeyFormat {
     }
 
     /// The text format's delimiter, `None` in every other format.
+    #[cfg(feature = "alloc")]
     #[inline]
     pub(crate) const fn text(self) -> Option<&'static str> {
         match self {

@@ -319,6 +319,30 @@ pub(crate) trait Format {
         Ok(bytes.len())
     }
 
+    /// The byte that pads content to a `width`.
+    #[cfg(feature = "alloc")]
+    const CONTENT_PAD: u8 = crate::format::PAD;
+
+    /// Feeds `push` the stored bytes that every stored content starting with `prefix` starts
+    /// with, in a field without a `width` (`desc` applied): a scan's "starts with" on a string
+    /// or byte string. `false` when no stored content can start so.
+    #[cfg(feature = "alloc")]
+    fn content_prefix(prefix: &[u8], mode: FieldMode, push: impl FnMut(u8)) -> bool {
+        binary::escape::content_prefix(prefix, mode, push)
+    }
+
+    /// For a scan's bounds: the stand-in of `value`, which its column refuses, in a format whose
+    /// columns have stand-ins of their own (`Some`: the format answers, `None` inside when there
+    /// is none); `None` when the field type's own stand-in applies (`KeyField::encode_stand_in`).
+    #[cfg(feature = "alloc")]
+    #[inline(always)]
+    fn column_stand_in<T: KeyField + ?Sized>(
+        _value: &T,
+        _mode: FieldMode,
+    ) -> Option<Option<crate::field::column_type::StandIn>> {
+        None
+    }
+
     /// Names a key of this format (a text key's segments joined by `delimiter`) in the heading
     /// of `K::LAYOUT`'s table (`words.rs` in each folder says a field's bytes in words).
     fn describe_key(_delimiter: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {

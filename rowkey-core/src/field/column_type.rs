@@ -120,14 +120,13 @@ pub(crate) struct Column {
 
 /// The Phoenix column a field of `shape` placed with `mode` is, or why Phoenix cannot hold it.
 /// The one home of the mapping: the derive's compile-time check, [`ddl`] and the lock read it.
+/// `mode` places the field in a Phoenix key (its format is not asked: a key has one format, and
+/// the derive refuses `text` beside `phoenix`).
 pub(crate) const fn column(shape: FieldShape, mode: FieldMode) -> Result<Column, &'static str> {
     if mode.is_reverse() {
         return Err(
             "Phoenix stores no column reversed: `reverse` does not apply to a Phoenix layout",
         );
-    }
-    if mode.is_text() {
-        return Err("a Phoenix layout is Phoenix's bytes, not a text layout");
     }
     let nullable = match shape.tags() {
         0 => false,

@@ -293,7 +293,7 @@ pub(crate) fn beyond_by_shape<T: KeyField + ?Sized>(
     if mode.is_text() {
         // A text number that does not fit its digits has more of them, or is negative (which
         // has no natural text form at all).
-        return match (shape.text, shape.tags) {
+        return match (shape.text_rule, shape.tags) {
             (TextRule::Digits(_), 0) => Some(match natural {
                 Ok(_) => Ordering::Greater,
                 Err(_) => Ordering::Less,

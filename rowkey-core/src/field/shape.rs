@@ -58,7 +58,7 @@ pub struct FieldShape {
     /// Which codec family writes it, for describing its encoding.
     form: Form,
     prefix: Prefix,
-    pub(super) text: TextRule,
+    pub(super) text_rule: TextRule,
     /// Which chrono `format`s the type takes.
     formats: Takes,
     /// Which Rust type the bytes hold, where the codec family leaves it open.
@@ -114,7 +114,7 @@ impl FieldShape {
             signed: false,
             form: Form::Custom,
             prefix: Prefix::None,
-            text: TextRule::None,
+            text_rule: TextRule::None,
             formats: Takes::Nothing,
             value: ValueKind::Plain,
         }
@@ -132,7 +132,7 @@ impl FieldShape {
     #[must_use]
     pub const fn with_text_digits(self, digits: usize) -> Self {
         FieldShape {
-            text: TextRule::Digits(digits),
+            text_rule: TextRule::Digits(digits),
             ..self
         }
     }
@@ -149,7 +149,7 @@ impl FieldShape {
     #[must_use]
     pub const fn with_text_chars(self, len: usize) -> Self {
         FieldShape {
-            text: TextRule::Chars(len),
+            text_rule: TextRule::Chars(len),
             ..self
         }
     }
@@ -191,7 +191,7 @@ impl FieldShape {
     /// assert_eq!(FieldShape::fixed(1).text_rule(), TextRule::None);
     /// ```
     pub const fn text_rule(self) -> TextRule {
-        self.text
+        self.text_rule
     }
 
     /// An integer of `len` bytes: `width` narrows it, `reverse` applies.
@@ -251,7 +251,7 @@ impl FieldShape {
             signed: false,
             form: Form::Content,
             prefix: Prefix::None,
-            text: TextRule::Str,
+            text_rule: TextRule::Str,
             formats: Takes::Nothing,
             value: ValueKind::Plain,
         }
@@ -306,7 +306,7 @@ impl FieldShape {
             signed: false,
             form,
             prefix: Prefix::None,
-            text: TextRule::None,
+            text_rule: TextRule::None,
             formats: Takes::Nothing,
             value: ValueKind::Plain,
         }
@@ -331,7 +331,7 @@ impl FieldShape {
             signed: false,
             form: Form::Record,
             prefix,
-            text: TextRule::None,
+            text_rule: TextRule::None,
             formats: Takes::Nothing,
             value: ValueKind::Plain,
         }
@@ -376,7 +376,7 @@ impl FieldShape {
             form: self.form,
             inverts: self.inverts,
             prefix: self.prefix,
-            text: TextRule::None,
+            text_rule: TextRule::None,
             // A `format` is text, and text layouts take no `Option`.
             formats: Takes::Nothing,
             value: self.value,
@@ -497,7 +497,7 @@ impl FieldShape {
             return Some(crate::time::strftime::len_of(format));
         }
         if mode.is_text() {
-            return match (self.text, mode.width()) {
+            return match (self.text_rule, mode.width()) {
                 (TextRule::Digits(_) | TextRule::Str, Some(w)) => Some(w),
                 (TextRule::Digits(d), None) => Some(d),
                 (TextRule::Chars(n), _) => Some(n),

@@ -7,11 +7,9 @@
 use core::ops::Bound;
 
 use super::keybuf::{KeyBuf, INLINE};
-use crate::codec::binary::escape::escape_prefix;
 use crate::codec::phoenix::columns::{plan_separator, Held};
+use crate::codec::{with_format, Format};
 use crate::field::{column_type, FieldMode, KeyField};
-use crate::format::PAD;
-use crate::format::{PHOENIX_CHAR_PAD, PHOENIX_SEPARATOR};
 
 /// How a range on the next field's bytes ends on one side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -194,21 +192,21 @@ fn place_unstorable<T: KeyField + ?Sized>(
         (Some(_), _) => return None,
         // A Phoenix column's stand-ins: NULL (no bytes) for an empty `Some`, and a VARCHAR's
         // content before a `00` it cannot hold. Other bounds are dropped.
-        (None, _) if mode.is_phoenix() => {
-            let flip = if mode.is_desc() { 0xFF } else { 0x00 };
-            match column_type::stand_in(v, mode) {
-                None => return Some((Edge::Open, true)),
-                Some(column_type::StandIn::Null) => {}
-                Some(column_type::StandIn::Content(c)) => c.iter().for_each(|b| out.push(b ^ flip)),
-            }
-            let edge = if lower {
-                Edge::Excluded
-            } else {
-                Edge::Included
-            };
-            return Some((edge, false));
-        }
         (None, _) => {}
+    }
+    if let Some(stand_in) = with_format!(mode.key_format(), F => F::column_stand_in(v, mode)) {
+        let flip = if mode.is_desc() { 0xFF } else { 0x00 };
+        match stand_in {
+            None => return Some((Edge::Open, true)),
+            Some(column_type::StandIn::Null) => {}
+            Some(column_type::StandIn::Content(c)) => c.iter().for_each(|b| out.push(b ^ flip)),
+        }
+        let edge = if lower {
+            Edge::Excluded
+        } else {
+            Edge::Included
+        };
+        return Some((edge, false));
     }
     // Room for the natural encoding and the stored width: a stand-in is built from the one and
     // fills the other.
@@ -241,26 +239,11 @@ fn place_unstorable<T: KeyField + ?Sized>(
 /// Its bounds are partial encodings: "at or before E" must take every key that starts with E.
 pub(crate) fn prefix_range(prefix: &[u8], mode: FieldMode) -> Option<EncodedRange> {
     let flip = if mode.is_desc() { 0xFF } else { 0x00 };
-    let (pad, phoenix) = if mode.is_phoenix() {
-        (PHOENIX_CHAR_PAD, true)
-    } else {
-        (PAD, false)
-    };
+    let pad = with_format!(mode.key_format(), F => F::CONTENT_PAD);
     let Some(width) = mode.width() else {
         let mut stored = KeyBuf::new();
-        if mode.escapes() {
-            escape_prefix(prefix, flip, |b| stored.push(b));
-        } else if phoenix {
-            // Phoenix's content is bare, inverted when descending; a column another follows, or
-            // a descending one, holds no separator byte.
-            if (mode.is_delimited() || mode.is_desc()) && prefix.contains(&PHOENIX_SEPARATOR) {
-                return None;
-            }
-            prefix.iter().for_each(|b| stored.push(b ^ flip));
-        } else {
-            stored.extend(prefix);
-        }
-        return Some(EncodedRange::starting_with(stored.as_slice()));
+        let storable = with_format!(mode.key_format(), F => F::content_prefix(prefix, mode, |b| stored.push(b)));
+        return storable.then(|| EncodedRange::starting_with(stored.as_slice()));
     };
     if prefix.len() > width {
         return None;

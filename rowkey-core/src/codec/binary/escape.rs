@@ -36,6 +36,19 @@ pub(crate) fn escape_prefix(content: &[u8], flip: u8, mut push: impl FnMut(u8)) 
     }
 }
 
+/// [`Format::content_prefix`](crate::codec::Format::content_prefix) in the binary format:
+/// escaped when another field follows, the content itself at the end of the key.
+#[cfg(feature = "alloc")]
+pub(crate) fn content_prefix(prefix: &[u8], mode: FieldMode, mut push: impl FnMut(u8)) -> bool {
+    if mode.escapes() {
+        let flip = if mode.is_desc() { 0xFF } else { 0x00 };
+        escape_prefix(prefix, flip, push);
+    } else {
+        prefix.iter().for_each(|&b| push(b));
+    }
+    true
+}
+
 pub(crate) fn encode_escaped(
     content: &[u8],
     out: &mut [u8],

@@ -27,6 +27,20 @@ fn invalid(why: &'static str, at: usize) -> DecodeError {
 
 /// The bytes `content` takes: its `width` (`CHAR(n)`), or its length.
 #[inline]
+/// [`Format::content_prefix`](crate::codec::Format::content_prefix) for Phoenix: its content is
+/// bare, inverted when descending; a column another follows, or a descending one, holds no
+/// separator byte.
+#[cfg(feature = "alloc")]
+pub(crate) fn content_prefix(prefix: &[u8], mode: FieldMode, mut push: impl FnMut(u8)) -> bool {
+    if (mode.is_delimited() || mode.is_desc()) && prefix.contains(&crate::format::PHOENIX_SEPARATOR)
+    {
+        return false;
+    }
+    let flip = if mode.is_desc() { 0xFF } else { 0x00 };
+    prefix.iter().for_each(|&b| push(b ^ flip));
+    true
+}
+
 pub(crate) fn content_len(content: &[u8], mode: FieldMode) -> usize {
     mode.width().unwrap_or(content.len())
 }

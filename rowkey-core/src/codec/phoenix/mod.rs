@@ -41,6 +41,23 @@ use core::fmt;
 pub enum Phoenix {}
 
 impl Format for Phoenix {
+    #[cfg(feature = "alloc")]
+    const CONTENT_PAD: u8 = crate::format::PHOENIX_CHAR_PAD;
+
+    #[cfg(feature = "alloc")]
+    fn content_prefix(prefix: &[u8], mode: FieldMode, push: impl FnMut(u8)) -> bool {
+        content::content_prefix(prefix, mode, push)
+    }
+
+    #[cfg(feature = "alloc")]
+    #[inline(always)]
+    fn column_stand_in<T: KeyField + ?Sized>(
+        value: &T,
+        mode: FieldMode,
+    ) -> Option<Option<crate::field::column_type::StandIn>> {
+        Some(crate::field::column_type::stand_in(value, mode))
+    }
+
     fn describe_key(_delimiter: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("Apache Phoenix primary key")
     }

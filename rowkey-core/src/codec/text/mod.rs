@@ -30,6 +30,9 @@ use core::fmt;
 pub(crate) enum Text {}
 
 impl Format for Text {
+    #[cfg(feature = "alloc")]
+    const CONTENT_PAD: u8 = crate::format::TEXT_PAD;
+
     fn describe_key(delimiter: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if delimiter.is_empty() {
             f.write_str("text, no delimiter")
