@@ -343,6 +343,13 @@ pub(crate) trait Format {
         None
     }
 
+    /// Whether a field of `shape` takes `width = w` in this format (a binary integer's width
+    /// is at most its size: `FieldShape`'s rule).
+    #[cfg(feature = "schema")]
+    fn accepts_width(shape: FieldShape, w: usize) -> bool {
+        shape.accepts_width(w)
+    }
+
     /// Names a key of this format (a text key's segments joined by `delimiter`) in the heading
     /// of `K::LAYOUT`'s table (`words.rs` in each folder says a field's bytes in words).
     fn describe_key(_delimiter: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {

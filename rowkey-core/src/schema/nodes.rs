@@ -11,6 +11,7 @@ use super::convert::Sink;
 use super::intern;
 use super::value::Value;
 use super::SchemaError;
+use crate::codec::{with_format, Format};
 use crate::cursor::KeyWriter;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::field::no_range::{NoRange, OrderFacts};
@@ -218,8 +219,8 @@ impl Node {
             // that many bytes before the codec refused it.
             if let Some(w) = f.mode.width() {
                 let refused = match super::typed::shape_of(&f) {
-                    Some(shape) if format.text().is_none() => !shape.accepts_width(w),
-                    _ => w > crate::hbase::MAX_ROW_LENGTH,
+                    Some(shape) => !with_format!(format, F => F::accepts_width(shape, w)),
+                    None => w > crate::hbase::MAX_ROW_LENGTH,
                 };
                 if refused {
                     return Err(SchemaError::unsupported(format!(
@@ -264,7 +265,8 @@ impl Node {
         let plain = variants.is_empty()
             && enum_name.is_none()
             && tag.is_none()
-            && format == KeyFormat::Binary
+            && crate::codec::columns::plain(format)
+            && format.delimiter().is_empty()
             && matches!(l.prefix, Prefix::None)
             && !fields.iter().any(|f| matches!(f.kind, Kind::Record(_)));
         Ok(Node {

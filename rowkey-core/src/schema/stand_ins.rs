@@ -6,7 +6,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::Debug;
 
-use crate::codec::{put, take_into, unsupported_text, unsupported_width};
+use crate::codec::{put, take_into, unsupported_width, with_format, Format};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::field::{DecodeField, FieldMode, FieldShape, KeyField};
 use crate::hashed::Hashed;
@@ -80,12 +80,7 @@ impl KeyField for ByteArray {
     }
 
     fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {
-        if mode.is_text() {
-            return Err(unsupported_text());
-        }
-        if mode.width().is_some() {
-            return Err(unsupported_width());
-        }
+        with_format!(mode.key_format(), F => F::fixed_bytes(mode))?;
         put(&self.0, out, mode)
     }
 }
@@ -162,11 +157,7 @@ impl KeyField for Digest {
     const SHAPE: FieldShape = <Hashed<1> as KeyField>::SHAPE;
 
     fn field_len(&self, mode: FieldMode) -> usize {
-        if mode.is_text() {
-            2 * self.0.len()
-        } else {
-            self.0.len()
-        }
+        with_format!(mode.key_format(), F => F::digest_len(self.0.len()))
     }
 
     fn encode(&self, out: &mut [u8], mode: FieldMode) -> Result<usize, EncodeError> {

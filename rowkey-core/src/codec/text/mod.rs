@@ -30,6 +30,12 @@ use core::fmt;
 pub(crate) enum Text {}
 
 impl Format for Text {
+    /// A text number's width counts digits: any up to the longest key.
+    #[cfg(feature = "schema")]
+    fn accepts_width(_shape: FieldShape, w: usize) -> bool {
+        w <= crate::hbase::MAX_ROW_LENGTH
+    }
+
     #[cfg(feature = "alloc")]
     const CONTENT_PAD: u8 = crate::format::TEXT_PAD;
 
