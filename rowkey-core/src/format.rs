@@ -30,7 +30,7 @@ pub enum KeyFormat {
 
 impl KeyFormat {
     /// The delimiter between the segments of a text key; empty in every other format.
-    #[inline]
+    #[inline(always)]
     #[must_use]
     pub const fn delimiter(self) -> &'static str {
         match self {
@@ -39,28 +39,7 @@ impl KeyFormat {
         }
     }
 
-    /// Whether this is the text format.
-    #[inline(always)]
-    pub(crate) const fn is_text(self) -> bool {
-        matches!(self, KeyFormat::Text(_))
-    }
-
-    /// Whether this is Apache Phoenix's format.
-    #[inline(always)]
-    pub(crate) const fn is_phoenix(self) -> bool {
-        matches!(self, KeyFormat::Phoenix)
-    }
-
-    /// Whether variable-length content another field follows takes the escaped form
-    /// `... 00 01` (the binary format's; text ends it with the delimiter, Phoenix with its
-    /// separator).
-    #[inline(always)]
-    pub(crate) const fn escapes(self) -> bool {
-        matches!(self, KeyFormat::Binary)
-    }
-
     /// The text format's delimiter, `None` in every other format.
-    #[cfg(feature = "alloc")]
     #[inline]
     pub(crate) const fn text(self) -> Option<&'static str> {
         match self {

@@ -10,9 +10,9 @@
 //!
 //! | folder | type | its rules |
 //! |---|---|---|
-//! | `binary/` | `Binary` | escaped and `00`-padded content (`escape.rs`, `pad.rs`, `content.rs`), integers and floats as their ordered big-endian images (`mod.rs`, from `fixed.rs`'s images), the `Option` tag (`option.rs`), `Decimal` (`decimal.rs`), times as Java's `long` (`time.rs`) |
-//! | `text/` | `Text` | zero-padded decimal numbers (`number.rs`), strings padded with spaces and ended by the delimiter (`content.rs`, `delimit.rs`), hex digests (`hex.rs`), times as digits or chrono formats (`time.rs`); no floats, bytes or decimals |
-//! | `phoenix/` | `Phoenix` | Apache Phoenix's column content (`content.rs`), what stands between its columns with the planner's stand-ins for it (`columns.rs`), its numbers (`mod.rs`), NULL (`option.rs`), `DECIMAL` (`decimal.rs`), `DATE`, `TIME` and `TIMESTAMP` (`time.rs`) |
+//! | `binary/` | `Binary` | escaped and `00`-padded content (`escape.rs`, `pad.rs`, `content.rs`), integers and floats as their ordered big-endian images (`mod.rs`, from `fixed.rs`'s images), the `Option` tag (`option.rs`), `Decimal` (`decimal.rs`), times as Java's `long` (`time.rs`), the words `K::LAYOUT` describes them with (`words.rs`) |
+//! | `text/` | `Text` | zero-padded decimal numbers (`number.rs`), strings padded with spaces and ended by the delimiter (`content.rs`, `delimit.rs`), hex digests (`hex.rs`), times as digits or chrono formats (`time.rs`), its words (`words.rs`); no floats, bytes or decimals |
+//! | `phoenix/` | `Phoenix` | Apache Phoenix's column content (`content.rs`, with a scan's "starts with"), what stands between its columns with the planner's stand-ins for it (`columns.rs`), its numbers (`mod.rs`), NULL (`option.rs`), `DECIMAL` (`decimal.rs`), `DATE`, `TIME` and `TIMESTAMP` (`time.rs`), its words (`words.rs`), the planner's stand-ins for refused values (`column_stand_in`, from `field/column_type.rs`) |
 //!
 //! Shared code never matches on a format: it asks the format through [`with_format!`], the one
 //! `match` over [`KeyFormat`], which names the format's type for an expression. The type families

@@ -321,7 +321,7 @@ impl Layout {
     /// home of the delimiter rule, for every walk through a key.
     #[inline(always)]
     pub(crate) const fn delimiter_before(&self, i: usize) -> Option<&'static str> {
-        delimiter_before(self.format.delimiter(), self.prefix.encoded_len(), i)
+        delimiter_before(self.format.text(), self.prefix.encoded_len(), i)
     }
 
     /// The same layout, every key `len` bytes long (`None`: keys of varying length).
@@ -555,20 +555,21 @@ const fn str_eq(a: &str, b: &str) -> bool {
     true
 }
 
-/// The text delimiter written before field `i` of a key whose format has `delimiter` (empty in
-/// every format but text) behind a prefix of `prefix_len` bytes: between two fields, and after a
+/// The text delimiter written before field `i` of a key in the text format `text` (`None` in
+/// every other format) behind a prefix of `prefix_len` bytes: between two fields, and after a
 /// prefix. The one home of the rule, for
 /// the key walk of derived keys and the schema's alike.
 #[inline(always)]
 pub(crate) const fn delimiter_before(
-    delimiter: &'static str,
+    text: Option<&'static str>,
     prefix_len: usize,
     i: usize,
 ) -> Option<&'static str> {
-    if !delimiter.is_empty() && (i > 0 || prefix_len > 0) {
-        Some(delimiter)
-    } else {
-        None
+    // Layouts evaluate this at compile time, where every call is a frame of the interpreter: a
+    // binary key (no delimiter) asks nothing of a string.
+    match text {
+        Some(d) if !d.is_empty() && (i > 0 || prefix_len > 0) => Some(d),
+        _ => None,
     }
 }
 

@@ -249,7 +249,9 @@ impl FieldMode {
     /// ```
     #[inline]
     pub const fn is_text(self) -> bool {
-        self.key_format.is_text()
+        // A match here rather than a call: layouts evaluate this at compile time, where every
+        // call is a frame of the interpreter (the same holds for the three below).
+        matches!(self.key_format, KeyFormat::Text(_))
     }
 
     /// The text format's delimiter (empty in the binary format).
@@ -262,7 +264,10 @@ impl FieldMode {
     /// ```
     #[inline]
     pub const fn delimiter(self) -> &'static str {
-        self.key_format.delimiter()
+        match self.key_format {
+            KeyFormat::Text(d) => d,
+            _ => "",
+        }
     }
 
     /// For a salted key: write `bucket` as the salt byte instead of the computed one
@@ -414,7 +419,7 @@ impl FieldMode {
     /// ```
     #[inline]
     pub const fn escapes(self) -> bool {
-        self.width == 0 && self.is_delimited() && self.key_format.escapes()
+        self.width == 0 && self.is_delimited() && matches!(self.key_format, KeyFormat::Binary)
     }
 
     /// The same mode in Apache Phoenix's bytes (`#[rowkey(phoenix)]`): the generated code's.
@@ -432,7 +437,7 @@ impl FieldMode {
     /// around it, and numbers in Phoenix's encodings.
     #[inline]
     pub(crate) const fn is_phoenix(self) -> bool {
-        self.key_format.is_phoenix()
+        matches!(self.key_format, KeyFormat::Phoenix)
     }
 
     /// The mode of a field declared with `inner` inside a nested key placed with `self`.

@@ -22,7 +22,7 @@ pub(crate) trait Sources {
 /// The text delimiter before field `i` (the first comes after a prefix).
 #[inline(always)]
 pub(crate) fn delimiter_before<F: Frame + ?Sized>(frame: &F, i: usize) -> Option<&'static str> {
-    layout::delimiter_before(frame.format().delimiter(), frame.prefix_len(), i)
+    layout::delimiter_before(frame.format().text(), frame.prefix_len(), i)
 }
 
 /// Feeds what joins the value bytes of source `n` (counted from 0) to the source's before it: a
