@@ -17,10 +17,10 @@ use core::fmt;
 
 use md5::{Digest, Md5};
 
-use crate::codec::text::hex;
 use crate::codec::{unsupported_width, with_format, Format};
 use crate::error::{DecodeError, EncodeError};
 use crate::field::{DecodeField, FieldMode, FieldShape, Form, KeyField};
+use crate::hex;
 use crate::prefix::HashPrefix;
 
 /// The first `N` bytes (1 to 16) of MD5 of a value, in place of the value: N bytes in binary

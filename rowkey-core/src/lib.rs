@@ -24,10 +24,12 @@
 //! format, whose rules each have a folder (`codec/binary/`, `codec/text/`, `codec/phoenix/`;
 //! `codec/mod.rs` says how to add one); `field/` is the field contract (the traits, which name a
 //! nested key's `Layout`) over its modes and shapes (which the layout's encodings name, so they
-//! import nothing of the contract); `prefix/` the salt and the hash prefix; `time/` what a time is
-//! (its count since the epoch, its units, chrono formats); `describe/` a key's layout, its
-//! segments' encodings and explained keys; `walk/` the one walk through a key: `frame.rs` what
-//! stands around the fields (tag, prefix, delimiters), for derived keys and the schema's alike,
+//! import nothing of the contract), and a key's layout as data (`layout.rs`); `prefix/` the salt
+//! and the hash prefix, and `hex.rs` the hex digits a text prefix and a digest are written in;
+//! `time/` what a time is (its count since the epoch, its units, chrono formats); `describe/` how
+//! a layout is built and shown in words, its segments' encodings and explained keys; `walk/` the
+//! one walk through a key: `frame.rs` what stands around the fields (tag, prefix, delimiters), for
+//! derived keys and the schema's alike, `prefix_steps.rs` the prefix computed and checked,
 //! `mod.rs` a derived key's fields; `key/` the whole key's traits and, in `io.rs`, a whole key
 //! written and read as its own last field; `scan/` planning (its `mod.rs` lists its files);
 //! `words.rs` the words messages share (a count and its noun, the nearest known name); `private/`
@@ -70,6 +72,7 @@ mod field;
 mod format;
 mod hashed;
 pub mod hbase;
+mod hex;
 mod key;
 pub mod limits;
 #[cfg(feature = "lock")]
@@ -93,11 +96,11 @@ mod time;
 mod walk;
 mod words;
 
-pub use describe::encoding::Encoding;
 #[cfg(feature = "alloc")]
 pub use describe::explain::{Explained, ExplainedSegment};
-pub use describe::layout::{Layout, Order, Segment};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+pub use field::layout::Encoding;
+pub use field::layout::{Layout, Order, Segment};
 pub use field::{DecodeField, FieldMode, FieldShape, KeyField, TextRule, WidthRule};
 pub use format::KeyFormat;
 pub use hashed::Hashed;

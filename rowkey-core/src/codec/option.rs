@@ -10,7 +10,7 @@ use crate::sink::ValueSink;
 
 impl<T: KeyField> KeyField for Option<T> {
     const SHAPE: FieldShape = T::SHAPE.optional();
-    const NESTED_LAYOUT: Option<&'static crate::describe::layout::Layout> = T::NESTED_LAYOUT;
+    const NESTED_LAYOUT: Option<&'static crate::field::layout::Layout> = T::NESTED_LAYOUT;
 
     #[inline]
     fn field_len(&self, mode: FieldMode) -> usize {

@@ -8,26 +8,7 @@ use crate::codec::{with_format, Format};
 use crate::field::mode::FieldMode;
 use crate::field::shape::FieldShape;
 
-/// How one segment of a key is written, as `K::LAYOUT` shows it: computed when the program
-/// compiles from the field type's [`FieldShape`] and its [`FieldMode`], shown in words by
-/// `Display`, and comparable with a string.
-///
-/// ```
-/// use rowkey::RowKey;
-/// #[derive(RowKey)]
-/// struct Hit { #[rowkey(desc)] ts: i64, host: String }
-/// let [ts, host] = Hit::LAYOUT.segments else { unreachable!() };
-/// assert_eq!(
-///     ts.encoding.to_string(),
-///     "two's complement with the sign bit flipped, big-endian, 8 bytes, every byte inverted"
-/// );
-/// assert_eq!(host.encoding, "raw content to the end of the key");
-/// ```
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub struct Encoding {
-    shape: FieldShape,
-    mode: FieldMode,
-}
+use crate::field::layout::Encoding;
 
 impl Encoding {
     /// The encoding of a field of `shape` placed with `mode`.

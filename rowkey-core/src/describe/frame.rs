@@ -2,7 +2,7 @@
 //! through a key (`walk/frame.rs` writes and reads what it says) and by the explainer. A derived
 //! key's [`Layout`] is one; a schema's description of a key is another.
 
-use crate::describe::layout::Layout;
+use crate::field::layout::Layout;
 use crate::format::KeyFormat;
 use crate::prefix::Prefix;
 use crate::tag::Tag;

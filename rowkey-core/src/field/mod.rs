@@ -6,6 +6,7 @@
 //! mode checks fold away and each field compiles to the straight-line code of its one position.
 
 pub(crate) mod column_type;
+pub(crate) mod layout;
 pub(crate) mod mode;
 pub(crate) mod no_range;
 pub(crate) mod shape;
@@ -14,10 +15,10 @@ pub use mode::FieldMode;
 pub use shape::{FieldShape, TextRule, WidthRule};
 pub(crate) use shape::{Form, ValueKind};
 
-use crate::describe::layout::Layout;
 use crate::error::{DecodeError, EncodeError, EncodeErrorKind};
 use crate::format::{invert, strip_padding, NONE, PAD, SOME};
 use crate::sink::ValueSink;
+use layout::Layout;
 
 /// A type that can be one field of a row key (the encoding half).
 ///

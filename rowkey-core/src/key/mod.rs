@@ -8,8 +8,8 @@ use alloc::vec::Vec;
 
 #[cfg(feature = "alloc")]
 use crate::describe::explain::Explained;
-use crate::describe::layout::Layout;
 use crate::error::{DecodeError, EncodeError};
+use crate::field::layout::Layout;
 use crate::field::{DecodeField, FieldMode, KeyField};
 
 pub(crate) mod io;

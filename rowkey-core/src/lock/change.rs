@@ -10,7 +10,7 @@ use core::fmt;
 use super::locked_key::{
     order_name, Codec, Hex, LockedKey, LockedLayout, LockedSegment, PrefixWords, RuleName,
 };
-use crate::describe::layout::Order;
+use crate::field::layout::Order;
 use crate::field::{Form, TextRule};
 use crate::words::Count;
 

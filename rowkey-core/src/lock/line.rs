@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use super::locked_key::ORDERS;
-use crate::describe::layout::Order;
+use crate::field::layout::Order;
 use crate::field::{Form, TextRule, ValueKind};
 use crate::time::unit::TimeUnit;
 

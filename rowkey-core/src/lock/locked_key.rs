@@ -8,7 +8,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::{self, Write};
 
-use crate::describe::layout::{Layout, Order, Segment};
+use crate::field::layout::{Layout, Order, Segment};
 use crate::field::{Form, TextRule, ValueKind};
 pub(crate) use crate::format::LockedFormat;
 use crate::prefix::Prefix;

@@ -10,8 +10,8 @@ use alloc::vec::Vec;
 
 use super::sql::{self, KeyColumn, Table};
 use super::tokens::{DdlError, DdlWarning};
-use crate::describe::layout::Order;
 use crate::field::column_type::{column, Column, ColumnType};
+use crate::field::layout::Order;
 use crate::field::{FieldMode, FieldShape, KeyField};
 use crate::lock::locked_key::{
     LockedFormat, LockedKey, LockedLayout, LockedSegment, Writer, MAGIC, VERSION,

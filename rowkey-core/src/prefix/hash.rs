@@ -3,7 +3,7 @@
 
 use md5::{Digest, Md5};
 
-use crate::codec::text::hex;
+use crate::hex;
 use crate::sink::ValueSink;
 
 /// An MD5 prefix: the first `len` bytes (1..=16) of MD5 over the sources.

@@ -8,7 +8,6 @@
 
 mod hash;
 mod salt;
-pub(crate) mod steps;
 
 pub use hash::{HashPrefix, HashPrefixHasher};
 pub use salt::{Salt, SaltHash, SaltHasher};

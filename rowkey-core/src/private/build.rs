@@ -2,7 +2,7 @@
 //! are the core's own (crate-private): what users see of a layout is what they read, never how
 //! the derive puts it together.
 
-use crate::describe::layout::{Layout, Segment};
+use crate::field::layout::{Layout, Segment};
 use crate::prefix::Prefix;
 use crate::tag::Tag;
 

@@ -3,7 +3,7 @@
 use crate::codec::columns;
 use crate::codec::phoenix::columns as phoenix_columns;
 use crate::describe::explain::Explained;
-use crate::describe::layout::Layout;
+use crate::field::layout::Layout;
 use crate::field::{FieldMode, KeyField};
 
 /// A field to show in `explain`: a time as a date, other types by `Debug` when they have it, a

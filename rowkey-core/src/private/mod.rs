@@ -22,7 +22,7 @@ pub use crate::field::no_range::{
     UnorderedFormatHasNoRange,
 };
 pub use crate::key::io::{decode_key_in, encode_key_in};
-pub use crate::prefix::steps::read_salt;
+pub use crate::walk::prefix_steps::read_salt;
 pub use build::{tag, LayoutBuilder};
 #[cfg(feature = "alloc")]
 pub use key_parts::*;
@@ -34,12 +34,12 @@ pub use scan_steps::{
 
 use crate::error::DecodeErrorKind;
 
-pub use crate::describe::encoding::Encoding;
 #[cfg(feature = "alloc")]
 pub use crate::describe::explain::Explained;
 use crate::describe::layout::offset_after;
-pub use crate::describe::layout::{Layout, Order, Segment};
 pub use crate::error::{DecodeError, EncodeError};
+pub use crate::field::layout::Encoding;
+pub use crate::field::layout::{Layout, Order, Segment};
 pub use crate::field::{DecodeField, FieldMode, FieldShape, KeyField, TextRule};
 pub use crate::key::{DecodeKey, DecodeSaltedKey, RowKey, SaltedKey};
 pub use crate::phoenix::PhoenixKey;

@@ -1,7 +1,7 @@
 //! The facts of a layout that planning needs, named by generated code as one constant: read off
 //! the key's [`Layout`], so that they have one home.
 
-use crate::describe::layout::Layout;
+use crate::field::layout::Layout;
 use crate::prefix::Prefix;
 use crate::tag::Tag;
 

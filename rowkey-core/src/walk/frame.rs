@@ -4,12 +4,13 @@
 //! their values after them (checked when read), and the text delimiters between the fields. A
 //! rule of this kind is written here once; a walk supplies only its fields.
 
+use super::prefix_steps as steps;
 use crate::cursor::{KeyReader, KeyWriter};
 use crate::describe::frame::Frame;
 use crate::describe::layout;
 use crate::error::{DecodeError, EncodeError};
 use crate::field::FieldMode;
-use crate::prefix::{steps, Prefix};
+use crate::prefix::Prefix;
 use crate::sink::ValueSink;
 
 /// The fields a prefix is computed from: their value bytes, fed in key order with

@@ -12,12 +12,13 @@ use crate::codec::binary::Binary;
 use crate::codec::columns::Columns;
 use crate::codec::FormatType;
 use crate::cursor::{KeyReader, KeyWriter};
-use crate::describe::layout::Layout;
 use crate::error::{DecodeError, EncodeError};
+use crate::field::layout::Layout;
 use crate::field::{DecodeField, FieldMode, KeyField};
 use crate::sink::ValueSink;
 
 pub(crate) mod frame;
+pub(crate) mod prefix_steps;
 use frame::Sources;
 
 /// What the walk does at each field of a key, given in key order with its index.

@@ -3,9 +3,9 @@
 //! Generated code calls these (through `rowkey::__private`), and so does a schema read at run
 //! time (`rowkey::schema`).
 
-use super::{HashPrefix, HashPrefixHasher, Salt, SaltHasher};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::field::mode::FieldMode;
+use crate::prefix::{HashPrefix, HashPrefixHasher, Salt, SaltHasher};
 use crate::sink::ValueSink;
 
 /// The salt byte to write: the writer's chosen bucket, or the one `feed` computes from the sources.
