@@ -976,3 +976,50 @@ fn a_phoenix_timestamp_past_u64_nanoseconds_round_trips() {
     assert_eq!(schema.encode(&counted).unwrap(), key);
     assert_eq!(schema.encode(&values).unwrap(), key);
 }
+
+/// A width the field's type does not take is refused when the lock is read, as the derive
+/// refuses it, rather than a plan setting aside that many bytes: a binary integer's width is at
+/// most its size, and no width is longer than a key may be (a text number's counts digits).
+#[test]
+fn a_lock_whose_width_the_type_does_not_take_is_refused() {
+    let field_salted = rowkey::lock::render(&[FieldSalted {
+        user: 1,
+        seq: 2,
+        name: "n".into(),
+    }])
+    .unwrap();
+    let text = rowkey::lock::render(&[Text {
+        user: 1,
+        ts: 2,
+        city: "Oslo".into(),
+        page: "p".into(),
+    }])
+    .unwrap();
+    let cases = [
+        // (the lock, its width, the width written instead, the refusal, if any)
+        (&field_salted, "width=3", "width=4", None),
+        (
+            &field_salted,
+            "width=3",
+            "width=5",
+            Some("`FieldSalted.seq`: a `u32` does not take `width = 5`"),
+        ),
+        (&text, "width=8", "width=32767", None),
+        (
+            &text,
+            "width=8",
+            "width=32768",
+            Some("`Text.city`: a `String` does not take `width = 32768`"),
+        ),
+    ];
+    for (lock, from, to, refusal) in cases {
+        assert_eq!(lock.matches(from).count(), 1, "{lock}");
+        let edited = lock.replace(from, to);
+        match (Schema::parse(&edited), refusal) {
+            (Ok(_), None) => {}
+            (Err(e), Some(why)) => assert!(e.to_string().contains(why), "{e}"),
+            (Ok(_), Some(why)) => panic!("{to} was taken, not refused with {why:?}"),
+            (Err(e), None) => panic!("{to} was refused: {e}"),
+        }
+    }
+}

@@ -68,6 +68,7 @@ mod key_read;
 mod key_walk;
 mod nodes;
 mod parse;
+mod paths;
 mod query;
 mod stand_ins;
 mod typed;
@@ -90,7 +91,8 @@ use crate::lock::locked_key::{LockedKey, LockedLayout};
 use crate::prefix::Prefix;
 use crate::scan::Scan;
 use key_walk::Slots;
-use nodes::{join, Kind, Node};
+use nodes::{Kind, Node};
+use paths::{find, join};
 
 /// The longest key `encode` writes out before it gives up: far past any store's row limit
 /// (`rowkey::limits`), which `max_len` caps first.
@@ -220,6 +222,7 @@ impl Schema {
         whole_key: bool,
     ) -> Result<Schema, SchemaError> {
         let mut root = Node::of(layout, whole_key, None)?;
+        typed::check_widths(&root)?;
         let mut paths = Vec::new();
         root.number("", &mut paths);
         root.place(FieldMode::LAST);
@@ -590,23 +593,5 @@ fn list(node: &Node, at: &str, out: &mut Vec<FieldInfo>) {
                 });
             }
         }
-    }
-}
-
-fn find<'n>(node: &'n Node, path: &str) -> Option<&'n nodes::Field> {
-    let (head, rest) = match path.split_once('.') {
-        Some((h, r)) => (h, Some(r)),
-        None => (path, None),
-    };
-    if node.is_enum() {
-        let v = node.variants.iter().find(|v| v.short_name() == head)?;
-        return find(v, rest?);
-    }
-    let field = node.fields.iter().find(|f| f.name == head)?;
-    match (&field.kind, rest) {
-        (Kind::Record(child), Some(rest)) => find(child, rest),
-        (Kind::Record(_), None) => None,
-        (_, None) => Some(field),
-        (_, Some(_)) => None,
     }
 }

@@ -11,7 +11,6 @@ use super::convert::Sink;
 use super::intern;
 use super::value::Value;
 use super::SchemaError;
-use crate::codec::{with_format, Format};
 use crate::cursor::KeyWriter;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 use crate::field::no_range::{NoRange, OrderFacts};
@@ -213,22 +212,6 @@ impl Node {
         let mut fields = Vec::with_capacity(l.segments.len());
         for s in &l.segments {
             let f = Field::of(s, format, &l.name)?;
-            // A width the type does not take is refused, as the derive refuses it: a binary
-            // integer's is at most its size (FieldShape's rule), and no width is longer than a
-            // key may be (a text number's counts digits). Taken as it is, a plan would set aside
-            // that many bytes before the codec refused it.
-            if let Some(w) = f.mode.width() {
-                let refused = match super::typed::shape_of(&f) {
-                    Some(shape) => !with_format!(format, F => F::accepts_width(shape, w)),
-                    None => w > crate::hbase::MAX_ROW_LENGTH,
-                };
-                if refused {
-                    return Err(SchemaError::unsupported(format!(
-                        "`{}.{}`: a `{}` does not take `width = {w}`",
-                        l.name, f.name, f.ty
-                    )));
-                }
-            }
             fields.push(f);
         }
         let sources = l
@@ -288,51 +271,6 @@ impl Node {
         })
     }
 
-    /// Numbers the value slots of this node's fields, variants and nested keys depth first, from
-    /// `paths.len()` on, and pushes each slot's dotted path (`at` and the names below it): a key's
-    /// values are a slice indexed by slot, and a node's slots are one range.
-    pub(crate) fn number(&mut self, at: &str, paths: &mut Vec<&'static str>) {
-        let start = paths.len();
-        if self.is_enum() {
-            for v in &mut self.variants {
-                let path = join(at, v.short_name());
-                v.leaf = paths.len();
-                paths.push(intern::str(&path));
-                v.number_fields(&path, paths);
-                v.leaves = v.leaf..paths.len();
-            }
-        } else {
-            self.number_fields(at, paths);
-        }
-        self.leaves = start..paths.len();
-    }
-
-    /// Fixes the mode of every field in this key placed with `mode` (the root with
-    /// `FieldMode::LAST`): each field's `placed`, and in turn the keys nested in it.
-    pub(crate) fn place(&mut self, mode: FieldMode) {
-        for v in &mut self.variants {
-            v.place(mode);
-        }
-        for f in &mut self.fields {
-            f.placed = mode.nest(f.mode);
-            if let Kind::Record(child) = &mut f.kind {
-                child.place(f.placed);
-            }
-        }
-    }
-
-    fn number_fields(&mut self, at: &str, paths: &mut Vec<&'static str>) {
-        for f in &mut self.fields {
-            let path = join(at, f.name);
-            f.leaf = paths.len();
-            f.path = intern::str(&path);
-            paths.push(f.path);
-            if let Kind::Record(child) = &mut f.kind {
-                child.number(&path, paths);
-            }
-        }
-    }
-
     /// The name errors give the key.
     pub(crate) fn key_name(&self) -> &'static str {
         self.key_name
@@ -351,15 +289,6 @@ impl Node {
     /// The bytes of the prefix component, without its delimiter.
     pub(crate) fn prefix_len(&self) -> usize {
         self.prefix_len
-    }
-}
-
-/// `name` under the dotted path `at`.
-pub(crate) fn join(at: &str, name: &str) -> alloc::string::String {
-    if at.is_empty() {
-        alloc::string::String::from(name)
-    } else {
-        format!("{at}.{name}")
     }
 }
 

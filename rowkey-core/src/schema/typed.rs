@@ -13,6 +13,7 @@ use super::field_types::{ByteString, FieldType, Own, Text, Visit};
 use super::nodes::{Codec, Field, Inline, Kind, Node};
 use super::stand_ins::{ByteArray, Digest, Discriminant, Opaque};
 use super::value::Value;
+use crate::codec::{with_format, Format};
 use crate::cursor::KeyWriter;
 use crate::error::{DecodeError, EncodeError};
 use crate::field::FieldMode;
@@ -97,6 +98,33 @@ pub(crate) fn pick_codecs(node: &mut Node) {
             }
         }
     }
+}
+
+/// Refuses a width a field's type does not take, as the derive refuses it, in `node` and every
+/// node in it: a binary integer's is at most its size (`FieldShape`'s rule), and no width is
+/// longer than a key may be (a text number's counts digits). Taken as it is, a plan would set
+/// aside that many bytes before the codec refused it.
+pub(crate) fn check_widths(node: &Node) -> Result<(), super::SchemaError> {
+    for f in &node.fields {
+        if let Some(w) = f.mode.width() {
+            let refused = match shape_of(f) {
+                Some(shape) => !with_format!(node.format, F => F::accepts_width(shape, w)),
+                None => w > crate::hbase::MAX_ROW_LENGTH,
+            };
+            if refused {
+                return Err(super::SchemaError::unsupported(alloc::format!(
+                    "`{}.{}`: a `{}` does not take `width = {w}`",
+                    node.name,
+                    f.name,
+                    f.ty
+                )));
+            }
+        }
+        if let Kind::Record(child) = &f.kind {
+            check_widths(child)?;
+        }
+    }
+    node.variants.iter().try_for_each(check_widths)
 }
 
 /// The shape of the Rust type `field` stands for (behind its `Option`); `None` for a nested key.
