@@ -151,42 +151,35 @@ impl Methods<'_> {
         target: TokenStream,
         bind_in: syn::Ident,
     ) -> (TokenStream, TokenStream) {
-        let Self {
-            p,
-            mode,
-            next,
-            inline,
-            bound,
-            ..
-        } = self;
-        let f = self.eq_method();
-        let f_in = self.method("in");
-        (
-            quote! {
-                #inline
-                pub fn #f(self, value: &#target) -> #next
-                where
-                    #bound
-                {
-                    #p::bind_eq(self, value, #mode)
-                }
-            },
-            quote! {
-                #inline
-                pub fn #f_in<I>(self, values: I) -> #next
-                where
-                    I: #p::IntoIterator,
-                    I::Item: #p::AsRef<#target>,
-                    #bound
-                {
-                    #p::#bind_in(self, values, #mode)
-                }
-            },
+        let p = &self.p;
+        self.eq_and_in(
+            quote!(&#target),
+            quote!(value),
+            quote!(I: #p::IntoIterator, I::Item: #p::AsRef<#target>,),
+            bind_in,
         )
     }
 
     /// `f` and `f_in` for any other type: taken by value, and IN lists of values.
     fn owned_equality(&self, ty: &syn::Type) -> (TokenStream, TokenStream) {
+        let p = &self.p;
+        self.eq_and_in(
+            quote!(#ty),
+            quote!(&value),
+            quote!(I: #p::IntoIterator<Item = #ty>,),
+            format_ident!("bind_in"),
+        )
+    }
+
+    /// `f(value: #param)`, which binds `#arg`, and `f_in(values: I)` where `#items` (the bounds
+    /// on `I`), which binds them with `#p::#bind_in`.
+    fn eq_and_in(
+        &self,
+        param: TokenStream,
+        arg: TokenStream,
+        items: TokenStream,
+        bind_in: syn::Ident,
+    ) -> (TokenStream, TokenStream) {
         let Self {
             p,
             mode,
@@ -200,21 +193,21 @@ impl Methods<'_> {
         (
             quote! {
                 #inline
-                pub fn #f(self, value: #ty) -> #next
+                pub fn #f(self, value: #param) -> #next
                 where
                     #bound
                 {
-                    #p::bind_eq(self, &value, #mode)
+                    #p::bind_eq(self, #arg, #mode)
                 }
             },
             quote! {
                 #inline
                 pub fn #f_in<I>(self, values: I) -> #next
                 where
-                    I: #p::IntoIterator<Item = #ty>,
+                    #items
                     #bound
                 {
-                    #p::bind_in(self, values, #mode)
+                    #p::#bind_in(self, values, #mode)
                 }
             },
         )
