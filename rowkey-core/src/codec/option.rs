@@ -56,7 +56,10 @@ impl<T: KeyField> KeyField for Option<T> {
 }
 
 impl<'k, T: DecodeField<'k>> DecodeField<'k> for Option<T> {
-    #[inline(always)]
+    // Left to the compiler (not `always`): inlined whole into a Phoenix key's decode it cost 44
+    // fewer instructions but 4% more time, 14.78 ns against 14.22 (the side-by-side bench, two
+    // runs); as a call, 13.46 ns against 13.66 over three.
+    #[inline]
     fn decode_field(input: &'k [u8], mode: FieldMode) -> Result<(Self, usize), DecodeError> {
         decode_option(input, mode, T::decode_field)
     }
