@@ -406,6 +406,20 @@ pub(crate) trait Format {
         r.field(mode, key, field)
     }
 
+    /// Reads what stands before a field whose bytes the caller reads itself (the schema's
+    /// codecs, which know a field's type only at run time); [`Format::after_read`] follows it.
+    #[cfg(feature = "schema")]
+    #[inline(always)]
+    fn read_before(_columns: &Columns, _r: &mut KeyReader<'_>) -> Result<(), DecodeError> {
+        Ok(())
+    }
+
+    /// Keeps track of a field of `len` bytes read after [`Format::read_before`] (`variable`:
+    /// its type's length varies in `mode`).
+    #[cfg(feature = "schema")]
+    #[inline(always)]
+    fn after_read(_columns: &mut Columns, _len: usize, _variable: bool, _mode: FieldMode) {}
+
     /// The length of a key whose fields measured `len`.
     #[inline(always)]
     fn key_len(_columns: &Columns, len: usize) -> usize {

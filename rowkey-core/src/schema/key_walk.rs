@@ -13,13 +13,14 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::Debug;
+use core::marker::PhantomData;
 
 use super::convert::Run;
 use super::nodes::{Field, Kind, Node};
 use super::typed::{encode_inline, with_typed};
 use super::value::Value;
-use crate::codec::columns;
-use crate::codec::phoenix::columns as phoenix_columns;
+use crate::codec::columns::Columns;
+use crate::codec::{with_format, Format};
 use crate::cursor::KeyWriter;
 use crate::describe::frame::Frame;
 use crate::error::{EncodeError, EncodeErrorKind};
@@ -75,20 +76,6 @@ fn record_len(node: &Node, slots: &Slots<'_>, mode: FieldMode, placed: bool) -> 
             values.first().map_or(0, |v| v.field_len(self.0))
         }
     }
-    /// One value's length as a Phoenix column, added to the key's so far.
-    struct Column<'c> {
-        columns: &'c mut phoenix_columns::Columns,
-        len: &'c mut usize,
-        mode: FieldMode,
-    }
-    impl Run for Column<'_> {
-        type Out = ();
-        fn run<T: KeyField + Debug>(self, values: &[T]) {
-            if let Some(v) = values.first() {
-                phoenix_columns::measure_column(self.columns, self.len, v, self.mode);
-            }
-        }
-    }
     let value = |field: &Field| slots.get(field.leaf).copied().flatten();
     if placed && node.plain {
         return node
@@ -113,32 +100,56 @@ fn record_len(node: &Node, slots: &Slots<'_>, mode: FieldMode, placed: bool) -> 
         .filter_map(|i| frame::delimiter_before(node, i))
         .map(str::len)
         .sum::<usize>();
-    if !columns::plain(node.format) {
-        let mut columns = phoenix_columns::Columns::default();
-        for field in &node.fields {
-            if let Some(v) = value(field) {
-                let run = Column {
-                    columns: &mut columns,
-                    len: &mut len,
-                    mode: field.placed,
-                };
-                let _ = with_typed(field, &[v], run);
+    with_format!(node.format, Fm => measure_fields::<Fm>(node, slots, mode, placed, len))
+}
+
+/// Adds the fields of `node` to `len`, what stands around them: each measured with its
+/// format's column step (`Format::measure_column`, the derived walk's), then the key's length as
+/// the format ends it.
+fn measure_fields<Fm: Format>(
+    node: &Node,
+    slots: &Slots<'_>,
+    mode: FieldMode,
+    placed: bool,
+    mut len: usize,
+) -> usize {
+    /// One value's length, with what stands before it, added to the key's so far.
+    struct Measure<'c, Fm> {
+        columns: &'c mut Columns,
+        len: &'c mut usize,
+        mode: FieldMode,
+        format: PhantomData<Fm>,
+    }
+    impl<Fm: Format> Run for Measure<'_, Fm> {
+        type Out = ();
+        fn run<T: KeyField + Debug>(self, values: &[T]) {
+            if let Some(v) = values.first() {
+                Fm::measure_column(self.columns, self.len, v, self.mode);
             }
         }
-        return columns.len().unwrap_or(len);
     }
+    let mut columns = Columns::default();
     for field in &node.fields {
-        let field_mode = if placed {
-            field.placed
-        } else {
-            mode.nest(field.mode)
+        let run = Measure::<Fm> {
+            columns: &mut columns,
+            len: &mut len,
+            mode: if placed {
+                field.placed
+            } else {
+                mode.nest(field.mode)
+            },
+            format: PhantomData,
         };
-        len += match &field.kind {
-            Kind::Record(child) => with_record(field, child, slots, placed, Len(field_mode)),
-            _ => value(field).map_or(0, |v| with_typed(field, &[v], Len(field_mode)).unwrap_or(0)),
-        };
+        match &field.kind {
+            Kind::Record(child) => with_record(field, child, slots, placed, run),
+            _ => {
+                if let Some(v) = slots.get(field.leaf).copied().flatten() {
+                    let _ = with_typed(field, &[v], run);
+                }
+            }
+        }
     }
-    len
+    Fm::key_len(&columns, len)
 }
 
 /// Runs `run` on a nested key's value: `None` when its slot holds `null`, the record otherwise.
@@ -229,24 +240,27 @@ pub(crate) fn check(node: &Node, slots: &Slots<'_>, paths: &[&str]) -> Result<()
     Ok(())
 }
 
-/// Writes one value with its type's own `encode`; `false` when it fails, the error in `error`.
-/// (A small result: a whole `EncodeError` returned through each layer is copied back out of the
-/// stack in wider loads than it was stored with, and that stalled the walk.)
-struct Encode<'w, 'o, 'e> {
+/// Writes one value with its type's own `encode`, and what its format keeps before it (`Fm`'s
+/// column step, the derived walk's); `false` when it fails, the error in `error`. (A small
+/// result: a whole `EncodeError` returned through each layer is copied back out of the stack in
+/// wider loads than it was stored with, and that stalled the walk.)
+struct Encode<'c, 'w, 'o, 'e, Fm> {
+    columns: &'c mut Columns,
     w: &'w mut KeyWriter<'o>,
     mode: FieldMode,
     key: &'static str,
     field: &'static str,
     error: &'e mut Option<EncodeError>,
+    format: PhantomData<Fm>,
 }
 
-impl Run for Encode<'_, '_, '_> {
+impl<Fm: Format> Run for Encode<'_, '_, '_, '_, Fm> {
     type Out = bool;
     fn run<T: KeyField + Debug>(self, values: &[T]) -> bool {
         let [v] = values else {
             return true;
         };
-        match self.w.field(v, self.mode, self.key, self.field) {
+        match Fm::write_column(self.columns, self.w, v, self.mode, self.key, self.field) {
             Ok(()) => true,
             Err(e) => {
                 *self.error = Some(e);
@@ -309,58 +323,9 @@ pub(crate) fn encode_record(
     };
     let mut w = KeyWriter::new(out);
     frame::open(node, &mut w)?;
-    if !columns::plain(node.format) {
-        encode_columns(node, slots, &mut w, key)?;
-    } else {
-        encode_fields(node, slots, &mut w, mode, placed, key)?;
-    }
+    with_format!(node.format, Fm => encode_fields::<Fm>(node, slots, &mut w, mode, placed, key))?;
     frame::close(node, &mut w, mode, &SlotSources { node, slots })?;
     Ok(w.written())
-}
-
-/// Writes the columns of a key whose format keeps its columns (Phoenix's: a struct of plain fields at the root),
-/// each with the derived walk's step (`codec::phoenix::columns::write_column`), then ends the key as
-/// Phoenix does.
-fn encode_columns(
-    node: &Node,
-    slots: &Slots<'_>,
-    w: &mut KeyWriter<'_>,
-    key: &'static str,
-) -> Result<(), EncodeError> {
-    /// Writes one typed value as a Phoenix column.
-    struct Column<'c, 'w, 'o> {
-        columns: &'c mut phoenix_columns::Columns,
-        w: &'w mut KeyWriter<'o>,
-        mode: FieldMode,
-        key: &'static str,
-        field: &'static str,
-    }
-    impl Run for Column<'_, '_, '_> {
-        type Out = Result<(), EncodeError>;
-        fn run<T: KeyField + Debug>(self, values: &[T]) -> Self::Out {
-            let [v] = values else {
-                return Err(unfit(String::new()));
-            };
-            phoenix_columns::write_column(self.columns, self.w, v, self.mode, self.key, self.field)
-        }
-    }
-    let mut columns = phoenix_columns::Columns::default();
-    for field in &node.fields {
-        let value = slots
-            .get(field.leaf)
-            .copied()
-            .flatten()
-            .ok_or_else(|| unfit(String::new()))?;
-        let run = Column {
-            columns: &mut columns,
-            w: &mut *w,
-            mode: field.placed,
-            key,
-            field: field.name,
-        };
-        with_typed(field, &[value], run).map_err(unfit)??;
-    }
-    phoenix_columns::finish(&columns, w).map_err(|e| e.in_key(key))
 }
 
 /// [`encode_record`] of a plain node written where it stands: its fields one after another, each
@@ -386,10 +351,11 @@ fn encode_plain(
     Ok(w.written())
 }
 
-/// Writes the fields of `node` (a struct or a variant) after its tag and reserved prefix, with
-/// the text delimiters before them (the first only after a prefix).
+/// Writes the fields of `node` (a struct or a variant) after its tag and reserved prefix: each
+/// with the text delimiter before it (the first only after a prefix) and what its format keeps
+/// between columns (`Fm`'s column steps, the derived walk's), then ends them as the format does.
 #[inline(always)]
-fn encode_fields(
+fn encode_fields<Fm: Format>(
     node: &Node,
     slots: &Slots<'_>,
     w: &mut KeyWriter<'_>,
@@ -397,6 +363,7 @@ fn encode_fields(
     placed: bool,
     key: &'static str,
 ) -> Result<(), EncodeError> {
+    let mut columns = Columns::default();
     for (i, field) in node.fields.iter().enumerate() {
         if let Some(delimiter) = frame::delimiter_before(node, i) {
             w.delimiter(delimiter)?;
@@ -409,27 +376,30 @@ fn encode_fields(
             nested = mode.nest(field.mode);
             &nested
         };
-        let written = match &field.kind {
-            Kind::Record(child) => {
-                let run = Encode {
-                    w: &mut *w,
-                    mode: *field_mode,
-                    key,
-                    field: field.name,
-                    error: &mut error,
-                };
-                with_record(field, child, slots, placed, run)
+        let value = slots.get(field.leaf).copied().flatten();
+        let run = Encode::<Fm> {
+            columns: &mut columns,
+            w: &mut *w,
+            mode: *field_mode,
+            key,
+            field: field.name,
+            error: &mut error,
+            format: PhantomData,
+        };
+        let written = match (&field.kind, value) {
+            (Kind::Record(child), _) => with_record(field, child, slots, placed, run),
+            // The schema's own lanes for common types, where nothing stands between fields.
+            (_, Some(v)) if Fm::PLAIN_COLUMNS => {
+                encode_inline(field, v, run.w, field_mode, key, run.error)
             }
-            _ => match slots.get(field.leaf).copied().flatten() {
-                Some(v) => encode_inline(field, v, w, field_mode, key, &mut error),
-                None => false,
-            },
+            (_, Some(v)) => with_typed(field, &[v], run).unwrap_or(false),
+            (_, None) => false,
         };
         if !written {
             return Err(error.unwrap_or_else(|| unfit(String::new())));
         }
     }
-    Ok(())
+    Fm::finish_columns(&columns, w).map_err(|e| e.in_key(key))
 }
 
 impl Frame for Node {

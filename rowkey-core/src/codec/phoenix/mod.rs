@@ -187,6 +187,18 @@ impl Format for Phoenix {
         columns.len().unwrap_or(len)
     }
 
+    #[cfg(feature = "schema")]
+    #[inline(always)]
+    fn read_before(columns: &Columns, r: &mut KeyReader<'_>) -> Result<(), DecodeError> {
+        columns::read_separator(columns, r)
+    }
+
+    #[cfg(feature = "schema")]
+    #[inline(always)]
+    fn after_read(columns: &mut Columns, len: usize, variable: bool, mode: FieldMode) {
+        columns.after_read(len, variable, mode);
+    }
+
     #[inline(always)]
     fn finish_columns(columns: &Columns, w: &mut KeyWriter<'_>) -> Result<(), EncodeError> {
         columns::finish(columns, w)
