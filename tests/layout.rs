@@ -425,3 +425,47 @@ fn nested_keys_and_enum_variants_are_described_in_full() {
     assert_eq!(layout_of::<Described>(), Described::LAYOUT);
     assert!(Row::LAYOUT.to_string().contains("one of 2 variants"));
 }
+
+#[derive(RowKey)]
+struct BinaryHashed {
+    #[rowkey(hash_prefix(len = 2))]
+    user: u64,
+}
+
+#[derive(RowKey)]
+#[rowkey(text, delimiter = ":")]
+struct TextHashed {
+    #[rowkey(hash_prefix(len = 2))]
+    user: u64,
+}
+
+#[derive(RowKey)]
+struct BinarySalted {
+    #[rowkey(salt(buckets = 16, hash = "java"))]
+    user: u32,
+}
+
+#[test]
+fn a_prefix_row_says_how_the_keys_format_writes_the_prefix() {
+    let cases = [
+        (
+            BinaryHashed::LAYOUT.to_string(),
+            "| prefix | hash | md5 | 0 | 2 | the first bytes of md5(src), src = user | - |",
+        ),
+        (
+            TextHashed::LAYOUT.to_string(),
+            "| prefix | hash | md5 | 0 | 2 | hex digits of md5(src), src = user | - |",
+        ),
+        (
+            BinarySalted::LAYOUT.to_string(),
+            "| prefix | salt | bucket | 0 | 1 | one byte: abs(Arrays.hashCode(src) % N) (Phoenix, OpenTSDB), N = 16, src = user | - |",
+        ),
+        (
+            Text::LAYOUT.to_string(),
+            "| prefix | salt | bucket | 0 | 2 | decimal digits: abs(Arrays.hashCode(src) % N) (Phoenix, OpenTSDB), N = 16, src = user | - |",
+        ),
+    ];
+    for (table, row) in cases {
+        assert!(table.contains(row), "{row}\nnot in\n{table}");
+    }
+}

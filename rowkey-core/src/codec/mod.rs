@@ -356,6 +356,13 @@ pub(crate) trait Format {
         f.write_str("binary")
     }
 
+    /// How a salt's bucket stands in a key of this format, for the prefix's row of
+    /// `K::LAYOUT`'s table.
+    const SALT_WORDS: &'static str = "one byte";
+
+    /// How a hash prefix takes the digest, for the prefix's row of `K::LAYOUT`'s table.
+    const HASH_WORDS: &'static str = "the first bytes of";
+
     /// Describes a field of `shape` written with `mode`, for `K::LAYOUT`'s table.
     fn describe_field(
         shape: FieldShape,

@@ -280,11 +280,7 @@ impl Layout {
     /// The row of the hash prefix `hash`.
     fn fmt_hash_row(&self, f: &mut fmt::Formatter<'_>, hash: HashPrefix) -> fmt::Result {
         let sources = Sources(self.prefix_sources);
-        let form = if hash.is_text() {
-            "hex digits of"
-        } else {
-            "the first bytes of"
-        };
+        let form = with_format!(self.format, F => F::HASH_WORDS);
         writeln!(
             f,
             "| prefix | hash | md5 | {} | {} | {form} md5(src), src = {sources} | - |",
@@ -297,11 +293,7 @@ impl Layout {
     fn fmt_salt_row(&self, f: &mut fmt::Formatter<'_>, salt: Salt) -> fmt::Result {
         let sources = Sources(self.prefix_sources);
         let hash = salt.hash().formula();
-        let form = if salt.is_text() {
-            "decimal digits"
-        } else {
-            "one byte"
-        };
+        let form = with_format!(self.format, F => F::SALT_WORDS);
         if self.whole_key_salt {
             writeln!(
                 f,

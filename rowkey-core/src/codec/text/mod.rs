@@ -47,6 +47,10 @@ impl Format for Text {
         }
     }
 
+    const SALT_WORDS: &'static str = "decimal digits";
+
+    const HASH_WORDS: &'static str = "hex digits of";
+
     fn describe_field(
         shape: FieldShape,
         mode: FieldMode,
