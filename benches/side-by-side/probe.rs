@@ -25,6 +25,9 @@ macro_rules! keys {
             #[rowkey(crate = $name)]
             #[rowkey(phoenix)]
             pub struct PhoenixRow<'a> { pub host: &'a str, #[rowkey(desc)] pub ts: i64, pub region: Option<&'a str> }
+            #[derive(RowKey)]
+            #[rowkey(crate = $name)]
+            pub struct HostTs<'a> { pub host: std::borrow::Cow<'a, str>, #[rowkey(desc)] pub ts: i64 }
             pub fn run(op: &str, n: usize) {
                 let t = TextKey { user: "alice", ts: 1_700_000_000_000, shard: 7 };
                 let s = Salted { id: 42, ts: 1_700_000_000_000, name: "web-17" };
@@ -36,6 +39,8 @@ macro_rules! keys {
                 let mut buf = [0u8; 64];
                 let kb = k.to_vec().unwrap();
                 let fb = f.to_vec().unwrap();
+                let h = HostTs { host: "web-17".into(), ts: 17 };
+                let hb = h.to_vec().unwrap();
                 // One loop an operation: the match is taken once, outside the counted work.
                 match op {
                     "mixed-encode" => for _ in 0..n { black_box(black_box(&k).encode_into(&mut buf).unwrap()); },
@@ -46,6 +51,8 @@ macro_rules! keys {
                     "text-decode" => for _ in 0..n { black_box(TextKey::decode(black_box(&tb)).unwrap()); },
                     "salted-encode" => for _ in 0..n { black_box(black_box(&s).encode_into(&mut buf).unwrap()); },
                     "phoenix-encode" => for _ in 0..n { black_box(black_box(&p).encode_into(&mut buf).unwrap()); },
+                    "inside-encode" => for _ in 0..n { black_box(black_box(&h).encode_into(&mut buf).unwrap()); },
+                    "inside-decode" => for _ in 0..n { black_box(HostTs::decode(black_box(&hb)).unwrap()); },
                     "phoenix-decode" => for _ in 0..n { black_box(PhoenixRow::decode(black_box(&pb)).unwrap()); },
                     // The same bytes as mixed-encode, written by hand (benches/codec.rs's
                     // hand_mixed_encode): the baseline of the encode ratio.

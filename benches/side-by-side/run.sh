@@ -7,7 +7,7 @@
 #   bash benches/side-by-side/run.sh BASE --instructions [OP...]
 #
 # With --instructions, no criterion: probe.rs runs each operation (mixed-encode, mixed-decode,
-# fixed-encode, fixed-decode, text-encode, text-decode, salted-encode, phoenix-encode,
+# fixed-encode, fixed-decode, text-encode, text-decode, salted-encode, inside-encode, inside-decode, phoenix-encode,
 # phoenix-decode; all by default) 2,000 and 4,000 times under `valgrind --tool=callgrind`, for
 # each tree, and prints the instructions of one (the difference over 2,000): the figure that
 # repeats where the times move by 10% from run to run.
@@ -106,7 +106,7 @@ cd "$dir/bench"
 if [ "$filter" = --instructions ]; then
   shift 2
   ops=("$@")
-  [ ${#ops[@]} -gt 0 ] || ops=(mixed-encode hand-mixed-encode mixed-decode fixed-encode fixed-decode text-encode text-decode salted-encode phoenix-encode phoenix-decode)
+  [ ${#ops[@]} -gt 0 ] || ops=(mixed-encode hand-mixed-encode mixed-decode fixed-encode fixed-decode text-encode text-decode salted-encode inside-encode inside-decode phoenix-encode phoenix-decode)
   CARGO_TARGET_DIR=$dir/target cargo build --release --bin probe
   echo "| operation | base | work |"
   echo "|---|---|---|"
