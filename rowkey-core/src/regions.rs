@@ -82,6 +82,8 @@ pub fn split_points(prefix: Prefix, regions: usize) -> Vec<Vec<u8>> {
                 })
                 .collect()
         }
+        // A hash prefix's form is its own (see `Salt`'s): split points are asked of a prefix
+        // alone, with no key to ask a format of.
         Prefix::Hash(hash) if hash.is_text() => {
             // Evenly spaced values of up to 15 hex digits, in the layout's case.
             let digits = hash.prefix_len().min(15);

@@ -287,6 +287,9 @@ pub(crate) fn beyond_by_shape<T: KeyField + ?Sized>(
         Err(e) if matches!(e.kind(), EncodeErrorKind::BufferTooSmall { .. }) => return None,
         Err(_) => {}
     }
+    // The three formats' answers are here rather than in their folders: `field` stands below
+    // the codecs (which name its shapes and modes), and this answers `KeyField::beyond_width`,
+    // a public method with a type's own shape, not a format's.
     if mode.is_phoenix() {
         return column_type::beyond(value, mode);
     }
@@ -325,6 +328,7 @@ pub(crate) fn stand_in_by_shape<T: KeyField + ?Sized>(
 ) -> Option<usize> {
     let shape = T::SHAPE;
     // Reversed fields give up their order (no ranges), and text strings are filtered by content.
+    // (Asked here, not of the format, for the reason `beyond_by_shape` gives.)
     if mode.is_text() || mode.is_reverse() {
         return None;
     }

@@ -130,6 +130,8 @@ impl NoRange {
     /// Why a field with these facts has no range scan, `None` when it has one. The first reason
     /// that holds, in the order above.
     pub const fn of(facts: OrderFacts) -> Option<NoRange> {
+        // Phoenix's two refusals stay here, beside the others: this is the one rule the derive's
+        // generated check (at compile time) and the schema both call.
         if facts.reverse {
             Some(NoRange::Reverse)
         } else if facts.phoenix && facts.desc && facts.nullable {

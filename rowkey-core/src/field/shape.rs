@@ -490,6 +490,9 @@ impl FieldShape {
     /// assert_eq!(<str as KeyField>::SHAPE.fixed_len(FieldMode::LAST), None);
     /// ```
     pub const fn fixed_len(self, mode: FieldMode) -> Option<usize> {
+        // Branches on the format rather than asking it: a const fn (layouts evaluate lengths
+        // at compile time, where a trait's method cannot be called), and `field` stands below
+        // the codecs that hold the formats' rules.
         if let Some(len) = self.phoenix_time_len(mode) {
             return Some(len);
         }

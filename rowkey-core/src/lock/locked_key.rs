@@ -214,6 +214,8 @@ impl fmt::Display for RuleName {
 }
 
 /// A prefix in words, for messages: `no prefix`, `a salt of 16 buckets (md5)`, ...
+// The prefix's form in words is the lock's (its file's `text=` and its messages), asked of the
+// prefix, which holds its own form (see `Salt`).
 pub(crate) struct PrefixWords(pub(crate) Prefix);
 
 impl fmt::Display for PrefixWords {

@@ -18,6 +18,8 @@ use crate::sink::ValueSink;
 pub struct HashPrefix {
     len: u8,
     /// Text layouts: hex digits (`upper` for uppercase) instead of raw bytes.
+    // Held by the prefix, as a salt holds its form (see `Salt`): used without a key, and const
+    // data in a layout.
     text: Option<bool>,
 }
 

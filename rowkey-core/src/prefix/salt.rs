@@ -84,6 +84,10 @@ impl SaltHash {
 pub struct Salt {
     buckets: u16,
     hash: SaltHash,
+    // A salt holds its own form rather than asking a key's format: it is used without a key
+    // (`bucket_of`, `regions::split_points`), and is const data in a layout. Its four branches
+    // on it (length, `mod`'s reading, writing, reading) move to the format's folders when a
+    // prefix is written by the key's `Format`.
     text: bool,
 }
 

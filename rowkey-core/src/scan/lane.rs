@@ -237,7 +237,8 @@ impl<K: ?Sized, const N: usize> Bind for ArrayPlan<K, N> {
     #[inline(always)]
     fn start(layout: &'static ScanLayout) -> Self {
         // Keys of one length, or of lengths up to `N` (longer ones leave the lane as they are
-        // bound), behind no prefix component or tag.
+        // bound), behind no prefix component or tag. Which keys the lane takes is the lane's own
+        // rule, not a format's: a text key's segments need the general planner's filters.
         let lane = if layout.prefix.is_none() && layout.text.is_none() && layout.tag.is_none() {
             Lane::One(Body {
                 layout,
