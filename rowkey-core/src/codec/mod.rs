@@ -20,7 +20,8 @@
 //! their `KeyField` and `DecodeField` impls; what stands between two fields is asked by the walk
 //! of the format the key names ([`FormatType`]: a Phoenix key's derive names `Phoenix`, every
 //! other key walks with nothing between its fields), and by the walks that learn a format at run
-//! time (a schema's, the explainer's) through `columns.rs`.
+//! time (a schema's, the explainer's) and by the scan planner (what a plan writes after a bound
+//! field) through `columns.rs`.
 //!
 //! A new format (Bigtable's structured row keys, say) is:
 //!
@@ -443,6 +444,18 @@ pub(crate) trait Format {
     #[inline(always)]
     fn read_columns_end(_columns: &Columns, _r: &mut KeyReader<'_>) -> Result<(), DecodeError> {
         Ok(())
+    }
+
+    /// For scan planning, what a plan writes after a bound field of type `T` that wrote `len`
+    /// bytes (`0` for NULL) in `mode`, as a key that goes on has it, and what it holds back
+    /// ([`Held`](columns::Held): bytes a key leaves out when it ends there): nothing, by default.
+    #[cfg(feature = "alloc")]
+    #[inline(always)]
+    fn plan_separator<T: KeyField + ?Sized>(
+        _len: usize,
+        _mode: FieldMode,
+    ) -> (Option<u8>, columns::Held) {
+        (None, columns::Held::NONE)
     }
 }
 

@@ -5,7 +5,7 @@ use alloc::vec::Vec;
 
 use super::byte_order::cmp_short;
 use super::keybuf::KeyBuf;
-use crate::codec::phoenix::columns::plan_separator;
+use crate::codec::columns::plan_separator;
 use crate::field::{FieldMode, KeyField};
 
 /// One combination of the values bound so far: the key body they fix, and the value bytes of the

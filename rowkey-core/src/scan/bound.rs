@@ -7,7 +7,7 @@
 use core::ops::Bound;
 
 use super::keybuf::{KeyBuf, INLINE};
-use crate::codec::phoenix::columns::{plan_separator, Held};
+use crate::codec::columns::{plan_separator, Held};
 use crate::codec::{with_format, Format};
 use crate::field::{column_type, FieldMode, KeyField};
 

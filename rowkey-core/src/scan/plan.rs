@@ -15,7 +15,7 @@ use super::order::{ValueOrder, Widened};
 use super::range::{merge, sort_by_start, sorted_contain, KeyRange, Ranges};
 use super::scan_layout::ScanLayout;
 use super::text_segments::{self, TextFilter, TextPrefix};
-use crate::codec::phoenix::columns::Held;
+use crate::codec::columns::Held;
 use crate::field::{FieldMode, KeyField};
 use crate::prefix::{Prefix, Salt};
 use crate::sink::ValueSink;
@@ -252,6 +252,8 @@ impl FieldPlan {
         // Prefix bounds are partial encodings: "at or before E" takes every key that starts
         // with E, so they are never the last field's whole bytes.
         let range = |range| Tail::Range { range, last: false };
+        // A text segment's "starts with" can be a filter, a tail the planner holds (`Tail`, the
+        // planner's own type, which a format's folder below it cannot name).
         self.tail = if mode.is_text() {
             match text_segments::prefix_of_segment(prefix, mode) {
                 TextPrefix::Nothing => Tail::Empty,

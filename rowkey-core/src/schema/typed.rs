@@ -154,7 +154,7 @@ fn variable_of(kind: &Kind, mode: FieldMode) -> bool {
     impl Visit for Variable {
         type Out = bool;
         fn visit<F: FieldType>(self) -> bool {
-            crate::codec::phoenix::columns::variable::<F::Write<'static>>(self.0)
+            crate::codec::columns::variable::<F::Write<'static>>(self.0)
         }
     }
     dispatch(kind, Variable(mode)).unwrap_or(true)

@@ -175,7 +175,7 @@ pub(crate) fn plan_separator<T: KeyField + ?Sized>(
     len: usize,
     mode: FieldMode,
 ) -> (Option<u8>, Held) {
-    if !mode.is_phoenix() || !variable::<T>(mode) {
+    if !variable::<T>(mode) {
         return (None, Held::NONE);
     }
     let null = len == 0;

@@ -209,6 +209,15 @@ impl Format for Phoenix {
         columns::read_end(columns, r)
     }
 
+    #[cfg(feature = "alloc")]
+    #[inline(always)]
+    fn plan_separator<T: KeyField + ?Sized>(
+        len: usize,
+        mode: FieldMode,
+    ) -> (Option<u8>, columns::Held) {
+        columns::plan_separator::<T>(len, mode)
+    }
+
     #[inline(always)]
     fn option_tag_len(_mode: FieldMode) -> usize {
         0
