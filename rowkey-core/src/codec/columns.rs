@@ -5,16 +5,14 @@
 //! NULLs out (`phoenix/columns.rs`). [`Columns`] is what a walk keeps between two fields for the
 //! format to read; [`plain`] tells the walks that learn a key's format at run time (a schema's,
 //! the explainer's) whether it keeps any, and [`variable`] whether a field's length varies, which
-//! a schema records for the format's [`Format::after_read`].
+//! they record for the format's `Format::after_read`.
 
 use super::{with_format, Format};
 use crate::format::KeyFormat;
 
-#[cfg(feature = "schema")]
-pub(crate) use super::phoenix::columns::variable;
 pub(crate) use super::phoenix::columns::Columns;
 #[cfg(feature = "alloc")]
-pub(crate) use super::phoenix::columns::Held;
+pub(crate) use super::phoenix::columns::{variable, Held};
 
 /// For scan planning, what stands after a bound field of type `T` that wrote `len` bytes in
 /// `mode`, and what a key that ends there leaves out: its format's [`Format::plan_separator`].

@@ -1,7 +1,6 @@
 //! `K::explain`: a stored key shown part by part, each part's bytes beside its value.
 
 use crate::codec::columns;
-use crate::codec::phoenix::columns as phoenix_columns;
 use crate::describe::explain::Explained;
 use crate::field::layout::Layout;
 use crate::field::{FieldMode, KeyField};
@@ -36,7 +35,7 @@ impl Shown {
         Shown {
             value,
             len: field.field_len(mode),
-            variable: phoenix_columns::variable::<T>(mode),
+            variable: columns::variable::<T>(mode),
         }
     }
 }
@@ -113,7 +112,7 @@ pub fn explain_record<const N: usize>(
         explained.push_prefix(layout.prefix, bytes);
         at += prefix;
     }
-    let mut columns = phoenix_columns::Columns::default();
+    let mut columns = columns::Columns::default();
     for (i, field) in shown.into_iter().enumerate() {
         let mode = layout.segments[i].encoding.mode();
         let start = if !columns::plain(layout.format) {
