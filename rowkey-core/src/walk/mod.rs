@@ -83,7 +83,7 @@ macro_rules! tuples {
             fn visit<V: Visit>(&self, first: usize, visit: &mut V) -> Result<(), V::Error> {
                 let mut at = first;
                 $(
-                    self.0.$n.visit(at, visit)?;
+                    visit_chunk(&self.0.$n, at, visit)?;
                     at += $t::COUNT;
                 )+
                 Ok(())
@@ -97,7 +97,7 @@ macro_rules! tuples {
                 let mut at = first;
                 Ok(Chunks(($(
                     {
-                        let chunk = $t::read(at, read)?;
+                        let chunk = read_chunk::<$t, R>(at, read)?;
                         at += $t::COUNT;
                         chunk
                     },
@@ -105,6 +105,25 @@ macro_rules! tuples {
             }
         }
     )+};
+}
+
+// A chunk of a wide key, walked in a function of its own rather than inlined whole into its
+// key's walk: one function of 128 fields' steps took LLVM 15 minutes to optimise at opt-level 1
+// (tests/wide_keys.rs), where chunks of at most 12 take seconds. The optimiser may still inline a
+// small chunk; a key of 12 fields or fewer is one tuple and never comes here.
+fn visit_chunk<T: Fields, V: Visit>(
+    chunk: &T,
+    first: usize,
+    visit: &mut V,
+) -> Result<(), V::Error> {
+    chunk.visit(first, visit)
+}
+
+fn read_chunk<'k, T: DecodeFields<'k>, R: Read<'k>>(
+    first: usize,
+    read: &mut R,
+) -> Result<T, DecodeError> {
+    T::read(first, read)
 }
 
 /// A variant with no fields: its tag alone.

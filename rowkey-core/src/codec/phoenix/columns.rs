@@ -191,9 +191,9 @@ pub(crate) fn plan_separator<T: KeyField + ?Sized>(
 }
 
 // The steps of one column, out of line (`#[inline]`, not `always`): a derived key's walk is
-// inlined whole, and with these inside it the test key of 128 fields (tests/wide_keys.rs) took
-// more than 15 minutes to compile, against about 3 out of line (reading alone inlined: also
-// more than 15).
+// inlined whole (up to a tuple of 12 fields; a wider key's chunks stand apart, walk/mod.rs), and
+// with these inside it a Phoenix key's walk grows several times over, which the optimiser pays
+// for in compile time.
 
 /// Measures one column of `value` in `mode` into `len`, the key's length so far.
 #[inline]
