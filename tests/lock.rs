@@ -980,6 +980,17 @@ fn a_damaged_lock_is_refused_with_its_line() {
             "lines are missing or were added",
         ),
         (
+            "unknown format",
+            Box::new(|l| {
+                let mut l: Vec<String> = l.iter().map(|s| s.to_string()).collect();
+                let at = l.iter().position(|s| s.starts_with("layout")).unwrap();
+                l[at] = l[at].replace("format=binary", "format=avro");
+                l.join("\n")
+            }),
+            None,
+            "unknown format `avro`: expected `binary`, `text` or `phoenix`",
+        ),
+        (
             "unknown form",
             Box::new(move |l| {
                 let mut l: Vec<String> = l.iter().map(|s| s.to_string()).collect();

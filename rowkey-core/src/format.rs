@@ -69,6 +69,41 @@ impl LockedFormat {
         }
     }
 
+    /// Every format's word in a lock file's `layout` line, for an error on another word.
+    pub(crate) const LOCK_WORDS: &'static str = "`binary`, `text` or `phoenix`";
+
+    /// The format's words in a lock file's `layout` line.
+    pub(crate) fn lock_words(&self) -> alloc::string::String {
+        match self {
+            LockedFormat::Binary => "binary".into(),
+            LockedFormat::Text(d) => alloc::format!("text delimiter={d:?}"),
+            LockedFormat::Phoenix => "phoenix".into(),
+        }
+    }
+
+    /// The format a lock file's `layout` line names by `word` (the text format's delimiter read
+    /// next, by `delimiter`); `None` for a word that names none.
+    pub(crate) fn from_lock_word<E>(
+        word: &str,
+        delimiter: impl FnOnce() -> Result<alloc::string::String, E>,
+    ) -> Result<Option<LockedFormat>, E> {
+        Ok(Some(match word {
+            "binary" => LockedFormat::Binary,
+            "phoenix" => LockedFormat::Phoenix,
+            "text" => LockedFormat::Text(delimiter()?),
+            _ => return Ok(None),
+        }))
+    }
+
+    /// The format's words in a change report.
+    pub(crate) fn words(&self) -> alloc::string::String {
+        match self {
+            LockedFormat::Binary => "binary".into(),
+            LockedFormat::Text(d) => alloc::format!("text joined by {d:?}"),
+            LockedFormat::Phoenix => "Apache Phoenix's primary key".into(),
+        }
+    }
+
     #[cfg(feature = "schema")]
     /// The format, its delimiter kept by `keep` (the schema keeps it for the process).
     pub(crate) fn key_format(&self, keep: impl FnOnce(&str) -> &'static str) -> KeyFormat {

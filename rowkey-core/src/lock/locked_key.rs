@@ -32,26 +32,6 @@ pub(crate) struct LockedKey {
     pub(crate) samples: Vec<Vec<u8>>,
 }
 
-impl LockedFormat {
-    /// The format's words in a lock file's `layout` line.
-    fn lock_words(&self) -> String {
-        match self {
-            LockedFormat::Binary => String::from("binary"),
-            LockedFormat::Text(d) => alloc::format!("text delimiter={d:?}"),
-            LockedFormat::Phoenix => String::from("phoenix"),
-        }
-    }
-
-    /// The format's words in a change report.
-    pub(crate) fn words(&self) -> String {
-        match self {
-            LockedFormat::Binary => String::from("binary"),
-            LockedFormat::Text(d) => alloc::format!("text joined by {d:?}"),
-            LockedFormat::Phoenix => String::from("Apache Phoenix's primary key"),
-        }
-    }
-}
-
 /// A [`Layout`] as owned data.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct LockedLayout {

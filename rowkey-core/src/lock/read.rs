@@ -221,16 +221,15 @@ impl<'a> Reader<'a> {
             ));
         }
         let name = l.text("name")?;
-        let format = match l.word("format")? {
-            "binary" => LockedFormat::Binary,
-            "phoenix" => LockedFormat::Phoenix,
-            "text" => LockedFormat::Text(l.text("delimiter")?),
-            other => {
-                return Err(error(
-                    l.line,
-                    format!("unknown format `{other}`: expected `binary`, `text` or `phoenix`"),
-                ))
-            }
+        let word = l.word("format")?;
+        let Some(format) = LockedFormat::from_lock_word(word, || l.text("delimiter"))? else {
+            return Err(error(
+                l.line,
+                format!(
+                    "unknown format `{word}`: expected {}",
+                    LockedFormat::LOCK_WORDS
+                ),
+            ));
         };
         let head = LayoutHead {
             name,

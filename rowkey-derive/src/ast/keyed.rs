@@ -4,7 +4,7 @@
 use proc_macro2::Span;
 use syn::{DeriveInput, Fields, Ident};
 
-use super::{fields_of, stored_tag, text_of, Field, Prefix, StoredTag, Struct};
+use super::{fields_of, Field, Format, Prefix, StoredTag, Struct};
 use crate::attr::{self, ContainerAttrs, TagAttr};
 use crate::ctxt::Ctxt;
 
@@ -12,16 +12,11 @@ use crate::ctxt::Ctxt;
 pub struct KeyedEnum<'a> {
     pub original: &'a DeriveInput,
     pub attrs: ContainerAttrs,
+    /// The byte format, chosen once from the attributes.
+    pub format: Format,
     /// The enum's own `tag`, before every variant's.
     pub tag: Option<StoredTag>,
     pub variants: Vec<Variant<'a>>,
-}
-
-impl KeyedEnum<'_> {
-    /// The delimiter of a text layout, or `None` for the binary format.
-    pub fn text(&self) -> Option<String> {
-        text_of(&self.attrs)
-    }
 }
 
 pub struct Variant<'a> {
@@ -64,25 +59,22 @@ impl<'a> KeyedEnum<'a> {
         data: &'a syn::DataEnum,
         attrs: ContainerAttrs,
     ) -> Option<Self> {
-        if let Some(phoenix) = attrs.phoenix {
-            cx.error(phoenix, super::PHOENIX_STRUCTS);
-        }
+        let format = Format::of_enum_key(cx, &attrs);
         if let Some(salt) = &attrs.salt {
             cx.error(salt.span, "`salt` on an enum key is not supported: each variant's keys sit together behind its tag; salt a struct key instead");
         }
-        let text = text_of(&attrs);
         let outer = attrs
             .tag
             .as_ref()
-            .and_then(|tag| stored_tag(cx, tag, text.as_deref()));
-        let delimiter = text.clone().unwrap_or_default();
+            .and_then(|tag| format.stored_tag(cx, tag));
+        let delimiter = format.delimiter().unwrap_or_default().to_owned();
         let keys = VariantKeys {
             input,
             attrs: &attrs,
             head: outer.as_ref().map_or_else(Vec::new, |outer| {
                 [outer.as_slice(), delimiter.as_bytes()].concat()
             }),
-            text,
+            format: format.clone(),
         };
         let (variants, tags) = keys.of(cx, data);
         check_prefix_free(cx, &tags);
@@ -94,6 +86,7 @@ impl<'a> KeyedEnum<'a> {
         Some(KeyedEnum {
             original: input,
             attrs,
+            format,
             tag,
             variants,
         })
@@ -113,8 +106,8 @@ struct VariantTag<'a> {
 struct VariantKeys<'a, 'c> {
     input: &'a DeriveInput,
     attrs: &'c ContainerAttrs,
-    /// The delimiter of a text layout, `None` in the binary format.
-    text: Option<String>,
+    /// The enum's byte format.
+    format: Format,
     /// The enum's own tag and the delimiter after it, or nothing.
     head: Vec<u8>,
 }
@@ -131,7 +124,7 @@ impl<'a> VariantKeys<'a, '_> {
             let discriminant = discriminant(cx, v, vattrs.tag.is_some(), next);
             next = discriminant.and_then(|d| d.checked_add(1));
             let fields = match &v.fields {
-                Fields::Named(named) => fields_of(cx, named, self.attrs),
+                Fields::Named(named) => fields_of(cx, named),
                 _ => Vec::new(),
             };
             let Some(tag) = self.own_tag(cx, v, vattrs.tag.as_ref(), discriminant) else {
@@ -152,14 +145,9 @@ impl<'a> VariantKeys<'a, '_> {
         discriminant: Option<i128>,
     ) -> Option<VariantTag<'a>> {
         let (bytes, span) = match tag {
-            Some(tag) => (stored_tag(cx, tag, self.text.as_deref())?, tag.span),
+            Some(tag) => (self.format.stored_tag(cx, tag)?, tag.span),
             None => match u8::try_from(discriminant?) {
-                Ok(d) => (
-                    rowkey_core::private::byte_tag(d, self.text.is_some())
-                        .as_slice()
-                        .to_vec(),
-                    v.ident.span(),
-                ),
+                Ok(d) => (self.format.byte_tag(d), v.ident.span()),
                 Err(_) => {
                     let at = v
                         .discriminant
@@ -188,7 +176,7 @@ impl<'a> VariantKeys<'a, '_> {
         let delimiter = if fields.is_empty() {
             String::new()
         } else {
-            self.text.clone().unwrap_or_default()
+            self.format.delimiter().unwrap_or_default().to_owned()
         };
         let tag = StoredTag {
             bytes: [self.head.as_slice(), &tag.bytes].concat(),
@@ -200,7 +188,7 @@ impl<'a> VariantKeys<'a, '_> {
             key: Struct {
                 original: self.input,
                 attrs: self.attrs.clone(),
-                text: self.text.clone(),
+                format: self.format.clone(),
                 prefix: Prefix::None,
                 tag: Some(tag),
                 variant: Some(&v.ident),

@@ -5,11 +5,13 @@ use proc_macro2::Span;
 use rowkey_core::{FieldShape, KeyField, SaltHash};
 use syn::{Data, DeriveInput, Fields, Ident, Type};
 
-use crate::attr::{self, ContainerAttrs, FieldAttrs, TagAttr, TagValue};
+use crate::attr::{self, ContainerAttrs, FieldAttrs};
 use crate::ctxt::Ctxt;
 
+mod format;
 mod keyed;
 
+pub use format::Format;
 pub use keyed::KeyedEnum;
 
 pub enum Input<'a> {
@@ -29,8 +31,8 @@ pub struct Struct<'a> {
     pub tag: Option<StoredTag>,
     /// For the key of an enum variant, the variant.
     pub variant: Option<&'a Ident>,
-    /// The delimiter of a text layout, `None` in the binary format.
-    pub text: Option<String>,
+    /// The byte format, chosen once from the attributes.
+    pub format: Format,
     /// The prefix component, read once from the attributes.
     pub prefix: Prefix,
 }
@@ -42,8 +44,6 @@ pub struct Field<'a> {
     pub kind: TypeKind,
     /// Whether this is the last field, whose variable-length content may run to the end of the key.
     pub last: bool,
-    /// The delimiter of the layout's text format, `None` in the binary format.
-    pub text: Option<String>,
 }
 
 /// A tag's bytes as the layout stores them, and the text delimiter after them.
@@ -59,28 +59,6 @@ impl StoredTag {
     /// The bytes the tag takes in a key.
     pub fn len(&self) -> usize {
         self.bytes.len() + self.delimiter.len()
-    }
-}
-
-/// The bytes `tag` stands for in a layout of format `text` (the delimiter, or `None` in binary),
-/// or an error on the literal when the format cannot hold it.
-fn stored_tag(cx: &Ctxt, tag: &TagAttr, text: Option<&str>) -> Option<Vec<u8>> {
-    match (&tag.value, text) {
-        (TagValue::Bytes(b), None) => Some(b.clone()),
-        (TagValue::Str(s), Some(_)) => Some(s.clone().into_bytes()),
-        (TagValue::Byte(b), text) => Some(
-            rowkey_core::private::byte_tag(*b, text.is_some())
-                .as_slice()
-                .to_vec(),
-        ),
-        (TagValue::Str(_), None) => {
-            cx.error(tag.span, "a binary layout's tag is a byte string or an integer 0..=255, as in `tag = b\"evt/\"` or `tag = 7` (a string tag is for text layouts)");
-            None
-        }
-        (TagValue::Bytes(_), Some(_)) => {
-            cx.error(tag.span, "a text layout's tag is a string or an integer 0..=255 (three digits), as in `tag = \"evt\"` or `tag = 7`");
-            None
-        }
     }
 }
 
@@ -108,11 +86,6 @@ pub enum Sources {
 }
 
 impl Struct<'_> {
-    /// The delimiter of a text layout, or `None` for the binary format.
-    pub fn text(&self) -> Option<&str> {
-        self.text.as_deref()
-    }
-
     /// Whether syntax alone shows a field of varying length (so the layout has no `LEN`).
     pub fn has_variable_field(&self) -> bool {
         self.fields
@@ -120,60 +93,19 @@ impl Struct<'_> {
             .any(|f| f.kind.is_variable(f.attrs.width.map(|w| w.value)))
     }
 
-    /// The bytes the prefix takes, as the runtime lays it out (one salt byte, or in text the digits
-    /// of `buckets - 1`; the hash prefix's `len`).
+    /// The bytes the prefix takes, as the runtime lays it out in the key's format.
     pub fn prefix_len(&self) -> usize {
-        let text = self.text().is_some();
-        match &self.prefix {
-            Prefix::None => None,
-            Prefix::Salt { buckets, hash, .. } => {
-                rowkey_core::Salt::new(*buckets, *hash).map(|salt| {
-                    if text {
-                        rowkey_core::private::salt_in_text(salt)
-                    } else {
-                        salt
-                    }
-                    .encoded_len()
-                })
-            }
-            // Only expansion asks, after validation kept the length within the runtime's range.
-            Prefix::Hash { len, upper, .. } => if text {
-                Some(rowkey_core::private::text_hash_prefix(*len, *upper))
-            } else {
-                rowkey_core::HashPrefix::new(*len)
-            }
-            .map(rowkey_core::HashPrefix::prefix_len),
-        }
-        // Validation rejected the parameters the runtime refuses before anything expands.
-        .unwrap_or(0)
+        self.format.prefix_len(&self.prefix)
     }
-}
-
-/// Why `phoenix` stands on structs alone.
-pub(crate) const PHOENIX_STRUCTS: &str = "`phoenix` applies to structs: a Phoenix table's primary key is a list of columns, the fields of a struct";
-
-/// The delimiter of a text layout: `text` alone means an empty one, the segments concatenated.
-fn text_of(attrs: &ContainerAttrs) -> Option<String> {
-    attrs.text.map(|_| {
-        attrs
-            .delimiter
-            .as_ref()
-            .map_or_else(String::new, |d| d.value.clone())
-    })
 }
 
 /// The prefix component, read from the first salt or hash prefix declared (valid.rs rejects the
 /// layouts that declare more than one kind).
-fn prefix_of(attrs: &ContainerAttrs, fields: &[Field]) -> Prefix {
+fn prefix_of(attrs: &ContainerAttrs, format: &Format, fields: &[Field]) -> Prefix {
     if let Some(salt) = &attrs.salt {
         return Prefix::Salt {
             buckets: salt.buckets.value as u16,
-            // Phoenix's salt byte is Java's `Arrays.hashCode` (valid.rs refuses another hash).
-            hash: if attrs.phoenix.is_some() {
-                SaltHash::Java
-            } else {
-                salt.hash_kind()
-            },
+            hash: format.salt_hash(salt.hash_kind()),
             sources: Sources::WholeKey,
         };
     }
@@ -311,7 +243,7 @@ impl<'a> Struct<'a> {
             );
             return None;
         };
-        let fields = fields_of(cx, named, &attrs);
+        let fields = fields_of(cx, named);
         if fields.is_empty() {
             cx.error_spanned_by(
                 &data.fields,
@@ -319,18 +251,18 @@ impl<'a> Struct<'a> {
             );
             return None;
         }
-        let text = text_of(&attrs);
+        let format = Format::of_struct(cx, &attrs);
         let tag = attrs.tag.as_ref().and_then(|tag| {
             Some(StoredTag {
-                bytes: stored_tag(cx, tag, text.as_deref())?,
-                delimiter: text.clone().unwrap_or_default(),
+                bytes: format.stored_tag(cx, tag)?,
+                delimiter: format.delimiter().unwrap_or_default().to_owned(),
                 span: tag.span,
             })
         });
         Some(Struct {
             original: input,
-            text,
-            prefix: prefix_of(&attrs, &fields),
+            prefix: prefix_of(&attrs, &format, &fields),
+            format,
             tag,
             variant: None,
             attrs,
@@ -349,17 +281,9 @@ impl<'a> Enum<'a> {
     ) -> Self {
         // A fieldless enum is a one-byte field; the layout it sits in decides its format and
         // prefix, so these mean nothing here.
-        if let Some(phoenix) = attrs.phoenix {
-            cx.error(phoenix, PHOENIX_STRUCTS);
-        }
+        Format::refuse_on_fieldless_enum(cx, &attrs);
         if let Some(salt) = &attrs.salt {
             cx.error(salt.span, "`salt` has no meaning on a fieldless enum, which is one field of a key: put it on the struct, or on the field that holds the enum");
-        }
-        if let Some(text) = attrs.text {
-            cx.error(text, "`text` has no meaning on a fieldless enum: the struct that holds it chooses the format, and the enum follows it (three digits in text layouts)");
-        }
-        if let Some(d) = &attrs.delimiter {
-            cx.error(d.span, "`delimiter` has no meaning on a fieldless enum: it belongs to a text layout's struct");
         }
         if let Some(m) = &attrs.max_len {
             cx.error(m.span, "`max_len` has no meaning on a fieldless enum, which is one byte of a key: put it on the struct");
@@ -381,7 +305,7 @@ impl<'a> Enum<'a> {
 }
 
 /// The fields of a struct or variant, in key order.
-fn fields_of<'a>(cx: &Ctxt, named: &'a syn::FieldsNamed, attrs: &ContainerAttrs) -> Vec<Field<'a>> {
+fn fields_of<'a>(cx: &Ctxt, named: &'a syn::FieldsNamed) -> Vec<Field<'a>> {
     let count = named.named.len();
     named
         .named
@@ -395,7 +319,6 @@ fn fields_of<'a>(cx: &Ctxt, named: &'a syn::FieldsNamed, attrs: &ContainerAttrs)
                 attrs: attr::field_attrs(cx, &f.attrs),
                 kind: TypeKind::of(&f.ty),
                 last: i + 1 == count,
-                text: text_of(attrs),
             })
         })
         .collect()

@@ -7,7 +7,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::field_name;
-use crate::ast::{Field, TypeKind};
+use crate::ast::{Field, Format, TypeKind};
 use rowkey_core::private::{NoRange, OrderFacts};
 
 /// What a field's methods take: the type, and how an IN-list item becomes a field value.
@@ -33,7 +33,7 @@ fn arg_of(field: &Field) -> Arg {
 /// `where` clause; they are generic then, and inline into their callers without `#[inline]`.
 pub fn field_methods(
     field: &Field,
-    phoenix: bool,
+    format: &Format,
     mode: &TokenStream,
     p: &syn::Ident,
     next: &TokenStream,
@@ -49,7 +49,7 @@ pub fn field_methods(
         done,
         inline: bound.is_none().then(|| quote!(#[inline])),
         bound: bound.cloned().unwrap_or_default(),
-        no_range: no_range(field, phoenix),
+        no_range: no_range(field, format),
     };
     let equality = methods.equality();
     let range = methods.range();
@@ -66,14 +66,14 @@ pub fn field_methods(
 /// Why the field has no range scan, if it has none: the core's one rule
 /// (`rowkey_core::private::NoRange::of`), which the schema asks too, from the field's attributes
 /// and the key's format.
-fn no_range(field: &Field, phoenix: bool) -> Option<NoRange> {
+fn no_range(field: &Field, format: &Format) -> Option<NoRange> {
     let unordered_format = field.attrs.format.as_ref().is_some_and(|f| {
         !rowkey_core::private::timefmt::spec(&f.value).is_ok_and(|s| s.is_ordered())
     });
     NoRange::of(OrderFacts {
         reverse: field.attrs.reverse.is_some(),
         unordered_format,
-        phoenix,
+        phoenix: format.is_phoenix(),
         desc: field.attrs.desc.is_some(),
         nullable: matches!(field.kind, TypeKind::Option(_)),
         fixed_width_string: field.attrs.width.is_some()

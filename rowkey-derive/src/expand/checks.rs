@@ -12,7 +12,7 @@ pub fn expand(s: &Struct, p: &syn::Ident) -> TokenStream {
         return TokenStream::new();
     };
     let mut checks = field_checks(s, p);
-    checks.extend(phoenix_checks(s, p));
+    checks.extend(format_checks(s, p));
     let keys = format!("`{}` keys", crate::unraw::unraw(&s.original.ident));
     let fixed = quote!(<#concrete as #p::RowKey>::FIXED_LEN);
     checks.push(row_limit(s.original, &s.attrs, &concrete, &keys, fixed, p));
@@ -55,13 +55,6 @@ pub fn field_checks(s: &Struct, p: &syn::Ident) -> Vec<TokenStream> {
                 ::core::assert!(#p::accepts_format(#p::shape::<#ty>(), #fmt), #msg);
             });
         }
-        if s.text().is_some() {
-            let span = field.ident.span();
-            let msg = format!("field `{name}`: `{ty_name}` cannot be written in a text layout (integers, strings, fieldless enums and `Hashed` digests can)");
-            checks.push(quote_spanned! {span=>
-                ::core::assert!(#p::has_text_form(#p::shape::<#ty>()), #msg);
-            });
-        }
         let span = field.ident.span();
         let nested = format!("field `{name}`: `{ty_name}` has a salt or hash prefix, which only the outermost key may have");
         checks.push(quote_spanned! {span=>
@@ -83,24 +76,16 @@ pub fn field_checks(s: &Struct, p: &syn::Ident) -> Vec<TokenStream> {
     checks
 }
 
-/// For a Phoenix layout, the check that each field is a column Phoenix can hold, decided by the
-/// runtime from the field type's `SHAPE` and its mode; the error (on the field's type) says why.
-fn phoenix_checks(s: &Struct, p: &syn::Ident) -> Vec<TokenStream> {
-    if s.attrs.phoenix.is_none() {
-        return Vec::new();
-    }
+/// The checks the key's format asks of each field's type beyond the walk's traits (a type a text
+/// layout cannot write, a column Phoenix cannot hold), decided by the runtime from the type's
+/// `SHAPE` and the field's mode; each error on its field says why.
+fn format_checks(s: &Struct, p: &syn::Ident) -> Vec<TokenStream> {
     s.fields
         .iter()
         .enumerate()
-        .map(|(i, field)| {
+        .filter_map(|(i, field)| {
             let ty = replace_lifetimes(field.ty);
-            let mode = super::mode_ref(s, i);
-            let span = syn::spanned::Spanned::span(field.ty);
-            quote_spanned! {span=>
-                if let #p::Some(why) = #p::phoenix_refusal(#p::shape::<#ty>(), #mode) {
-                    ::core::panic!("{}", why);
-                }
-            }
+            s.format.field_check(p, field, &ty, &super::mode_ref(s, i))
         })
         .collect()
 }

@@ -65,7 +65,7 @@ pub fn read_fields(
         })
         .collect();
     let pattern = fields_tuple(&vars, p);
-    let walk = super::layout::walk_fn(s, p, "decode");
+    let walk = s.format.walk_fn(p, "decode");
     quote! {
         let (#pattern, __rowkey_n) = #walk(#layout, __rowkey_input, __rowkey_mode)?;
         let __rowkey_v = #path { #(#members: #vars),* };

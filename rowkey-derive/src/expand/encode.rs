@@ -83,7 +83,7 @@ pub fn len_expr(
     values: &[TokenStream],
 ) -> TokenStream {
     let fields = fields_tuple(values, p);
-    let walk = super::layout::walk_fn(s, p, "encoded_len");
+    let walk = s.format.walk_fn(p, "encoded_len");
     quote!(#walk(#layout, __rowkey_mode, &#fields))
 }
 
@@ -95,6 +95,6 @@ pub fn write_key(
     values: &[TokenStream],
 ) -> TokenStream {
     let fields = fields_tuple(values, p);
-    let walk = super::layout::walk_fn(s, p, "encode");
+    let walk = s.format.walk_fn(p, "encode");
     quote!(#walk(#layout, __rowkey_out, __rowkey_mode, &#fields))
 }

@@ -210,7 +210,7 @@ fn scans(e: &KeyedEnum, p: &syn::Ident, concrete: &TokenStream) -> TokenStream {
         let t = tag_expr(t, p);
         quote!(.with_tag(#t))
     });
-    let in_text = e.text().map(|d| quote!(.in_text(#d)));
+    let in_text = e.format.on_enum_scan();
     let scan_doc = format!(
         "A scan over `{ident}` keys: name a variant (`{ident}::scan().{}()`), then bind its fields in key order; or take every key as it is.",
         e.variants.first().map(|v| v.scan_method().to_string()).unwrap_or_default().trim_start_matches("r#")

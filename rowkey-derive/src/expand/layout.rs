@@ -88,7 +88,7 @@ pub fn describe(
 
 /// The bytes before the first field: the tag, the prefix and the delimiter after it.
 fn lead(s: &Struct) -> usize {
-    let delimiter = s.text().unwrap_or_default().len();
+    let delimiter = s.format.delimiter().unwrap_or_default().len();
     let tag = s.tag.as_ref().map_or(0, |t| t.len());
     tag + match s.prefix_len() {
         0 => 0,
@@ -96,27 +96,14 @@ fn lead(s: &Struct) -> usize {
     }
 }
 
-/// The walk's function `name` for the key `s`: as it is for a key whose format writes nothing
-/// between its fields (binary, text), `name_in::<Phoenix, _>` for a Phoenix key's columns.
-pub fn walk_fn(s: &Struct, p: &syn::Ident, name: &str) -> TokenStream {
-    let name = syn::Ident::new(name, proc_macro2::Span::call_site());
-    if s.attrs.phoenix.is_some() {
-        let name_in = quote::format_ident!("{}_in", name);
-        quote!(#p::walk::#name_in::<#p::walk::Phoenix, _>)
-    } else {
-        quote!(#p::walk::#name)
-    }
-}
-
 /// The `Layout` of `s` as a constant expression named `name`.
 pub fn layout_value(s: &Struct, p: &syn::Ident, name: &str) -> TokenStream {
-    let text = s.text().map(|d| quote!(.with_text(#d)));
-    let phoenix = s.attrs.phoenix.map(|_| quote!(.with_phoenix()));
+    let format = s.format.on_layout();
     let tag = s.tag.as_ref().map(|t| {
         let t = super::tag_expr(t, p);
         quote!(.with_tag(#t))
     });
-    let delimiter = s.text().unwrap_or_default().len();
+    let delimiter = s.format.delimiter().unwrap_or_default().len();
     let lead = lead(s);
     let sources: Vec<String> = match &s.prefix {
         Prefix::None => Vec::new(),
@@ -156,8 +143,7 @@ pub fn layout_value(s: &Struct, p: &syn::Ident, name: &str) -> TokenStream {
     // computed from them and what stands before.
     quote! {
         #p::LayoutBuilder::new(#name)
-            #text
-            #phoenix
+            #format
             #tag
             #with_prefix
             #whole_key

@@ -94,18 +94,11 @@ fn expand_struct(s: &Struct, p: &syn::Ident) -> TokenStream {
     let salted = prefix::salted_key_traits(s, p);
     let scan = scan::expand(s, p);
     let modes = modes_def(s, p);
-    let phoenix = s.attrs.phoenix.map(|_| {
-        let ident = &s.original.ident;
-        let (impl_generics, ty_generics, where_clause) = s.original.generics.split_for_impl();
-        quote! {
-            #[automatically_derived]
-            impl #impl_generics #p::PhoenixKey for #ident #ty_generics #where_clause {}
-        }
-    });
+    let format_traits = s.format.key_traits(p, s.original);
     quote! {
         #layout
         #modes
-        #phoenix
+        #format_traits
         #encode
         #decode
         #key
@@ -138,15 +131,9 @@ fn mode_name(s: &Struct, i: usize) -> syn::Ident {
 /// key: each scan method indexing an array constant cost the compiler a known-panics check and a
 /// const evaluation of the array, 9% of the 50-layout crate's build (BENCHMARKS.md).
 pub fn modes_def(s: &Struct, p: &syn::Ident) -> TokenStream {
-    let phoenix = s.attrs.phoenix.is_some();
     let modes = s.fields.iter().enumerate().map(|(i, f)| {
         let name = mode_name(s, i);
-        let mode = field_mode(f, p);
-        let mode = if phoenix {
-            quote!(#p::phoenix_mode(#mode))
-        } else {
-            mode
-        };
+        let mode = s.format.field_mode(p, field_mode(f, p));
         quote!(const #name: #p::FieldMode = #mode;)
     });
     quote!(#(#modes)*)
@@ -165,9 +152,6 @@ fn field_mode(field: &Field, p: &syn::Ident) -> TokenStream {
     } else {
         quote!(#p::FieldMode::INNER)
     };
-    if let Some(delimiter) = &field.text {
-        mode = quote!(#mode.with_text(#delimiter));
-    }
     if let Some(w) = field.attrs.width {
         let w = w.value;
         mode = quote!(#mode.with_width(#w));

@@ -25,20 +25,12 @@ pub fn prefix_const(s: &Struct, p: &syn::Ident) -> TokenStream {
 fn salt_const(s: &Struct, buckets: u16, hash: SaltHash, p: &syn::Ident) -> TokenStream {
     // The variant is named as the runtime's enum names it.
     let hash = syn::Ident::new(&format!("{hash:?}"), proc_macro2::Span::call_site());
-    let salt = quote!(#p::salt(#buckets, #p::SaltHash::#hash));
-    if s.text().is_some() {
-        quote!(#p::salt_in_text(#salt))
-    } else {
-        salt
-    }
+    s.format
+        .salt(p, quote!(#p::salt(#buckets, #p::SaltHash::#hash)))
 }
 
 fn hash_const(s: &Struct, len: usize, upper: bool, p: &syn::Ident) -> TokenStream {
-    if s.text().is_some() {
-        quote!(#p::text_hash_prefix(#len, #upper))
-    } else {
-        quote!(#p::hash_prefix(#len))
-    }
+    s.format.hash_prefix(p, len, upper)
 }
 
 /// `SaltedKey` and `DecodeSaltedKey`, for layouts with a salt.

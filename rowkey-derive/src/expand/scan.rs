@@ -22,11 +22,9 @@ pub fn expand(s: &Struct, p: &syn::Ident) -> TokenStream {
     // Keys without a prefix component or tag take the array lane, which writes the bound bytes
     // at known offsets into arrays of the key's length, or for keys that vary in length of a
     // capacity (a longer key hands the plan over to the general planner as it is bound).
-    // (Not a Phoenix key: its columns' offsets move with the NULLs before them.)
-    let array_lane = matches!(s.prefix, Prefix::None)
-        && s.tag.is_none()
-        && s.text().is_none()
-        && s.attrs.phoenix.is_none();
+    // (Not in every format: `Format::places_fields_at_offsets`.)
+    let array_lane =
+        matches!(s.prefix, Prefix::None) && s.tag.is_none() && s.format.places_fields_at_offsets();
     let layout_name = format_ident!("__ROWKEY_SCAN_LAYOUT");
     let layout = scan_layout(p, &layout_name, quote!(__ROWKEY_LAYOUT));
     let (array, lane_len) = if array_lane {
@@ -325,7 +323,7 @@ pub fn chain(s: &Struct, p: &syn::Ident, state: &State, prefix: &str, in_any_sta
     let ranged = state.ranged();
     let state_ident = &state.ident;
     let param = state.param(p);
-    let phoenix = s.attrs.phoenix.is_some();
+    let format = &s.format;
     let defs = s.fields.iter().enumerate().map(|(i, field)| {
         let marker = &markers[i];
         let next = match markers.get(i + 1) {
@@ -337,7 +335,7 @@ pub fn chain(s: &Struct, p: &syn::Ident, state: &State, prefix: &str, in_any_sta
         let marker_def = state.marker(p, marker, &marker_doc);
         let mode = super::mode_ref(s, i);
         if !in_any_state {
-            let methods = field_methods(field, phoenix, &mode, p, &next, &ranged, None);
+            let methods = field_methods(field, format, &mode, p, &next, &ranged, None);
             return quote! {
                 #marker_def
 
@@ -350,7 +348,7 @@ pub fn chain(s: &Struct, p: &syn::Ident, state: &State, prefix: &str, in_any_sta
         // implemented by each type for itself alone, and its message says the scan's order.
         let here = state.of(marker);
         let bound = quote!(Self: #p::At<#here>);
-        let methods = field_methods(field, phoenix, &mode, p, &next, &ranged, Some(&bound));
+        let methods = field_methods(field, format, &mode, p, &next, &ranged, Some(&bound));
         quote! {
             #marker_def
 

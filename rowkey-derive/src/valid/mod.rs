@@ -3,32 +3,27 @@
 //! (see `expand::checks`).
 
 use rowkey_core::private::PLAN_METHODS;
-use rowkey_core::{HashPrefix, Salt, SaltHash, TextRule};
+use rowkey_core::{HashPrefix, Salt, SaltHash};
 
-use crate::ast::{Field, KeyedEnum, Struct, TypeKind};
+use crate::ast::{Field, Format, KeyedEnum, Struct, TypeKind};
 use crate::attr::{HashAttr, SaltAttr};
 use crate::ctxt::Ctxt;
 
 mod phoenix;
+mod text;
 
 pub fn check_struct(cx: &Ctxt, s: &Struct) {
-    let text = s.text().is_some();
     check_field_count(cx, s);
     for field in &s.fields {
-        check_field(cx, field, text, s.attrs.phoenix.is_some());
+        check_field(cx, field, &s.format);
     }
     check_prefix(cx, s);
-    check_delimiter(cx, s);
-    check_text(cx, s);
+    text::check(cx, s);
     phoenix::check(cx, s);
 }
 
 /// An enum key: each variant's fields as a struct's, without a prefix component.
 pub fn check_keyed(cx: &Ctxt, e: &KeyedEnum) {
-    let Some(first) = e.variants.first() else {
-        return;
-    };
-    check_delimiter(cx, &first.key);
     for v in &e.variants {
         // Every scan state has the plan methods: a variant method of the same name would be a
         // second method of that name on the whole-enum state.
@@ -40,10 +35,9 @@ pub fn check_keyed(cx: &Ctxt, e: &KeyedEnum) {
             );
         }
         let s = &v.key;
-        let text = s.text().is_some();
         check_field_count(cx, s);
         for field in &s.fields {
-            check_field(cx, field, text, false);
+            check_field(cx, field, &s.format);
             let why = "an enum key cannot have a salt or hash prefix: its tag comes first, so each variant's keys sit together (salt a struct key instead)";
             if let Some(salt) = field.attrs.salt {
                 cx.error(salt.span, why);
@@ -52,63 +46,7 @@ pub fn check_keyed(cx: &Ctxt, e: &KeyedEnum) {
                 cx.error(hash.span, why);
             }
         }
-        check_text(cx, s);
-    }
-}
-
-/// `delimiter` without `text`.
-fn check_delimiter(cx: &Ctxt, s: &Struct) {
-    if let (None, Some(d)) = (s.text(), &s.attrs.delimiter) {
-        cx.error(d.span, "`delimiter` applies to text layouts: add `text`, as in `#[rowkey(text, delimiter = \":\")]`");
-    }
-}
-
-/// The most digits a text number can have: those of `u128::MAX`.
-const MAX_TEXT_DIGITS: usize = TextRule::MAX_DIGITS;
-
-/// The rules of the text format (`#[rowkey(text)]`).
-fn check_text(cx: &Ctxt, s: &Struct) {
-    let Some(delimiter) = s.text() else {
-        return;
-    };
-    for field in &s.fields {
-        let kind = field.kind.innermost();
-        let unsupported = match (&field.kind, kind) {
-            (TypeKind::Option(_), _) => Some("`Option`"),
-            (_, TypeKind::Float { .. }) => Some("floats"),
-            (_, TypeKind::Bytes { .. } | TypeKind::ByteArray { .. }) => Some("byte strings"),
-            (_, TypeKind::Bool) => Some("`bool`"),
-            (_, TypeKind::Char) => Some("`char`"),
-            _ => None,
-        };
-        if let Some(what) = unsupported {
-            cx.error_spanned_by(
-                field.ty,
-                format!("{what} cannot be written in a text layout, whose segments are integers, strings and fieldless enums"),
-            );
-            continue;
-        }
-        if let (TypeKind::Str { .. }, Some(desc)) = (kind, field.attrs.desc) {
-            cx.error(
-                desc,
-                "`desc` on a string cannot be written in a text layout: text has no inverted form",
-            );
-        }
-        if let (TypeKind::Int { .. }, Some(w)) = (kind, field.attrs.width) {
-            if w.value > MAX_TEXT_DIGITS {
-                cx.error(
-                    w.span,
-                    format!("`width` of a text number is at most {MAX_TEXT_DIGITS} digits"),
-                );
-            }
-        }
-        let variable = matches!(kind, TypeKind::Str { .. }) && field.attrs.width.is_none();
-        if delimiter.is_empty() && variable && !field.last {
-            cx.error_spanned_by(
-                field.ty,
-                "with an empty delimiter this string's end cannot be found: give it a `width`, make it the last field, or set a `delimiter`",
-            );
-        }
+        text::check(cx, s);
     }
 }
 
@@ -132,7 +70,7 @@ fn check_prefix(cx: &Ctxt, s: &Struct) {
         check_buckets(cx, salt);
     }
     for (_, hash) in &hashes {
-        check_hash_params(cx, hash, s.text().is_some());
+        check_hash_params(cx, hash, &s.format);
     }
     // The salt that sets the prefix: the whole-key one, else the first field's.
     let first_salt = s
@@ -174,20 +112,22 @@ fn check_buckets(cx: &Ctxt, salt: &SaltAttr) {
     }
 }
 
-/// A hash prefix's `len`, at most an MD5 digest in the layout's form, and `upper` only in text.
-fn check_hash_params(cx: &Ctxt, hash: &HashAttr, text: bool) {
-    if text && !(1..=MAX_TEXT_HASH_LEN).contains(&hash.len.value) {
+/// A hash prefix's `len`, at most an MD5 digest in the layout's form, and `upper` only where the
+/// prefix is hex digits.
+fn check_hash_params(cx: &Ctxt, hash: &HashAttr, format: &Format) {
+    let hex = format.hash_prefix_is_hex();
+    if hex && !(1..=MAX_TEXT_HASH_LEN).contains(&hash.len.value) {
         cx.error(
             hash.len.span,
             format!("`len` of a text hash prefix must be in 1..={MAX_TEXT_HASH_LEN}: the hex digits of an MD5 digest"),
         );
-    } else if !text && !(1..=MAX_HASH_LEN).contains(&hash.len.value) {
+    } else if !hex && !(1..=MAX_HASH_LEN).contains(&hash.len.value) {
         cx.error(
             hash.len.span,
             format!("`len` of a binary hash prefix must be in 1..={MAX_HASH_LEN}: the bytes of an MD5 digest"),
         );
     }
-    if let Some(upper) = hash.upper.filter(|_| !text) {
+    if let Some(upper) = hash.upper.filter(|_| !hex) {
         cx.error(
             upper,
             "`upper` applies to text layouts, whose hash prefix is hex digits; a binary hash prefix is raw bytes",
@@ -307,8 +247,8 @@ fn mod_source_problem(sources: &[&Field], whole_key: bool) -> Option<String> {
     }
 }
 
-/// `phoenix`: the field is a column of a Phoenix layout, whose content is never escaped.
-fn check_field(cx: &Ctxt, field: &Field, text: bool, phoenix: bool) {
+/// The rules of one field in a key of `format`.
+fn check_field(cx: &Ctxt, field: &Field, format: &Format) {
     let attrs = &field.attrs;
     // The scan builder's state for this field has a method named after it, and every state has
     // the plan methods: the two cannot share a name.
@@ -332,7 +272,7 @@ fn check_field(cx: &Ctxt, field: &Field, text: bool, phoenix: bool) {
         match (kind, shape) {
             _ if width.value == 0 => cx.error(width.span, "`width` must be at least 1"),
             // A text number's width counts digits (check_text).
-            (TypeKind::Int { .. }, _) if text => {}
+            (TypeKind::Int { .. }, _) if format.width_counts_digits() => {}
             (_, Some(shape)) if !rowkey_core::private::accepts_width(shape, width.value) => match kind {
                 TypeKind::Int { name, .. } => cx.error(
                     width.span,
@@ -377,8 +317,8 @@ fn check_field(cx: &Ctxt, field: &Field, text: bool, phoenix: bool) {
             );
         }
     }
-    check_format(cx, field, kind, text);
-    check_borrowed(cx, field, kind, text || phoenix);
+    check_format(cx, field, kind, format.takes_time_format());
+    check_borrowed(cx, field, kind, !format.escapes_content());
     check_static_cow(cx, field.ty);
     check_hashed_len(cx, field.ty);
 }
@@ -386,7 +326,7 @@ fn check_field(cx: &Ctxt, field: &Field, text: bool, phoenix: bool) {
 /// `format = "..."`: a fixed-length chrono format, on a time in a text layout, alone. Whether the
 /// type is one of chrono's, and the format keeps what it needs, is checked by its shape when the
 /// crate compiles (expand::checks).
-fn check_format(cx: &Ctxt, field: &Field, kind: &TypeKind, text: bool) {
+fn check_format(cx: &Ctxt, field: &Field, kind: &TypeKind, applies: bool) {
     use rowkey_core::private::timefmt::{spec, Problem};
     let attrs = &field.attrs;
     let Some(format) = &attrs.format else {
@@ -419,7 +359,7 @@ fn check_format(cx: &Ctxt, field: &Field, kind: &TypeKind, text: bool) {
             "this `format` writes nothing of the time: every key would hold the same text",
         ),
     }
-    if !text {
+    if !applies {
         cx.error(format.span, "`format` writes text: it applies in text layouts (`#[rowkey(text)]`); a binary layout writes the count of `unit`s");
     }
     if let Some(unit) = attrs.unit {

@@ -4,24 +4,18 @@
 
 use rowkey_core::SaltHash;
 
-use crate::ast::Struct;
+use crate::ast::{Format, Struct};
 use crate::ctxt::Ctxt;
 
 /// What Phoenix's primary key cannot hold, that syntax tells (the column types of the fields
 /// are checked against their `SHAPE`s, in expand/checks.rs).
 pub(super) fn check(cx: &Ctxt, s: &Struct) {
-    let Some(phoenix) = s.attrs.phoenix else {
+    let Format::Phoenix(phoenix) = s.format else {
         return;
     };
     let generics = &s.original.generics;
     if generics.type_params().next().is_some() || generics.const_params().next().is_some() {
         cx.error(phoenix, "a Phoenix layout's columns are checked when it compiles, and a type parameter's column is not known then: `phoenix` applies to structs without type parameters (lifetimes are fine)");
-    }
-    if let Some(text) = s.attrs.text {
-        cx.error(
-            text,
-            "a Phoenix layout is Phoenix's bytes: `text` does not apply",
-        );
     }
     if let Some(tag) = &s.attrs.tag {
         cx.error(tag.span, "a Phoenix key starts with its first column (after the salt byte): `tag` does not apply");
