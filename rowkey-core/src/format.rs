@@ -50,7 +50,7 @@ impl KeyFormat {
 }
 
 /// A [`KeyFormat`] as owned data: the layout lock's, whose text delimiter is read from a file.
-/// Its conversions are here, beside the format; its words in a lock file are the lock's.
+/// Its conversions and its words (a lock file's, a change report's) are here, beside the format.
 #[cfg(feature = "lock")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum LockedFormat {

@@ -29,9 +29,18 @@
 //! 2. a folder here with its type and `impl Format` (every method without a default; the column
 //!    methods' defaults say that nothing stands between the fields);
 //! 3. one arm in [`with_format!`] and a line in `format_types!`;
-//! 4. the derive's attribute that chooses it (`rowkey-derive`'s `attr/` and `expand/layout.rs`).
+//! 4. the derive's attribute that chooses it: `rowkey-derive`'s `attr/` reads the keyword, and
+//!    its `ast/format.rs` (the derive's one `Format`, chosen once per key) gets a variant whose
+//!    answers say what the generated code does in it (the walk it calls, its field modes, tag
+//!    and prefix forms, its check of each field type), with its attribute checks in `valid/`;
+//! 5. its words in a lock file, beside `LockedFormat` in `format.rs`.
 //!
-//! The compiler then names every family that needs the format's answer.
+//! The compiler then names every family and every question of the derive that needs the
+//! format's answer (the matches are exhaustive). Outside these homes, a few rules still name a
+//! format, each with a comment saying why: a salt or hash prefix's form (`prefix/`, used without
+//! a key and standing below the codecs), the const length rules of `field/` (below the codecs,
+//! evaluated at compile time), `FieldMode`'s own questions, and the planner's lane and text
+//! filter.
 //!
 //! Every codec is written once against [`FieldMode`]; `desc` and `reverse` are byte
 //! transforms applied here, so the fixed-width families share [`put`] and [`take`].
