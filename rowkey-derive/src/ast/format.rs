@@ -266,16 +266,17 @@ impl Format {
         }
     }
 
-    /// The compile-time check that `field` (its type `ty` with every lifetime `'static`, its mode
-    /// `mode`) can be written in this format, where the format asks more of a type than syntax
-    /// showed (text: a type the derive cannot see into) or than the walk's traits (Phoenix: every
-    /// column); its error on the field says why.
+    /// The compile-time check that `field` (its type `ty()` with every lifetime `'static`, its
+    /// mode `mode()`) can be written in this format, where the format asks more of a type than
+    /// syntax showed (text: a type the derive cannot see into) or than the walk's traits
+    /// (Phoenix: every column); its error on the field says why. The type and the mode are only
+    /// built for a check: most keys have none, and the derive's time is every user's build.
     pub fn field_check(
         &self,
         p: &syn::Ident,
         field: &super::Field,
-        ty: &syn::Type,
-        mode: &TokenStream,
+        ty: impl FnOnce() -> syn::Type,
+        mode: impl FnOnce() -> TokenStream,
     ) -> Option<TokenStream> {
         match self {
             Format::Binary => None,
@@ -287,13 +288,13 @@ impl Format {
                     .to_string()
                     .replace(' ', "");
                 let msg = format!("field `{name}`: `{ty_name}` cannot be written in a text layout (integers, strings, fieldless enums and `Hashed` digests can)");
-                let span = field.ident.span();
+                let (span, ty) = (field.ident.span(), ty());
                 Some(quote::quote_spanned! {span=>
                     ::core::assert!(#p::has_text_form(#p::shape::<#ty>()), #msg);
                 })
             }
             Format::Phoenix(_) => {
-                let span = syn::spanned::Spanned::span(field.ty);
+                let (span, ty, mode) = (syn::spanned::Spanned::span(field.ty), ty(), mode());
                 Some(quote::quote_spanned! {span=>
                     if let #p::Some(why) = #p::phoenix_refusal(#p::shape::<#ty>(), #mode) {
                         ::core::panic!("{}", why);

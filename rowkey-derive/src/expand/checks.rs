@@ -84,8 +84,12 @@ fn format_checks(s: &Struct, p: &syn::Ident) -> Vec<TokenStream> {
         .iter()
         .enumerate()
         .filter_map(|(i, field)| {
-            let ty = replace_lifetimes(field.ty);
-            s.format.field_check(p, field, &ty, &super::mode_ref(s, i))
+            s.format.field_check(
+                p,
+                field,
+                || replace_lifetimes(field.ty),
+                || super::mode_ref(s, i),
+            )
         })
         .collect()
 }
