@@ -316,15 +316,21 @@ impl FieldPlan {
         };
         let known = self.prefix_known(layout);
         self.alts.as_slice().iter().any(|alt| {
-            // The key's own prefix when the plan does not fix it; allowed or not, checked after.
+            // The alternative's own prefix when the plan fixes it (computed once: a hash prefix
+            // is a digest), which the key's must be; otherwise the key's own, if allowed.
             let expected = if known {
-                prefix_of(layout, alt)
-            } else {
+                let own = prefix_of(layout, alt);
+                if prefix != own.as_slice() {
+                    return false;
+                }
+                own
+            } else if prefix_allowed(layout, prefix) {
                 KeyBuf::from_slice(prefix)
+            } else {
+                return false;
             };
             self.range_of(layout, alt, expected.as_slice())
                 .is_some_and(|r| r.contains(key))
-                && prefix_allowed(layout, alt, known, prefix)
                 && self.filter_accepts(layout, key, plen + alt.body.len())
                 && self.value_accepts(key, plen + alt.body.len())
         })
@@ -562,11 +568,10 @@ fn salt_prefix(layout: &ScanLayout, salt: Salt, bucket: u8) -> KeyBuf {
     p
 }
 
-/// Whether a key's prefix component is one the alternative allows.
-fn prefix_allowed(layout: &ScanLayout, alt: &Alt, known: bool, prefix: &[u8]) -> bool {
+/// Whether a key's prefix component is one of the layout's, for a plan that does not fix it.
+fn prefix_allowed(layout: &ScanLayout, prefix: &[u8]) -> bool {
     match layout.prefix {
         Prefix::None => true,
-        _ if known => prefix == prefix_of(layout, alt).as_slice(),
         Prefix::Salt(salt) => {
             let (digits, delimiter) = prefix.split_at(salt.encoded_len().min(prefix.len()));
             delimiter == layout.delimiter().as_bytes()
