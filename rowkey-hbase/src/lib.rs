@@ -135,6 +135,7 @@ mod error;
 mod filters;
 mod framed;
 mod http;
+mod judge;
 mod kerberos;
 mod link;
 mod pool;
@@ -246,13 +247,13 @@ impl HBase {
         let waited = endpoint.connect_timeout();
         let mut client = endpoint
             .open(addr, waited)
-            .map_err(|fault| Error::from_fault(&endpoint, fault))?;
+            .map_err(|fault| judge::from_fault(&endpoint, fault))?;
         let meta = TTableName {
             ns: Some(b"hbase".to_vec()),
             qualifier: b"meta".to_vec(),
         };
         if let Err(e) = client.table_exists(meta) {
-            return Err(Error::request(
+            return Err(judge::request(
                 e,
                 client.take_fault(),
                 &endpoint,
@@ -307,7 +308,7 @@ impl HBase {
             std::future::ready(())
         });
         futures::executor::block_on(sent).map_err(|(e, fault)| {
-            Error::request(e, fault, &self.endpoint, false, policy.deadline())
+            judge::request(e, fault, &self.endpoint, false, policy.deadline())
         })
     }
 
@@ -430,11 +431,11 @@ where
     }
 
     fn passes(&self, (e, fault): &Self::Error) -> bool {
-        error::is_connection_lost(e, fault.as_ref()) || (self.passes)(e)
+        judge::is_connection_lost(e, fault.as_ref()) || (self.passes)(e)
     }
 
     fn before_retry(&mut self, (e, fault): &Self::Error) {
-        if error::is_connection_lost(e, fault.as_ref()) {
+        if judge::is_connection_lost(e, fault.as_ref()) {
             self.hbase.client = None;
         }
     }

@@ -27,11 +27,11 @@ use rowkey::retry::{Request, RetryPolicy};
 use rowkey::{limits, KeyRange};
 
 use crate::endpoint::Endpoint;
-use crate::error::Fault;
-use crate::error::{self, ErrorKind};
+use crate::error::{ErrorKind, Fault};
 use crate::filters::{remaining, Filters};
 use crate::hbase::TScan;
 use crate::hbase::{TIOError, TIllegalArgument, TTHBaseServiceSyncClient};
+use crate::judge;
 use crate::link::{Client, Idle};
 use crate::regions::Piece;
 use crate::{Columns, Error, Row};
@@ -271,7 +271,7 @@ impl Lane {
                 }
             },
             Err(PageError::Missing(missing)) => Reply::Failed(missing),
-            Err(PageError::Failed(_, e, fault)) => Reply::Failed(Error::request(
+            Err(PageError::Failed(_, e, fault)) => Reply::Failed(judge::request(
                 e,
                 fault,
                 &self.endpoint,
@@ -452,12 +452,12 @@ pub(crate) fn scan(
 /// for opening a scanner, the scan itself is wrong. Thrift's own application errors do not pass.
 fn judge(e: &thrift::Error, fault: Option<&Fault>, step: Step) -> (bool, bool) {
     if fault.is_some() {
-        let lost = error::is_connection_lost(e, fault);
+        let lost = judge::is_connection_lost(e, fault);
         return (lost, lost);
     }
     match e {
         thrift::Error::Transport(_) | thrift::Error::Protocol(_) => {
-            let lost = error::is_connection_lost(e, None);
+            let lost = judge::is_connection_lost(e, None);
             (lost, lost)
         }
         thrift::Error::User(user) => {

@@ -125,7 +125,7 @@ pub fn advise<K: RowKey>() -> Vec<Advice> {
 }
 
 /// [`advise`], and what needs the store and the table: keys that can be longer than `limit`
-/// bytes (a store's limit from [`rowkey::limits`](rowkey::limits)) and are not refused by the
+/// bytes (a store's limit from [`rowkey::limits`]) and are not refused by the
 /// layout's own `max_len`; a salt whose buckets do not spread evenly over `regions` regions (one
 /// count must divide the other; `0` skips the checks of regions); and more regions than the salt
 /// has buckets or the hash prefix has values.

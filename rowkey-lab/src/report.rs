@@ -1,6 +1,6 @@
 //! What a simulation saw, window by window: [`Report`] gives each window's writes per region and
 //! the busiest region's share of them, the regions at the end, the key sizes, and the grid of
-//! writes over time and key space that [`Heatmap`](super::Heatmap) draws.
+//! writes over time and key space that [`Heatmap`] draws.
 //!
 //! A window's regions are the table's regions at the window's start. A region that splits during
 //! the window is counted whole: its daughters serve the same key range, and a key that sends every

@@ -1,4 +1,4 @@
-//! The lengths of the keys written, against the stores' limits ([`rowkey::limits`](rowkey::limits)):
+//! The lengths of the keys written, against the stores' limits ([`rowkey::limits`]):
 //! a key that one store takes may be refused by another.
 
 // The crate is no_std; the lab runs on std.
@@ -96,7 +96,7 @@ impl KeySizes {
     }
 
     /// How many keys are longer than `limit` bytes (a store's limit from
-    /// [`rowkey::limits`](rowkey::limits)).
+    /// [`rowkey::limits`]).
     pub fn longer_than(&self, limit: usize) -> u64 {
         let exact: u64 = self.counts.iter().skip(limit.saturating_add(1)).sum();
         exact + if limit < EXACT { self.longer } else { 0 }

@@ -119,7 +119,7 @@ pub(crate) struct Column {
 }
 
 /// The Phoenix column a field of `shape` placed with `mode` is, or why Phoenix cannot hold it.
-/// The one home of the mapping: the derive's compile-time check, [`ddl`] and the lock read it.
+/// The one home of the mapping: the derive's compile-time check, [`ddl`](crate::phoenix::ddl) and the lock read it.
 /// `mode` places the field in a Phoenix key (its format is not asked: a key has one format, and
 /// the derive refuses `text` beside `phoenix`).
 pub(crate) const fn column(shape: FieldShape, mode: FieldMode) -> Result<Column, &'static str> {

@@ -273,7 +273,7 @@ pub trait DecodeField<'k>: KeyField + Sized {
 
 /// Where a value that `mode` cannot store lies among the values it can, read from the type's shape
 /// and the value's natural encoding (ascending, natural width): the default of
-/// [`KeyField::beyond_width`](KeyField::beyond_width), which a delegating impl inherits with
+/// [`KeyField::beyond_width`], which a delegating impl inherits with
 /// the shape it copies.
 pub(crate) fn beyond_by_shape<T: KeyField + ?Sized>(
     value: &T,
@@ -319,7 +319,7 @@ pub(crate) fn beyond_by_shape<T: KeyField + ?Sized>(
 }
 
 /// The stand-in of a value that `mode` cannot store (see
-/// [`KeyField::encode_stand_in`](KeyField::encode_stand_in)), read from the type's shape and
+/// [`KeyField::encode_stand_in`]), read from the type's shape and
 /// the value's natural encoding, written into `out`; `None` when there is none or `out` is short.
 pub(crate) fn stand_in_by_shape<T: KeyField + ?Sized>(
     value: &T,

@@ -137,7 +137,7 @@ struct RustField {
 }
 
 /// The field of key column `c` (`last`: the key's last column), read backwards from the type
-/// table: the one mapping ([`column`]) takes the field back to `c`'s type, or this fails.
+/// table: the one mapping ([`column()`]) takes the field back to `c`'s type, or this fails.
 fn field_of(c: &KeyColumn, last: bool) -> Result<RustField, String> {
     let mut mode = if last {
         FieldMode::LAST

@@ -50,7 +50,7 @@ pub(crate) fn write(v: &Decimal) -> ([u8; MAX_LEN], usize) {
     (key, at)
 }
 
-/// Reads what [`write`] writes (`desc`: every byte inverted): the value and its bytes.
+/// Reads what [`write()`] writes (`desc`: every byte inverted): the value and its bytes.
 pub(crate) fn read(input: &[u8], mode: FieldMode) -> Result<(Decimal, usize), DecodeError> {
     {
         let stored = |i: usize| match input.get(i) {

@@ -53,7 +53,7 @@ const PHOENIX_NEGATIVE_EXPONENT: i32 = 0x3F;
 /// The byte after a negative value's digits (`NEG_TERMINAL_BYTE`).
 const PHOENIX_NEGATIVE_END: u8 = 102;
 
-/// Reads what [`write`] writes (`desc`: every byte inverted): the value and its bytes.
+/// Reads what [`write()`] writes (`desc`: every byte inverted): the value and its bytes.
 pub(crate) fn read(input: &[u8], mode: FieldMode) -> Result<(Decimal, usize), DecodeError> {
     let stored = |i: usize| match input.get(i) {
         Some(&b) if mode.is_desc() => Some(!b),

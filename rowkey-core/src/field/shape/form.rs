@@ -2,7 +2,7 @@
 //! the layout lock writes for them.
 
 /// The codec family of a built-in shape, for describing its encoding (`LAYOUT`); users' shapes
-/// built with [`FieldShape::fixed`] are `Custom`, and a shape copied from a built-in type keeps
+/// built with [`FieldShape::fixed`](super::FieldShape::fixed) are `Custom`, and a shape copied from a built-in type keeps
 /// its family, as its bytes do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Form {
